@@ -1,0 +1,98 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+// SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
+const SPEC_DURATIONS_MS = {
+  EVENT_QUEUE_TIMEOUT_MS: 10 * 60_000,
+  HEARTBEAT_INTERVAL_MS: 60_000,
+  TYPING_STARTED_WAIT_MS: 10_000,
+  TYPING_STOPPED_WAIT_MS: 5_000,
+  TYPING_STARTED_EXPIRY_MS: 15_000,
+} as const;
+
+const positiveInt = z.coerce.number().int().positive();
+const duration = z.coerce.number().int().min(1);
+const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(9991),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  EXTERNAL_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be host or host:port')
+    .default('localhost:9991'),
+  // One shard thread per core keeps the front end plus shards at about one thread per core.
+  SHARDS: positiveInt.max(64).default(Math.max(1, os.availableParallelism() - 1)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Largest request body accepted; uploads (25 MiB, api-notes §Limits) need the headroom.
+  MAX_BODY_BYTES: positiveInt.default(26 * 1024 * 1024),
+  // A request that a shard has not answered in this time gets a 503.
+  SHARD_REQUEST_TIMEOUT_MS: duration.default(30_000),
+  EVENT_QUEUE_TIMEOUT_MS: duration.default(SPEC_DURATIONS_MS.EVENT_QUEUE_TIMEOUT_MS),
+  HEARTBEAT_INTERVAL_MS: duration.default(SPEC_DURATIONS_MS.HEARTBEAT_INTERVAL_MS),
+  TYPING_STARTED_WAIT_MS: duration.default(SPEC_DURATIONS_MS.TYPING_STARTED_WAIT_MS),
+  TYPING_STOPPED_WAIT_MS: duration.default(SPEC_DURATIONS_MS.TYPING_STOPPED_WAIT_MS),
+  TYPING_STARTED_EXPIRY_MS: duration.default(SPEC_DURATIONS_MS.TYPING_STARTED_EXPIRY_MS),
+  // Test hooks (a route that crashes a shard) exist only when this is set; never in production.
+  TEST_HOOKS: flag.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  externalHost: string;
+  shards: number;
+  logLevel: string;
+  maxBodyBytes: number;
+  shardRequestTimeoutMs: number;
+  durations: {
+    eventQueueTimeoutMs: number;
+    heartbeatIntervalMs: number;
+    typingStartedWaitMs: number;
+    typingStoppedWaitMs: number;
+    typingStartedExpiryMs: number;
+  };
+  testHooks: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; every bad value gets its own line. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') present[key] = value;
+  }
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    externalHost: e.EXTERNAL_HOST.toLowerCase(),
+    shards: e.SHARDS,
+    logLevel: e.LOG_LEVEL,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    shardRequestTimeoutMs: e.SHARD_REQUEST_TIMEOUT_MS,
+    durations: {
+      eventQueueTimeoutMs: e.EVENT_QUEUE_TIMEOUT_MS,
+      heartbeatIntervalMs: e.HEARTBEAT_INTERVAL_MS,
+      typingStartedWaitMs: e.TYPING_STARTED_WAIT_MS,
+      typingStoppedWaitMs: e.TYPING_STOPPED_WAIT_MS,
+      typingStartedExpiryMs: e.TYPING_STARTED_EXPIRY_MS,
+    },
+    testHooks: e.TEST_HOOKS,
+  };
+}
+
+export { SPEC_DURATIONS_MS };

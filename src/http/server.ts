@@ -1,0 +1,199 @@
+import uWS from 'uWebSockets.js';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import { RealmResolver } from '../realm/resolve';
+import { ShardPool, type ResponseHandler } from '../realm/router';
+import type { RequestFrame, ResponseFrame } from '../wire/protocol';
+import { API_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
+import { readParams } from './read-request';
+import { jsonError, writeJson } from './write-response';
+
+const API_PREFIX = '/api/v1';
+const HEALTH_PING_TIMEOUT_MS = 2_000;
+
+interface RequestHead {
+  method: string;
+  url: string;
+  query: string;
+  host: string;
+  authorization: string;
+  contentType: string;
+  contentLength: number | null;
+  hasBody: boolean;
+  userAgent: string;
+  clientIp: string;
+}
+
+/** The uWS front end: realm resolution, route matching and body reading; no API semantics. */
+export class FrontEnd {
+  private readonly app = uWS.App();
+  private listenSocket: uWS.us_listen_socket | null = null;
+  private readonly resolver: RealmResolver;
+  private readonly matcher: RouteMatcher;
+  private openRequests = 0;
+  private drainWaiter: (() => void) | null = null;
+
+  constructor(
+    private readonly config: Config,
+    private readonly shards: ShardPool,
+    private readonly log: Logger,
+  ) {
+    this.resolver = new RealmResolver(config.externalHost, config.port);
+    const ids: RouteId[] = [...API_ROUTE_IDS];
+    if (config.testHooks) ids.push(...TEST_ROUTE_IDS);
+    this.matcher = new RouteMatcher(ids);
+    this.app.get('/health', (res) => this.health(res));
+    this.app.any('/*', (res, req) => this.onRequest(res, req));
+  }
+
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(this.config.host, this.config.port, (socket) => {
+        if (!socket) return reject(new Error(`cannot listen on ${this.config.host}:${this.config.port}`));
+        this.listenSocket = socket;
+        resolve(uWS.us_socket_local_port(socket));
+      });
+    });
+  }
+
+  /** Stops accepting connections and resolves when every open request has been answered. */
+  stop(): Promise<void> {
+    if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = null;
+    if (this.openRequests === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.drainWaiter = resolve));
+  }
+
+  private health(res: uWS.HttpResponse): void {
+    let aborted = false;
+    res.onAborted(() => (aborted = true));
+    this.openRequests++;
+    void this.shards.ping(HEALTH_PING_TIMEOUT_MS).then((ok) => {
+      this.finished();
+      if (aborted) return;
+      const body = ok
+        ? JSON.stringify({ result: 'success', msg: '', shards: this.shards.shardCount })
+        : jsonError('A realm shard is not answering');
+      writeJson(res, ok ? 200 : 503, body);
+    });
+  }
+
+  private onRequest(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
+    const started = process.hrtime.bigint();
+    const head = readHead(res, req);
+    const logDone = (status: number, realm: string | null, route: string | null): void => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      this.log.info({ method: head.method, path: head.url, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
+    };
+
+    if (!head.url.startsWith(API_PREFIX + '/')) {
+      writeJson(res, 404, jsonError('Not found'));
+      return logDone(404, null, null);
+    }
+    const realm = this.resolver.resolve(head.host);
+    if (realm === null) {
+      writeJson(res, 404, jsonError(`There is no organization at ${head.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
+      return logDone(404, null, null);
+    }
+    const matched = this.matcher.match(head.method, head.url.slice(API_PREFIX.length));
+    if (matched.kind === 'not_found') {
+      writeJson(res, 404, jsonError('Not found'));
+      return logDone(404, realm, null);
+    }
+    if (matched.kind === 'method_not_allowed') {
+      const allowed = matched.allowedMethods;
+      writeJson(res, 405, jsonError('Method Not Allowed', { allowed_methods: allowed }), { Allow: allowed.join(', ') });
+      return logDone(405, realm, null);
+    }
+    if (head.contentLength !== null && head.contentLength > this.config.maxBodyBytes) {
+      writeJson(res, 413, this.tooLargeBody(), {}, true);
+      return logDone(413, realm, matched.match.route);
+    }
+
+    const id = this.shards.newRequestId();
+    // `settled` is set once: by the answer, by a 413 mid-body, or by the client going away.
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      this.finished();
+      return true;
+    };
+    this.openRequests++;
+    res.onAborted(() => {
+      if (settle()) this.shards.cancel(id);
+    });
+    const route = matched.match.route;
+    const respond: ResponseHandler = (response: ResponseFrame) => {
+      if (!settle()) return;
+      writeJson(res, response.status, response.body, response.headers);
+      logDone(response.status, realm, route);
+    };
+    const dispatch = (body: Buffer | null): void => {
+      const { params, files } = readParams(head.query, head.contentType, body);
+      const frame: RequestFrame = {
+        kind: 'request',
+        id,
+        realm,
+        route,
+        pathParams: matched.match.pathParams,
+        params,
+        files,
+        authorization: head.authorization,
+        clientIp: head.clientIp,
+        userAgent: head.userAgent,
+      };
+      this.shards.send(frame, respond);
+    };
+    if (!head.hasBody) return dispatch(null);
+
+    const chunks: Buffer[] = [];
+    let received = 0;
+    res.onData((chunk, isLast) => {
+      if (settled) return;
+      received += chunk.byteLength;
+      if (received > this.config.maxBodyBytes) {
+        // Answer once and close, so the rest of an oversized body is never buffered.
+        settle();
+        writeJson(res, 413, this.tooLargeBody(), {}, true);
+        logDone(413, realm, route);
+        return;
+      }
+      // uWS reuses the chunk's memory after this callback returns: copy it.
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (isLast) dispatch(Buffer.concat(chunks, received));
+    });
+  }
+
+  private tooLargeBody(): string {
+    return jsonError(`Request body too large (limit: ${this.config.maxBodyBytes} bytes)`, { code: 'BAD_REQUEST' });
+  }
+
+  private finished(): void {
+    this.openRequests--;
+    if (this.openRequests === 0 && this.drainWaiter) {
+      this.drainWaiter();
+      this.drainWaiter = null;
+    }
+  }
+}
+
+const textDecoder = new TextDecoder();
+
+function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
+  const lengthHeader = req.getHeader('content-length');
+  const contentLength = lengthHeader === '' ? null : Number(lengthHeader);
+  const chunked = req.getHeader('transfer-encoding') !== '';
+  return {
+    method: req.getMethod().toUpperCase(),
+    url: req.getUrl(),
+    query: req.getQuery() ?? '',
+    host: req.getHeader('host'),
+    authorization: req.getHeader('authorization'),
+    contentType: req.getHeader('content-type'),
+    contentLength: contentLength !== null && Number.isFinite(contentLength) ? contentLength : null,
+    hasBody: chunked || (contentLength !== null && contentLength > 0),
+    userAgent: req.getHeader('user-agent'),
+    clientIp: textDecoder.decode(res.getRemoteAddressAsText()),
+  };
+}

@@ -1,0 +1,60 @@
+import { ConfigError, loadConfig, type Config } from './config';
+import { FrontEnd } from './http/server';
+import { createLogger } from './log';
+import { ShardPool } from './realm/router';
+import { ensureDefaultRealm } from './realm/bootstrap';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+
+  const bootstrap = await ensureDefaultRealm(config);
+  log.info({ ownerCredentials: bootstrap.ownerIniPath, created: bootstrap.created }, `owner credentials: ${bootstrap.ownerIniPath}`);
+  log.info({ config }, 'effective configuration');
+
+  const shards = new ShardPool(
+    {
+      dataDir: config.dataDir,
+      externalHost: config.externalHost,
+      logLevel: config.logLevel,
+      testHooks: config.testHooks,
+      durations: config.durations,
+    },
+    config.shards,
+    config.shardRequestTimeoutMs,
+    log,
+  );
+  const frontEnd = new FrontEnd(config, shards, log);
+  const port = await frontEnd.listen();
+  log.info({ host: config.host, port, shards: config.shards }, `listening on http://${config.host}:${port}`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping: finishing in-flight requests');
+    void (async () => {
+      await frontEnd.stop();
+      await shards.close();
+      log.info('stopped');
+      log.flush();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,212 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../log';
+import { decodeFromShard, encodeFrame } from '../wire/codec';
+import type { RequestFrame, ResponseFrame, ShardSettings, ToShard } from '../wire/protocol';
+
+const SHARD_ENTRY = path.join(__dirname, '..', '..', 'workers', 'main.js');
+const MAX_RESTART_DELAY_MS = 5_000;
+const QUICK_DEATH_MS = 2_000;
+
+export type ResponseHandler = (response: ResponseFrame) => void;
+
+interface PendingRequest {
+  shard: number;
+  deadline: number;
+  respond: ResponseHandler;
+}
+
+/** FNV-1a: a stable realm → shard assignment that survives restarts. */
+export function shardIndexFor(realm: string, shardCount: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < realm.length; i++) {
+    hash ^= realm.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % shardCount;
+}
+
+export function errorResponse(id: number, status: number, msg: string, code?: string): ResponseFrame {
+  const body: Record<string, string> = { result: 'error', msg };
+  if (code) body['code'] = code;
+  return { kind: 'response', id, status, headers: {}, body: JSON.stringify(body) };
+}
+
+class Shard {
+  worker: Worker | null = null;
+  spawnedAt = 0;
+  restartDelayMs = 0;
+  closing = false;
+  onClosed: (() => void) | null = null;
+
+  constructor(readonly index: number) {}
+}
+
+/**
+ * Owns the shard threads: forwards request frames to the realm's owner, answers in-flight
+ * requests of a dead shard with 503 and restarts it (DESIGN §Crash isolation).
+ */
+export class ShardPool {
+  private readonly shards: Shard[];
+  private readonly pending = new Map<number, PendingRequest>();
+  private readonly pings = new Map<number, () => void>();
+  private nextId = 1;
+  private readonly sweepTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly settings: Omit<ShardSettings, 'shardIndex'>,
+    shardCount: number,
+    private readonly requestTimeoutMs: number,
+    private readonly log: Logger,
+  ) {
+    this.shards = Array.from({ length: shardCount }, (_, i) => new Shard(i));
+    for (const shard of this.shards) this.spawn(shard);
+    // One sweep a second instead of a timer per request: cheaper on the front-end thread.
+    this.sweepTimer = setInterval(() => this.expireOverdue(), 1_000);
+    this.sweepTimer.unref();
+  }
+
+  get shardCount(): number {
+    return this.shards.length;
+  }
+
+  newRequestId(): number {
+    return this.nextId++;
+  }
+
+  send(frame: RequestFrame, respond: ResponseHandler): void {
+    const shardIndex = shardIndexFor(frame.realm, this.shards.length);
+    const shard = this.shards[shardIndex] as Shard;
+    if (!shard.worker || shard.closing) {
+      respond(errorResponse(frame.id, 503, 'Service temporarily unavailable; try again'));
+      return;
+    }
+    this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + this.requestTimeoutMs, respond });
+    this.post(shard, frame);
+  }
+
+  /** The client disconnected: forget the request and let its shard drop any parked work. */
+  cancel(id: number): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    const shard = this.shards[pending.shard] as Shard;
+    if (shard.worker) this.post(shard, { kind: 'cancel', id });
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** True when every shard answers a ping within `timeoutMs`. */
+  async ping(timeoutMs: number): Promise<boolean> {
+    const answers = this.shards.map((shard) => {
+      const worker = shard.worker;
+      if (!worker || shard.closing) return Promise.resolve(false);
+      const id = this.nextId++;
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          this.pings.delete(id);
+          resolve(false);
+        }, timeoutMs);
+        this.pings.set(id, () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+        this.post(shard, { kind: 'ping', id });
+      });
+    });
+    return (await Promise.all(answers)).every(Boolean);
+  }
+
+  /** Asks every shard to close its databases, then waits for the threads to end. */
+  async close(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await Promise.all(
+      this.shards.map(
+        (shard) =>
+          new Promise<void>((resolve) => {
+            const worker = shard.worker;
+            shard.closing = true;
+            if (!worker) return resolve();
+            shard.onClosed = resolve;
+            this.post(shard, { kind: 'close' });
+          }),
+      ),
+    );
+  }
+
+  private post(shard: Shard, frame: ToShard): void {
+    const bytes = encodeFrame(frame);
+    shard.worker?.postMessage(bytes, [bytes]);
+  }
+
+  private spawn(shard: Shard): void {
+    const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index };
+    const worker = new Worker(SHARD_ENTRY, { workerData });
+    shard.worker = worker;
+    shard.spawnedAt = Date.now();
+    worker.on('message', (bytes: ArrayBuffer) => this.onMessage(shard, bytes));
+    worker.on('error', (err) => this.log.error({ err, shard: shard.index }, 'shard thread failed'));
+    worker.on('exit', (code) => this.onExit(shard, worker, code));
+  }
+
+  private onMessage(shard: Shard, bytes: ArrayBuffer): void {
+    const frame = decodeFromShard(bytes);
+    switch (frame.kind) {
+      case 'response': {
+        const pending = this.pending.get(frame.id);
+        if (!pending) return; // the client went away or the request timed out
+        this.pending.delete(frame.id);
+        pending.respond(frame);
+        return;
+      }
+      case 'pong':
+        this.pings.get(frame.id)?.();
+        this.pings.delete(frame.id);
+        return;
+      case 'closed':
+        shard.onClosed?.();
+        shard.onClosed = null;
+        return;
+    }
+  }
+
+  private onExit(shard: Shard, worker: Worker, code: number): void {
+    if (shard.worker !== worker) return;
+    shard.worker = null;
+    this.failPending(shard.index, 'The server restarted part of itself; try again');
+    if (shard.closing) {
+      shard.onClosed?.();
+      shard.onClosed = null;
+      return;
+    }
+    // Restart at once after a crash in steady state; back off when a shard keeps dying
+    // young (a bad realm file or a bug at start-up) so it cannot spin the front end.
+    const diedYoung = Date.now() - shard.spawnedAt < QUICK_DEATH_MS;
+    shard.restartDelayMs = diedYoung ? Math.min(Math.max(shard.restartDelayMs * 2, 100), MAX_RESTART_DELAY_MS) : 0;
+    this.log.error({ shard: shard.index, code, restartInMs: shard.restartDelayMs }, 'shard thread exited; restarting');
+    const restart = (): void => {
+      if (!shard.closing) this.spawn(shard);
+    };
+    if (shard.restartDelayMs === 0) restart();
+    else setTimeout(restart, shard.restartDelayMs).unref();
+  }
+
+  private failPending(shardIndex: number, msg: string): void {
+    for (const [id, pending] of this.pending) {
+      if (pending.shard !== shardIndex) continue;
+      this.pending.delete(id);
+      pending.respond(errorResponse(id, 503, msg));
+    }
+  }
+
+  private expireOverdue(): void {
+    const now = Date.now();
+    for (const [id, pending] of this.pending) {
+      if (pending.deadline > now) continue;
+      this.pending.delete(id);
+      pending.respond(errorResponse(id, 503, 'The server took too long to answer; try again'));
+    }
+  }
+}

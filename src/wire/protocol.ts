@@ -1,0 +1,80 @@
+/**
+ * Frames exchanged between the front end (main thread) and the realm shards (worker threads).
+ * This file and its siblings in src/wire/ are the only part of src/ that workers/ import.
+ */
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+/** One HTTP request, already matched to a route; the front end does no validation or auth. */
+export interface RequestFrame {
+  kind: 'request';
+  id: number;
+  realm: string;
+  route: string;
+  pathParams: Record<string, string>;
+  /** Query-string and body parameters; body values win over query values of the same name. */
+  params: Record<string, string>;
+  files: UploadedFile[];
+  /** The raw Authorization header, '' when absent. */
+  authorization: string;
+  clientIp: string;
+  userAgent: string;
+}
+
+export interface ResponseFrame {
+  kind: 'response';
+  id: number;
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON body, serialised by the shard so the front end only copies bytes. */
+  body: string;
+}
+
+/** The client went away: a shard drops whatever it had parked for this request. */
+export interface CancelFrame {
+  kind: 'cancel';
+  id: number;
+}
+
+export interface PingFrame {
+  kind: 'ping';
+  id: number;
+}
+
+export interface PongFrame {
+  kind: 'pong';
+  id: number;
+}
+
+/** Graceful stop: the shard closes its realms' databases and answers `closed`. */
+export interface CloseFrame {
+  kind: 'close';
+}
+
+export interface ClosedFrame {
+  kind: 'closed';
+}
+
+export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame;
+export type FromShard = ResponseFrame | PongFrame | ClosedFrame;
+
+/** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
+export interface ShardSettings {
+  shardIndex: number;
+  dataDir: string;
+  externalHost: string;
+  logLevel: string;
+  testHooks: boolean;
+  durations: {
+    eventQueueTimeoutMs: number;
+    heartbeatIntervalMs: number;
+    typingStartedWaitMs: number;
+    typingStoppedWaitMs: number;
+    typingStartedExpiryMs: number;
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Every API route as `METHOD /path` under /api/v1 (SPEC §Wire conventions 1). The front end
+ * matches requests against this list; workers/routes.ts must define exactly these ids (the
+ * compiler checks it), so a route is declared in one place and handled in one place.
+ */
+export const API_ROUTE_IDS = [
+  // Accounts (api-notes §b)
+  'GET /server_settings',
+  'POST /fetch_api_key',
+  'POST /users',
+  'GET /users/me',
+  // Messages (SPEC §Endpoints)
+  'POST /messages',
+  'GET /messages/{message_id}',
+  'POST /messages/render',
+  // Streams and subscriptions
+  'POST /users/me/subscriptions',
+  'GET /streams',
+] as const;
+
+export type ApiRouteId = (typeof API_ROUTE_IDS)[number];
+
+/** Reachable only when the server runs with TEST_HOOKS=1 (see src/config.ts). */
+export const TEST_ROUTE_IDS = ['POST /__test__/crash_shard', 'POST /__test__/sleep'] as const;
+
+export type TestRouteId = (typeof TEST_ROUTE_IDS)[number];
+
+export type RouteId = ApiRouteId | TestRouteId;
+
+export interface RouteMatch {
+  route: RouteId;
+  pathParams: Record<string, string>;
+}
+
+export type MatchResult =
+  | { kind: 'found'; match: RouteMatch }
+  | { kind: 'method_not_allowed'; allowedMethods: string[] }
+  | { kind: 'not_found' };
+
+interface CompiledRoute {
+  id: RouteId;
+  method: string;
+  segments: string[];
+}
+
+/** Matches `/path` (already stripped of /api/v1) and a method against a set of route ids. */
+export class RouteMatcher {
+  private readonly staticRoutes = new Map<string, Map<string, RouteId>>();
+  private readonly dynamicRoutes: CompiledRoute[] = [];
+
+  constructor(ids: readonly RouteId[]) {
+    for (const id of ids) {
+      const space = id.indexOf(' ');
+      const method = id.slice(0, space);
+      const path = id.slice(space + 1);
+      if (path.includes('{')) {
+        this.dynamicRoutes.push({ id, method, segments: path.split('/') });
+      } else {
+        let byMethod = this.staticRoutes.get(path);
+        if (!byMethod) this.staticRoutes.set(path, (byMethod = new Map()));
+        byMethod.set(method, id);
+      }
+    }
+  }
+
+  match(method: string, path: string): MatchResult {
+    // Clients differ on a trailing slash; the public API ignores it.
+    const normalized = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const byMethod = this.staticRoutes.get(normalized);
+    if (byMethod) {
+      const id = byMethod.get(method);
+      if (id) return { kind: 'found', match: { route: id, pathParams: {} } };
+    }
+    const allowed = byMethod ? [...byMethod.keys()] : [];
+    const segments = normalized.split('/');
+    for (const route of this.dynamicRoutes) {
+      const pathParams = matchSegments(route.segments, segments);
+      if (!pathParams) continue;
+      if (route.method === method) return { kind: 'found', match: { route: route.id, pathParams } };
+      allowed.push(route.method);
+    }
+    if (allowed.length > 0) return { kind: 'method_not_allowed', allowedMethods: [...new Set(allowed)].sort() };
+    return { kind: 'not_found' };
+  }
+}
+
+function matchSegments(template: string[], actual: string[]): Record<string, string> | null {
+  if (template.length !== actual.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < template.length; i++) {
+    const want = template[i] as string;
+    const got = actual[i] as string;
+    if (want.startsWith('{')) {
+      if (got === '') return null;
+      try {
+        params[want.slice(1, -1)] = decodeURIComponent(got);
+      } catch {
+        return null;
+      }
+    } else if (want !== got) {
+      return null;
+    }
+  }
+  return params;
+}

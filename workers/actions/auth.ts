@@ -1,0 +1,27 @@
+import { errors } from '../lib/errors';
+import { secretsEqual } from '../lib/secrets';
+import { userByEmail, type UserRow } from '../queries/users';
+import type { Realm } from '../realm';
+
+/**
+ * HTTP Basic authentication (SPEC §Authentication 1): user = API email, password = API key.
+ * Users are looked up in this realm's own file, so a key from realm A can never work in B.
+ */
+export function authenticate(realm: Realm, header: string): UserRow {
+  if (header === '') throw errors.notLoggedIn();
+  const space = header.indexOf(' ');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'basic') throw errors.invalidAuthHeader();
+  const decoded = Buffer.from(header.slice(space + 1).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) throw errors.invalidAuthHeader();
+  const email = decoded.slice(0, colon);
+  const apiKey = decoded.slice(colon + 1);
+  const user = userByEmail(realm, email);
+  // Compare against a dummy when the email is unknown, so timing does not reveal accounts.
+  const keyMatches = secretsEqual(apiKey, user?.api_key ?? DUMMY_KEY);
+  if (!user || !keyMatches) throw errors.invalidApiKey();
+  if (!user.is_active) throw errors.userDeactivated();
+  return user;
+}
+
+const DUMMY_KEY = 'x'.repeat(32);

@@ -1,0 +1,173 @@
+import { errors } from '../lib/errors';
+import { FLAG_BIT } from '../lib/flags';
+import { ROLE } from '../lib/roles';
+import { messageById, messageObject } from '../queries/messages';
+import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from '../queries/streams';
+import { userByEmail, userById, type UserRow } from '../queries/users';
+import type { Realm } from '../realm';
+import { renderMessage } from './render-message';
+
+// api-notes §Summary 11: the `max_*` values register reports.
+export const MAX_MESSAGE_LENGTH = 10_000;
+export const MAX_TOPIC_LENGTH = 60;
+const TRUNCATED_MESSAGE_SUFFIX = '\n[message truncated]';
+
+// Messages sent from these clients count as read by their sender; API clients' do not
+// (api-notes §Summary 14), so a bot's own posts stay visible to it as unread.
+const HUMAN_CLIENTS = new Set(['website', 'desktop', 'mobile', 'terminal']);
+
+export type SendTarget =
+  | { kind: 'stream'; to: (number | string)[]; topic: string | undefined }
+  | { kind: 'direct'; to: (number | string)[] };
+
+export interface SendRequest {
+  target: SendTarget;
+  content: string;
+  client: string;
+  queueId: string | undefined;
+  localId: string | undefined;
+}
+
+/** Trailing whitespace trimmed; too long is cut with a marker, as the public API does. */
+export function normalizeContent(raw: string): string {
+  const content = raw.trimEnd();
+  if (content === '') throw errors.badRequest('Message must not be empty');
+  if (content.includes('\0')) throw errors.badRequest('Message must not contain null bytes');
+  if (content.length <= MAX_MESSAGE_LENGTH) return content;
+  return content.slice(0, MAX_MESSAGE_LENGTH - TRUNCATED_MESSAGE_SUFFIX.length) + TRUNCATED_MESSAGE_SUFFIX;
+}
+
+export function normalizeTopic(raw: string | undefined): string {
+  if (raw === undefined) throw errors.badRequest('Missing topic');
+  const topic = raw.trim();
+  if (topic === '') throw errors.badRequest("Topic can't be empty!");
+  if (topic.includes('\0')) throw errors.badRequest('Topic must not contain null bytes');
+  return topic.length <= MAX_TOPIC_LENGTH ? topic : topic.slice(0, MAX_TOPIC_LENGTH - 3) + '...';
+}
+
+function resolveStream(realm: Realm, to: (number | string)[]): StreamRow {
+  if (to.length === 0) throw errors.badRequest('Missing stream');
+  if (to.length > 1) throw errors.badRequest('Cannot send to multiple streams');
+  const target = to[0] as number | string;
+  if (typeof target === 'number') {
+    const stream = streamById(realm, target);
+    if (!stream) throw errors.streamIdDoesNotExist(target);
+    return stream;
+  }
+  const stream = streamByName(realm, target.trim());
+  if (!stream) throw errors.streamNameDoesNotExist(target);
+  return stream;
+}
+
+/** May `sender` post to `stream`? (SPEC Stream.stream_post_policy, api-notes §f messages.) */
+function checkStreamPost(realm: Realm, sender: UserRow, stream: StreamRow): void {
+  const subscribed = isSubscribed(realm, sender.id, stream.id);
+  if ((stream.invite_only || sender.role === ROLE.GUEST) && !subscribed) {
+    throw errors.badRequest(`Not authorized to send to stream '${stream.name}'`);
+  }
+  switch (stream.stream_post_policy) {
+    case STREAM_POST_POLICY.ADMINS:
+      if (sender.role > ROLE.ADMINISTRATOR) throw errors.badRequest('Only organization administrators can send to this stream.');
+      break;
+    case STREAM_POST_POLICY.MODERATORS:
+      if (sender.role > ROLE.MODERATOR) {
+        throw errors.badRequest('Only organization administrators and moderators can send to this stream.');
+      }
+      break;
+    case STREAM_POST_POLICY.FULL_MEMBERS:
+      if (sender.role === ROLE.GUEST) throw errors.badRequest('Guests cannot send to this stream.');
+      break;
+  }
+}
+
+function resolveDirectRecipients(realm: Realm, sender: UserRow, to: (number | string)[]): UserRow[] {
+  if (to.length === 0) throw errors.badRequest('Message must have recipients');
+  const members = new Map<number, UserRow>([[sender.id, sender]]);
+  for (const target of to) {
+    const user = typeof target === 'number' ? userById(realm, target) : userByEmail(realm, target);
+    if (!user) throw errors.badRequest(typeof target === 'number' ? `Invalid user ID ${target}` : `Invalid email '${target}'`);
+    if (!user.is_active) throw errors.badRequest(`'${user.email}' is no longer using this server.`);
+    members.set(user.id, user);
+  }
+  return [...members.values()];
+}
+
+function directRecipientId(realm: Realm, memberIds: number[]): number {
+  const key = [...memberIds].sort((a, b) => a - b).join(',');
+  const existing = realm.stmt('SELECT id FROM recipients WHERE direct_key = ?').get(key) as { id: number } | undefined;
+  if (existing) return existing.id;
+  return Number(realm.stmt('INSERT INTO recipients (kind, direct_key) VALUES (3, ?)').run(key).lastInsertRowid);
+}
+
+/** POST /messages: validates, renders, stores and queues the message event; returns the ID. */
+export function doSendMessage(realm: Realm, sender: UserRow, request: SendRequest): number {
+  if (request.queueId !== undefined && request.localId === undefined) throw errors.missingArgument('local_id');
+  const content = normalizeContent(request.content);
+  const target = request.target;
+  let stream: StreamRow | null = null;
+  let topic = '';
+  let directMembers: UserRow[] = [];
+  if (target.kind === 'stream') {
+    stream = resolveStream(realm, target.to);
+    topic = normalizeTopic(target.topic);
+    checkStreamPost(realm, sender, stream);
+  } else {
+    directMembers = resolveDirectRecipients(realm, sender, target.to);
+  }
+  const rendered = renderMessage(realm, content, topic);
+
+  return realm.transact((tx) => {
+    const recipientId = stream ? stream.recipient_id : directRecipientId(realm, directMembers.map((u) => u.id));
+    const now = Math.floor(Date.now() / 1000);
+    const id = Number(
+      tx.db
+        .prepare(
+          `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,
+             rendered_content_version, date_sent, client, is_me_message, topic_links)
+           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+        )
+        .run(
+          sender.id,
+          recipientId,
+          stream?.id ?? null,
+          topic,
+          content,
+          rendered.html,
+          now,
+          request.client,
+          rendered.isMeMessage ? 1 : 0,
+          JSON.stringify(rendered.topicLinks),
+        ).lastInsertRowid,
+    );
+    const recipients = stream ? subscriberIds(realm, stream.id) : directMembers.map((u) => u.id);
+    if (!recipients.includes(sender.id)) recipients.push(sender.id);
+    const flagsByUser = new Map<number, number>();
+    const insertUserMessage = tx.db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+    for (const userId of recipients) {
+      let flags = 0;
+      if (userId === sender.id && HUMAN_CLIENTS.has(request.client.toLowerCase())) flags |= FLAG_BIT.read;
+      if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;
+      if (rendered.wildcardMentioned && userId !== sender.id) flags |= FLAG_BIT.wildcard_mentioned;
+      flagsByUser.set(userId, flags);
+      insertUserMessage.run(userId, id, flags);
+    }
+    if (stream && stream.first_message_id === null) {
+      tx.db.prepare('UPDATE streams SET first_message_id = ? WHERE id = ?').run(id, stream.id);
+    }
+    const stored = messageById(realm, id);
+    if (stored) {
+      tx.publish(
+        {
+          type: 'message',
+          message: messageObject(realm, stored, 0, true),
+          raw_content: content,
+          flags_by_user: Object.fromEntries(flagsByUser),
+          sender_queue_id: request.queueId ?? null,
+          local_message_id: request.localId ?? null,
+        },
+        recipients,
+      );
+    }
+    return id;
+  });
+}

@@ -1,0 +1,198 @@
+import { subscriptionColor } from '../lib/colors';
+import { ApiError, errors } from '../lib/errors';
+import { ROLE } from '../lib/roles';
+import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
+import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
+import type { Realm, Txn } from '../realm';
+import { activeUserIds } from './users';
+import { renderPlainDescription } from './render';
+
+// api-notes §Summary 11.
+export const MAX_STREAM_NAME_LENGTH = 60;
+export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
+
+export interface StreamSettings {
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean | undefined;
+  streamPostPolicy: number;
+  messageRetentionDays: number | 'realm_default' | 'unlimited' | undefined;
+  canRemoveSubscribersGroupId: number | undefined;
+}
+
+export interface SubscribeRequest {
+  subscriptions: { name: string; description?: string | undefined }[];
+  principals: (string | number)[] | undefined;
+  authorizationErrorsFatal: boolean;
+  settings: StreamSettings;
+}
+
+export interface SubscribeResult {
+  subscribed: Record<string, string[]>;
+  already_subscribed: Record<string, string[]>;
+  unauthorized?: string[];
+}
+
+export function checkStreamName(raw: string): string {
+  const name = raw.trim();
+  if (name === '') throw errors.badRequest("Stream name can't be empty!");
+  if (name.length > MAX_STREAM_NAME_LENGTH) {
+    throw errors.badRequest(`Stream name too long (limit: ${MAX_STREAM_NAME_LENGTH} characters).`);
+  }
+  const bad = [...name].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Co}\p{Cn}]/u.test(ch));
+  if (bad >= 0) throw errors.badRequest(`Invalid character in stream name, at position ${bad + 1}!`);
+  return name;
+}
+
+function checkDescription(raw: string | undefined): string {
+  const description = (raw ?? '').trim();
+  if (description.length > MAX_STREAM_DESCRIPTION_LENGTH) {
+    throw errors.badRequest(`Stream description too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters).`);
+  }
+  return description;
+}
+
+/** `principals` as users: IDs or API emails; anything else is 403 UNAUTHORIZED_PRINCIPAL. */
+function resolvePrincipals(realm: Realm, actor: UserRow, principals: (string | number)[] | undefined): UserRow[] {
+  if (principals === undefined || principals.length === 0) return [actor];
+  const users = new Map<number, UserRow>();
+  for (const principal of principals) {
+    const user = typeof principal === 'number' ? userById(realm, principal) : userByEmail(realm, principal);
+    if (!user || !user.is_active) throw errors.unauthorizedPrincipal(principal);
+    users.set(user.id, user);
+  }
+  return [...users.values()];
+}
+
+function checkGroupForRemoval(realm: Realm, groupId: number): number {
+  const group = realm.stmt('SELECT name, is_system_group FROM user_groups WHERE id = ?').get(groupId) as
+    | { name: string; is_system_group: number }
+    | undefined;
+  // SPEC Stream.can_remove_subscribers_group_id: system groups only, not internet or owners.
+  if (!group || !group.is_system_group || group.name === '@role:internet' || group.name === '@role:owners') {
+    throw errors.badRequest(`Invalid user group ID: ${groupId}`);
+  }
+  return groupId;
+}
+
+/**
+ * POST /users/me/subscriptions: creates the streams that do not exist yet (with the creation
+ * settings) and subscribes the principals, all in one transaction.
+ */
+export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequest): SubscribeResult {
+  const wanted = request.subscriptions.map((s) => ({ name: checkStreamName(s.name), description: checkDescription(s.description) }));
+  const principals = resolvePrincipals(realm, actor, request.principals);
+  const subscribingOthers = principals.some((p) => p.id !== actor.id);
+  if (subscribingOthers && actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+  const settings = request.settings;
+  if (settings.isWebPublic) throw errors.badRequest('Web-public streams are not enabled.');
+  if (settings.messageRetentionDays !== undefined && actor.role !== ROLE.OWNER) {
+    throw new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
+  }
+  if (settings.canRemoveSubscribersGroupId !== undefined) checkGroupForRemoval(realm, settings.canRemoveSubscribersGroupId);
+
+  return realm.transact((tx) => {
+    const authorized: StreamRow[] = [];
+    const unauthorized: string[] = [];
+    const seen = new Set<number>();
+    for (const { name, description } of wanted) {
+      let stream = streamByName(realm, name);
+      if (!stream) {
+        if (actor.role === ROLE.GUEST) throw errors.badRequest('Insufficient permission');
+        stream = createStreamTxn(tx, name, description, settings);
+      } else if (stream.invite_only && !isAdmin(actor) && !isSubscribed(realm, actor.id, stream.id)) {
+        unauthorized.push(stream.name);
+        continue;
+      } else if (actor.role === ROLE.GUEST && !isSubscribed(realm, actor.id, stream.id)) {
+        unauthorized.push(stream.name);
+        continue;
+      }
+      if (!seen.has(stream.id)) authorized.push(stream);
+      seen.add(stream.id);
+    }
+    if (unauthorized.length > 0 && request.authorizationErrorsFatal) {
+      // SPEC §Errors 4: this error has no code.
+      throw new ApiError(`Unable to access stream (${unauthorized[0]}).`, null);
+    }
+    const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
+    for (const user of principals) {
+      const added = subscribeUsersTxn(tx, [user.id], authorized.map((s) => s.id));
+      for (const stream of authorized) {
+        const bucket = added.has(`${user.id}:${stream.id}`) ? result.subscribed : result.already_subscribed;
+        (bucket[user.email] ??= []).push(stream.name);
+      }
+    }
+    if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized;
+    return result;
+  });
+}
+
+function createStreamTxn(tx: Txn, name: string, description: string, settings: StreamSettings): StreamRow {
+  const now = Math.floor(Date.now() / 1000);
+  const recipientId = Number(tx.db.prepare('INSERT INTO recipients (kind) VALUES (2)').run().lastInsertRowid);
+  // Public streams always share history with subscribers; private ones only when asked.
+  const historyPublic = settings.inviteOnly ? (settings.historyPublicToSubscribers ?? false) : true;
+  const retention =
+    settings.messageRetentionDays === undefined || settings.messageRetentionDays === 'realm_default'
+      ? null
+      : settings.messageRetentionDays === 'unlimited'
+        ? -1
+        : settings.messageRetentionDays;
+  const removalGroup =
+    settings.canRemoveSubscribersGroupId ??
+    (tx.db.prepare("SELECT id FROM user_groups WHERE name = '@role:administrators' AND is_system_group = 1").get() as { id: number }).id;
+  const id = Number(
+    tx.db
+      .prepare(
+        `INSERT INTO streams (name, recipient_id, description, rendered_description, date_created, invite_only,
+           is_web_public, stream_post_policy, message_retention_days, history_public_to_subscribers,
+           can_remove_subscribers_group_id)
+         VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+      )
+      .run(
+        name,
+        recipientId,
+        description,
+        renderPlainDescription(description),
+        now,
+        settings.inviteOnly ? 1 : 0,
+        settings.streamPostPolicy,
+        retention,
+        historyPublic ? 1 : 0,
+        removalGroup,
+      ).lastInsertRowid,
+  );
+  const stream = tx.db.prepare('SELECT * FROM streams WHERE id = ?').get(id) as StreamRow;
+  if (!settings.inviteOnly) {
+    tx.publish({ type: 'stream', op: 'create', streams: [streamObject(stream)] }, activeUserIds(tx.realm));
+  }
+  return stream;
+}
+
+/**
+ * Subscribes each user to each stream, re-activating old subscriptions; returns the
+ * `user:stream` pairs that were newly subscribed.
+ */
+export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds: readonly number[]): Set<string> {
+  const added = new Set<string>();
+  const existing = tx.db.prepare('SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?');
+  const countForUser = tx.db.prepare('SELECT count(*) AS n FROM subscriptions WHERE user_id = ?');
+  const insert = tx.db.prepare('INSERT INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, ?)');
+  const reactivate = tx.db.prepare('UPDATE subscriptions SET active = 1 WHERE user_id = ? AND stream_id = ?');
+  for (const userId of userIds) {
+    for (const streamId of streamIds) {
+      const row = existing.get(userId, streamId) as { active: number } | undefined;
+      if (row?.active === 1) continue;
+      if (row) reactivate.run(userId, streamId);
+      else insert.run(userId, streamId, subscriptionColor((countForUser.get(userId) as { n: number }).n));
+      added.add(`${userId}:${streamId}`);
+    }
+  }
+  for (const streamId of streamIds) {
+    const newUsers = userIds.filter((u) => added.has(`${u}:${streamId}`));
+    if (newUsers.length === 0) continue;
+    for (const userId of newUsers) tx.publish({ type: 'subscription', op: 'add', stream_id: streamId, user_id: userId }, [userId]);
+    tx.publish({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: newUsers }, activeUserIds(tx.realm));
+  }
+  return added;
+}

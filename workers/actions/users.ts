@@ -1,0 +1,75 @@
+import { ApiError, errors } from '../lib/errors';
+import { ROLE, systemGroupNameForRole } from '../lib/roles';
+import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
+import { isAdmin, userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
+import type { Realm } from '../realm';
+import { subscribeUsersTxn } from './subscriptions';
+
+export const MAX_FULL_NAME_LENGTH = 100;
+// A pragmatic shape check; deliverability is the inviter's business.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+/** POST /fetch_api_key: a wrong password and an unknown user look the same to the caller. */
+export async function checkFetchApiKey(realm: Realm, email: string, password: string): Promise<UserRow> {
+  if (realm.info.deactivated) throw errors.realmDeactivated();
+  const user = userByDeliveryEmail(realm, email) ?? userByEmail(realm, email);
+  const ok = await verifyPassword(password, user?.password_hash ?? null);
+  if (!user || !ok) throw errors.authenticationFailed();
+  if (!user.is_active) throw errors.userDeactivated();
+  return user;
+}
+
+export function checkFullName(fullName: string): string {
+  const name = fullName.trim();
+  if (name === '') throw errors.badRequest('Name too short!');
+  if (name.length > MAX_FULL_NAME_LENGTH) throw errors.badRequest('Name too long!');
+  // Control characters would break mention syntax and display.
+  if (/\p{Cc}/u.test(name)) throw errors.badRequest('Invalid characters in name!');
+  return name;
+}
+
+export interface NewUser {
+  email: string;
+  password: string;
+  fullName: string;
+}
+
+/** POST /users: an administrator creates a member account with a password. */
+export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser): Promise<number> {
+  if (!isAdmin(actor)) throw errors.mustBeAdmin();
+  const email = spec.email.trim();
+  if (!EMAIL_PATTERN.test(email)) throw errors.badRequest(`Invalid email '${email}'`);
+  const fullName = checkFullName(spec.fullName);
+  if (userByDeliveryEmail(realm, email) || userByEmail(realm, email)) {
+    throw errors.badRequest(`Email '${email}' already in use`);
+  }
+  const passwordHash = await hashPassword(spec.password);
+  // Re-checked inside the transaction: another request may have taken the email while hashing.
+  return realm.transact((tx) => {
+    if (userByDeliveryEmail(realm, email)) throw new ApiError(`Email '${email}' already in use`);
+    const now = Math.floor(Date.now() / 1000);
+    const userId = Number(
+      tx.db
+        .prepare(
+          `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, date_joined)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(email, email, fullName, generateApiKey(), passwordHash, ROLE.MEMBER, now).lastInsertRowid,
+    );
+    const group = systemGroupNameForRole(ROLE.MEMBER) as string;
+    tx.db
+      .prepare('INSERT INTO user_group_members (group_id, user_id) SELECT id, ? FROM user_groups WHERE name = ? AND is_system_group = 1')
+      .run(userId, group);
+    const defaultStreams = tx.db.prepare('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
+    subscribeUsersTxn(tx, [userId], defaultStreams.map((s) => s.id));
+    tx.publish(
+      { type: 'realm_user', op: 'add', person: { user_id: userId, email, full_name: fullName, role: ROLE.MEMBER } },
+      activeUserIds(realm),
+    );
+    return userId;
+  });
+}
+
+export function activeUserIds(realm: Realm): number[] {
+  return (realm.stmt('SELECT id FROM users WHERE is_active = 1').all() as { id: number }[]).map((r) => r.id);
+}

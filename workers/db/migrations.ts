@@ -1,0 +1,142 @@
+/**
+ * Schema migrations, applied in order by db/open.ts; `PRAGMA user_version` is the number of
+ * migrations applied. Never edit a released migration: append a new one.
+ * Timestamps are UNIX seconds (SPEC §Wire conventions 6) unless a column says otherwise.
+ */
+export const MIGRATIONS: readonly string[] = [
+  /* 1: the first slice */ `
+  CREATE TABLE realm (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    string_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    date_created INTEGER NOT NULL,
+    deactivated INTEGER NOT NULL DEFAULT 0,
+    -- realm settings not yet in their own columns, as one JSON object
+    settings TEXT NOT NULL DEFAULT '{}'
+  ) STRICT;
+
+  CREATE TABLE users (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    email TEXT NOT NULL,              -- the API email
+    delivery_email TEXT NOT NULL,     -- the real email
+    full_name TEXT NOT NULL,
+    api_key TEXT NOT NULL,
+    password_hash TEXT,               -- null: no password login
+    role INTEGER NOT NULL,
+    is_active INTEGER NOT NULL DEFAULT 1,
+    is_bot INTEGER NOT NULL DEFAULT 0,
+    bot_type INTEGER,
+    bot_owner_id INTEGER REFERENCES users(id),
+    is_billing_admin INTEGER NOT NULL DEFAULT 0,
+    timezone TEXT NOT NULL DEFAULT '',
+    date_joined INTEGER NOT NULL,
+    avatar_version INTEGER NOT NULL DEFAULT 1,
+    settings TEXT NOT NULL DEFAULT '{}'
+  ) STRICT;
+  CREATE UNIQUE INDEX users_email ON users(email COLLATE NOCASE);
+  CREATE UNIQUE INDEX users_delivery_email ON users(delivery_email COLLATE NOCASE);
+  CREATE UNIQUE INDEX users_api_key ON users(api_key);
+
+  CREATE TABLE user_groups (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    is_system_group INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  CREATE UNIQUE INDEX user_groups_name ON user_groups(name COLLATE NOCASE);
+
+  CREATE TABLE user_group_members (
+    group_id INTEGER NOT NULL REFERENCES user_groups(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    PRIMARY KEY (group_id, user_id)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE user_group_subgroups (
+    group_id INTEGER NOT NULL REFERENCES user_groups(id),
+    subgroup_id INTEGER NOT NULL REFERENCES user_groups(id),
+    PRIMARY KEY (group_id, subgroup_id)
+  ) STRICT, WITHOUT ROWID;
+
+  -- A recipient is a stream or a direct conversation (a set of users), SPEC Message.recipient_id.
+  CREATE TABLE recipients (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind INTEGER NOT NULL,            -- 2 stream, 3 direct conversation
+    direct_key TEXT UNIQUE            -- sorted member ids, comma separated; null for streams
+  ) STRICT;
+
+  CREATE TABLE streams (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    recipient_id INTEGER NOT NULL REFERENCES recipients(id),
+    description TEXT NOT NULL DEFAULT '',
+    rendered_description TEXT NOT NULL DEFAULT '',
+    date_created INTEGER NOT NULL,
+    invite_only INTEGER NOT NULL DEFAULT 0,
+    is_web_public INTEGER NOT NULL DEFAULT 0,
+    stream_post_policy INTEGER NOT NULL DEFAULT 1,
+    message_retention_days INTEGER,
+    history_public_to_subscribers INTEGER NOT NULL DEFAULT 1,
+    first_message_id INTEGER,
+    can_remove_subscribers_group_id INTEGER NOT NULL REFERENCES user_groups(id),
+    is_default INTEGER NOT NULL DEFAULT 0,
+    deactivated INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  CREATE UNIQUE INDEX streams_name ON streams(name COLLATE NOCASE);
+
+  CREATE TABLE subscriptions (
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    stream_id INTEGER NOT NULL REFERENCES streams(id),
+    active INTEGER NOT NULL DEFAULT 1,
+    color TEXT NOT NULL,
+    is_muted INTEGER NOT NULL DEFAULT 0,
+    pin_to_top INTEGER NOT NULL DEFAULT 0,
+    -- null: inherit the user's global setting
+    desktop_notifications INTEGER,
+    audible_notifications INTEGER,
+    push_notifications INTEGER,
+    email_notifications INTEGER,
+    wildcard_mentions_notify INTEGER,
+    PRIMARY KEY (user_id, stream_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX subscriptions_stream ON subscriptions(stream_id, user_id);
+
+  -- AUTOINCREMENT: IDs grow in send order and are never reused after a deletion.
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sender_id INTEGER NOT NULL REFERENCES users(id),
+    recipient_id INTEGER NOT NULL REFERENCES recipients(id),
+    stream_id INTEGER REFERENCES streams(id),
+    topic TEXT NOT NULL DEFAULT '',
+    content TEXT NOT NULL,
+    rendered_content TEXT NOT NULL,
+    rendered_content_version INTEGER NOT NULL,
+    date_sent INTEGER NOT NULL,
+    client TEXT NOT NULL,
+    is_me_message INTEGER NOT NULL DEFAULT 0,
+    topic_links TEXT NOT NULL DEFAULT '[]',
+    last_edit_timestamp INTEGER,
+    edit_history TEXT                 -- JSON list, most recent edit first
+  ) STRICT;
+  CREATE INDEX messages_stream_topic ON messages(stream_id, topic COLLATE NOCASE, id);
+  CREATE INDEX messages_recipient ON messages(recipient_id, id);
+
+  CREATE TABLE user_messages (
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    flags INTEGER NOT NULL DEFAULT 0, -- bit set, see workers/lib/flags.ts
+    PRIMARY KEY (user_id, message_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX user_messages_message ON user_messages(message_id);
+
+  CREATE TABLE reactions (
+    id INTEGER PRIMARY KEY,           -- insertion order is display order
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    emoji_name TEXT NOT NULL,
+    emoji_code TEXT NOT NULL,
+    reaction_type TEXT NOT NULL,
+    UNIQUE (message_id, user_id, reaction_type, emoji_code)
+  ) STRICT;
+  `,
+];

@@ -1,0 +1,45 @@
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+export class SchemaTooNewError extends Error {}
+
+/**
+ * Opens a realm file with the pragmas every connection needs, in one place:
+ * - WAL: readers never block the single writer, and a reader connection (or a backup) sees a
+ *   consistent snapshot (better-sqlite3 docs/performance.md recommends it).
+ * - synchronous=FULL on every open: better-sqlite3 builds SQLite so that a WAL database
+ *   defaults to NORMAL, which can lose the last commits on power loss; we acknowledge a write
+ *   only once it is durable.
+ * - foreign_keys=ON: SQLite leaves them off per connection.
+ * - busy_timeout: the CLI or a backup may hold the file briefly.
+ */
+export function openRealmDb(file: string, options: { create?: boolean; readonly?: boolean } = {}): Db {
+  const db = new Database(file, { fileMustExist: !options.create, readonly: options.readonly ?? false });
+  try {
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly) migrate(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function migrate(db: Db): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new SchemaTooNewError(
+      `realm file has schema version ${version}, newer than this server's ${MIGRATIONS.length}; upgrade the server`,
+    );
+  }
+  if (version === MIGRATIONS.length) return;
+  db.transaction(() => {
+    for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v] as string);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { checkFetchApiKey } from '../actions/users';
+import { openRoute } from '../lib/route';
+import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/version';
+import { avatarUrl, userById } from '../queries/users';
+
+/** GET /server_settings (api-notes §b): public facts a client needs before logging in. */
+export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
+  const owner = userById(realm, 1);
+  return {
+    authentication_methods: {
+      password: true,
+      dev: false,
+      email: true,
+      ldap: false,
+      remoteuser: false,
+      github: false,
+      azuread: false,
+      gitlab: false,
+      apple: false,
+      google: false,
+      saml: false,
+      'openid connect': false,
+    },
+    external_authentication_methods: [],
+    service_feature_level: SERVICE_FEATURE_LEVEL,
+    service_version: SERVICE_VERSION,
+    service_merge_base: SERVICE_MERGE_BASE,
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_uri: realm.url,
+    realm_name: realm.info.name,
+    realm_icon: owner ? avatarUrl(owner) : '',
+    realm_description: realm.info.description,
+    realm_web_public_access_enabled: false,
+  };
+});
+
+/** POST /fetch_api_key (api-notes §b): `username` is the email. */
+export const postFetchApiKey = openRoute(
+  z.object({ username: z.string(), password: z.string() }),
+  async ({ realm }, { username, password }) => {
+    const user = await checkFetchApiKey(realm, username, password);
+    return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
+  },
+);

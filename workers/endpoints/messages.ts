@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { doSendMessage } from '../actions/messages';
+import { renderMessage } from '../actions/render-message';
+import { clientName } from '../lib/client';
+import { errors } from '../lib/errors';
+import { param } from '../lib/params';
+import { decodeRecipients } from '../lib/recipients';
+import { userRoute } from '../lib/route';
+import { accessMessage, messageObject } from '../queries/messages';
+
+/** POST /messages (SPEC §Endpoints); `private` and `subject` are deprecated aliases. */
+export const postMessages = userRoute(
+  z.object({
+    type: z.enum(['stream', 'direct', 'private']),
+    to: z.string(),
+    content: z.string(),
+    topic: z.string().optional(),
+    queue_id: z.string().optional(),
+    local_id: z.string().optional(),
+  }),
+  ({ realm, user, frame }, p) => {
+    const to = decodeRecipients(p.to);
+    const id = doSendMessage(realm, user, {
+      target: p.type === 'stream' ? { kind: 'stream', to, topic: p.topic } : { kind: 'direct', to },
+      content: p.content,
+      client: clientName(frame.userAgent),
+      queueId: p.queue_id,
+      localId: p.local_id,
+    });
+    return { id };
+  },
+  { aliases: { subject: 'topic' } },
+);
+
+/** GET /messages/{message_id} (SPEC §Endpoints, feature level 120). */
+export const getMessage = userRoute(
+  z.object({ message_id: param.id(), apply_markdown: param.bool(true) }),
+  ({ realm, user }, p) => {
+    const { message, flags } = accessMessage(realm, user, p.message_id);
+    return {
+      raw_content: message.content,
+      message: messageObject(realm, message, flags, p.apply_markdown),
+    };
+  },
+);
+
+/** POST /messages/render: a preview of what sending `content` would produce. */
+export const postRenderMessage = userRoute(z.object({ content: z.string() }), ({ realm }, p) => {
+  if (p.content.trim() === '') throw errors.badRequest('Message must not be empty');
+  return { rendered: renderMessage(realm, p.content, '').html };
+});

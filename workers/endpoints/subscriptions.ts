@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { doSubscribe } from '../actions/subscriptions';
+import { json, param } from '../lib/params';
+import { userRoute } from '../lib/route';
+
+const retention = z.union([z.literal('realm_default'), z.literal('unlimited'), param.safeInt.min(1)]);
+
+/** POST /users/me/subscriptions (SPEC §Endpoints). */
+export const postSubscriptions = userRoute(
+  z.object({
+    subscriptions: json(z.array(z.object({ name: z.string(), description: z.string().optional() })).min(1)),
+    principals: json(z.union([z.array(param.safeInt), z.array(z.string())]).optional()),
+    authorization_errors_fatal: param.bool(true),
+    announce: param.bool(false),
+    invite_only: param.bool(false),
+    is_web_public: param.bool(false),
+    history_public_to_subscribers: param.optionalBool(),
+    stream_post_policy: json(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).default(1)),
+    // Either JSON (`30`, `"unlimited"`) or the bare words, as clients send both.
+    message_retention_days: z.preprocess(decodeRetention, retention.optional()),
+    can_remove_subscribers_group_id: param.optionalInt(),
+  }),
+  ({ realm, user }, p) =>
+    ({
+      ...doSubscribe(realm, user, {
+        subscriptions: p.subscriptions,
+        principals: p.principals,
+        authorizationErrorsFatal: p.authorization_errors_fatal,
+        settings: {
+          inviteOnly: p.invite_only,
+          isWebPublic: p.is_web_public,
+          historyPublicToSubscribers: p.history_public_to_subscribers,
+          streamPostPolicy: p.stream_post_policy,
+          messageRetentionDays: p.message_retention_days,
+          canRemoveSubscribersGroupId: p.can_remove_subscribers_group_id,
+        },
+      }),
+    }),
+);
+
+function decodeRetention(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (value === 'realm_default' || value === 'unlimited') return value;
+  if (value === 'null') return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Events an action queues while its transaction runs. They reach event queues only after the
+ * commit (the realm drains the outbox then); a rollback drops them, so no client ever sees
+ * an event for a write that did not happen.
+ */
+export interface QueuedEvent {
+  event: { type: string } & Record<string, unknown>;
+  userIds: readonly number[];
+}
+
+export type EventListener = (events: readonly QueuedEvent[]) => void;
+
+/** Where committed events go. The event-queue system registers itself here. */
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  deliver(events: readonly QueuedEvent[]): void {
+    if (events.length === 0) return;
+    for (const listener of this.listeners) listener(events);
+  }
+}

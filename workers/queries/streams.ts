@@ -1,0 +1,95 @@
+import type { Realm } from '../realm';
+
+export interface StreamRow {
+  id: number;
+  name: string;
+  recipient_id: number;
+  description: string;
+  rendered_description: string;
+  date_created: number;
+  invite_only: number;
+  is_web_public: number;
+  stream_post_policy: number;
+  message_retention_days: number | null;
+  history_public_to_subscribers: number;
+  first_message_id: number | null;
+  can_remove_subscribers_group_id: number;
+  is_default: number;
+  deactivated: number;
+}
+
+/** SPEC Stream.stream_post_policy. */
+export const STREAM_POST_POLICY = { EVERYONE: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4 } as const;
+
+export function streamByName(realm: Realm, name: string): StreamRow | undefined {
+  return realm.stmt('SELECT * FROM streams WHERE name = ? COLLATE NOCASE AND deactivated = 0').get(name) as StreamRow | undefined;
+}
+
+export function streamById(realm: Realm, id: number): StreamRow | undefined {
+  return realm.stmt('SELECT * FROM streams WHERE id = ? AND deactivated = 0').get(id) as StreamRow | undefined;
+}
+
+export function isSubscribed(realm: Realm, userId: number, streamId: number): boolean {
+  return realm.stmt('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1').get(userId, streamId) !== undefined;
+}
+
+export function subscriberIds(realm: Realm, streamId: number): number[] {
+  const rows = realm
+    .stmt(
+      `SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
+       WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
+    )
+    .all(streamId) as { id: number }[];
+  return rows.map((r) => r.id);
+}
+
+/** The API's stream object (SPEC §Resources, Stream). */
+export function streamObject(row: StreamRow, includeIsDefault = false): Record<string, unknown> {
+  const stream: Record<string, unknown> = {
+    stream_id: row.id,
+    name: row.name,
+    description: row.description,
+    rendered_description: row.rendered_description,
+    date_created: row.date_created,
+    invite_only: row.invite_only === 1,
+    is_web_public: row.is_web_public === 1,
+    stream_post_policy: row.stream_post_policy,
+    message_retention_days: row.message_retention_days,
+    history_public_to_subscribers: row.history_public_to_subscribers === 1,
+    first_message_id: row.first_message_id,
+    is_announcement_only: row.stream_post_policy === STREAM_POST_POLICY.ADMINS,
+    can_remove_subscribers_group_id: row.can_remove_subscribers_group_id,
+  };
+  if (includeIsDefault) stream['is_default'] = row.is_default === 1;
+  return stream;
+}
+
+export interface StreamListOptions {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  includeAllActive: boolean;
+  includeOwnerSubscribedFor: number | null;
+}
+
+/** GET /streams: the union of the requested classes, by name. */
+export function listStreams(realm: Realm, userId: number, options: StreamListOptions): StreamRow[] {
+  if (options.includeAllActive) {
+    return realm.stmt('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[];
+  }
+  const clauses: string[] = [];
+  const args: number[] = [];
+  if (options.includePublic) clauses.push('invite_only = 0');
+  if (options.includeWebPublic) clauses.push('is_web_public = 1');
+  if (options.includeSubscribed) {
+    clauses.push('id IN (SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1)');
+    args.push(userId);
+  }
+  if (options.includeOwnerSubscribedFor !== null) {
+    clauses.push('id IN (SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1)');
+    args.push(options.includeOwnerSubscribedFor);
+  }
+  if (clauses.length === 0) return [];
+  const sql = `SELECT * FROM streams WHERE deactivated = 0 AND (${clauses.join(' OR ')}) ORDER BY name COLLATE NOCASE`;
+  return realm.stmt(sql).all(...args) as StreamRow[];
+}

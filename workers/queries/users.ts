@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { ROLE } from '../lib/roles';
+import type { Realm } from '../realm';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  api_key: string;
+  password_hash: string | null;
+  role: number;
+  is_active: number;
+  is_bot: number;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_billing_admin: number;
+  timezone: string;
+  date_joined: number;
+  avatar_version: number;
+}
+
+const USER_COLUMNS = `id, email, delivery_email, full_name, api_key, password_hash, role, is_active, is_bot,
+  bot_type, bot_owner_id, is_billing_admin, timezone, date_joined, avatar_version`;
+
+export function userByEmail(realm: Realm, email: string): UserRow | undefined {
+  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE email = ? COLLATE NOCASE`).get(email) as UserRow | undefined;
+}
+
+export function userByDeliveryEmail(realm: Realm, email: string): UserRow | undefined {
+  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE delivery_email = ? COLLATE NOCASE`).get(email) as
+    | UserRow
+    | undefined;
+}
+
+export function userById(realm: Realm, id: number): UserRow | undefined {
+  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(id) as UserRow | undefined;
+}
+
+export function isAdmin(user: UserRow): boolean {
+  return user.role <= ROLE.ADMINISTRATOR;
+}
+
+/**
+ * Users who uploaded no avatar are shown the external provider's picture for their email;
+ * `client_extavatar` clients compute that URL themselves (SPEC User.avatar_url).
+ */
+export function avatarUrl(user: UserRow): string {
+  const digest = createHash('md5').update(user.delivery_email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${user.avatar_version}`;
+}
+
+export function isoDate(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
+export function maxMessageId(realm: Realm, userId: number): number {
+  const row = realm.stmt('SELECT max(message_id) AS id FROM user_messages WHERE user_id = ?').get(userId) as {
+    id: number | null;
+  };
+  return row.id ?? -1;
+}
+
+/** GET /users/me (SPEC §Resources, Own user). */
+export function ownUser(realm: Realm, user: UserRow): Record<string, unknown> {
+  const own: Record<string, unknown> = {
+    avatar_url: avatarUrl(user),
+    avatar_version: user.avatar_version,
+    email: user.email,
+    full_name: user.full_name,
+    is_admin: user.role <= ROLE.ADMINISTRATOR,
+    is_owner: user.role === ROLE.OWNER,
+    is_billing_admin: user.is_billing_admin === 1,
+    is_guest: user.role === ROLE.GUEST,
+    is_bot: user.is_bot === 1,
+    is_active: user.is_active === 1,
+    role: user.role,
+    timezone: user.timezone,
+    date_joined: isoDate(user.date_joined),
+    max_message_id: maxMessageId(realm, user.id),
+    user_id: user.id,
+    delivery_email: user.delivery_email,
+  };
+  if (!user.is_bot) own['profile_data'] = {};
+  return own;
+}

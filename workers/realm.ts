@@ -1,0 +1,125 @@
+import type { Statement } from 'better-sqlite3';
+import type { RequestFrame, ResponseFrame } from '../src/wire/protocol';
+import { openRealmDb, type Db } from './db/open';
+import { EventBus, type QueuedEvent } from './events/outbox';
+import { ApiError, errors } from './lib/errors';
+import { parseParams } from './lib/params';
+import type { Logger } from './lib/log';
+import { authenticate } from './actions/auth';
+import { ROUTES } from './routes';
+import type { RouteContext } from './lib/route';
+import type { UserRow } from './queries/users';
+
+export interface RealmRow {
+  string_id: string;
+  name: string;
+  description: string;
+  date_created: number;
+  deactivated: number;
+}
+
+/** A transaction in progress: the database plus the outbox its events go to. */
+export interface Txn {
+  readonly db: Db;
+  readonly realm: Realm;
+  publish(event: QueuedEvent['event'], userIds: readonly number[]): void;
+}
+
+export interface RealmOptions {
+  externalHost: string;
+  isDefault: boolean;
+  log: Logger;
+}
+
+/** One organization: its database, its actors and its outbox; owned by one shard thread. */
+export class Realm {
+  readonly db: Db;
+  readonly events = new EventBus();
+  private readonly statements = new Map<string, Statement>();
+  private row: RealmRow;
+
+  constructor(
+    readonly name: string,
+    file: string,
+    private readonly options: RealmOptions,
+  ) {
+    this.db = openRealmDb(file);
+    this.row = this.loadRow();
+  }
+
+  get info(): RealmRow {
+    return this.row;
+  }
+
+  /** The organization's URL, e.g. http://sub.localhost:9991 (api-notes §b server_settings). */
+  get url(): string {
+    const host = this.options.isDefault ? this.options.externalHost : `${this.name}.${this.options.externalHost}`;
+    return `http://${host}`;
+  }
+
+  get log(): Logger {
+    return this.options.log;
+  }
+
+  /** A prepared statement, compiled once per realm connection. */
+  stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
+  /**
+   * Runs `action` in one write transaction. Events it publishes are delivered after the
+   * commit; if it throws, the transaction rolls back and its events are dropped.
+   */
+  transact<T>(action: (tx: Txn) => T): T {
+    const outbox: QueuedEvent[] = [];
+    const tx: Txn = {
+      db: this.db,
+      realm: this,
+      publish: (event, userIds) => outbox.push({ event, userIds }),
+    };
+    // IMMEDIATE: take the write lock up front, so a reader-turned-writer never fails midway.
+    const result = this.db.transaction(() => action(tx)).immediate();
+    this.events.deliver(outbox);
+    return result;
+  }
+
+  async handle(frame: RequestFrame): Promise<ResponseFrame> {
+    try {
+      const route = ROUTES[frame.route as keyof typeof ROUTES];
+      if (!route) return this.reply(frame.id, 404, { result: 'error', msg: 'Not found' });
+      let user: UserRow | null = null;
+      if (route.auth === 'user') {
+        if (this.row.deactivated) throw errors.realmDeactivated();
+        user = authenticate(this, frame.authorization);
+      }
+      const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
+      const ctx: RouteContext = { realm: this, user, frame };
+      const result = await route.run(ctx, values);
+      const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
+      if (ignored.length > 0) body['ignored_parameters_unsupported'] = ignored;
+      return this.reply(frame.id, 200, body);
+    } catch (err) {
+      if (err instanceof ApiError) return this.reply(frame.id, err.status, err.toBody(), err.headers);
+      this.options.log.error({ err, realm: this.name, route: frame.route }, 'unexpected error');
+      return this.reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
+    }
+  }
+
+  refreshInfo(): void {
+    this.row = this.loadRow();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private reply(id: number, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ResponseFrame {
+    return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
+  }
+
+  private loadRow(): RealmRow {
+    return this.stmt('SELECT string_id, name, description, date_created, deactivated FROM realm WHERE id = 1').get() as RealmRow;
+  }
+}
