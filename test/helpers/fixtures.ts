@@ -1,0 +1,16 @@
+import type { ApiClient } from './http';
+import type { Credentials } from './server';
+
+let counter = 0;
+
+/** Creates a member through the API (POST /users) and fetches their key (POST /fetch_api_key). */
+export async function createMember(admin: ApiClient, name = 'Member'): Promise<Credentials & { id: number }> {
+  counter++;
+  const email = `${name.toLowerCase().replace(/\W+/g, '')}${counter}-${process.pid}@example.com`;
+  const password = `pw-${counter}-secret`;
+  const created = await admin.post('/users', { email, password, full_name: `${name} ${counter}` });
+  if (created.status !== 200) throw new Error(`create user failed: ${created.text}`);
+  const fetched = await admin.as(null).post('/fetch_api_key', { username: email, password });
+  if (fetched.status !== 200) throw new Error(`fetch_api_key failed: ${fetched.text}`);
+  return { email, key: String(fetched.body['api_key']), id: Number(created.body['user_id']) };
+}

@@ -1,0 +1,18 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './server';
+
+export interface ManageResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the management CLI (the built form of `npm run manage --`). */
+export function manage(args: string[], env: Record<string, string>): ManageResult {
+  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'build', 'src', 'cli', 'manage.js'), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { request } from './http';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const SERVER_ENTRY = path.join(REPO_ROOT, 'build', 'src', 'main.js');
+
+export interface Credentials {
+  email: string;
+  key: string;
+}
+
+export interface TestServer {
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  owner: Credentials & { password: string };
+  process: ChildProcess;
+  output: () => string;
+  /** SIGTERM and wait; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: a crash, for durability tests. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-test-'));
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+export function readIni(file: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq > 0) values[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
+  }
+  return values;
+}
+
+/** Starts the real server (build/src/main.js) on a free port and a temporary data dir. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? tempDataDir();
+  let output = '';
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      EXTERNAL_HOST: `localhost:${port}`,
+      SHARDS: '2',
+      LOG_LEVEL: 'warn',
+      TEST_HOOKS: '1',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited during start:\n${output}`);
+    try {
+      const health = await request({ baseUrl, method: 'GET', path: '/health' });
+      if (health.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const ini = readIni(path.join(dataDir, 'owner.ini'));
+  return {
+    port,
+    baseUrl,
+    dataDir,
+    owner: { email: ini['email'] ?? '', key: ini['key'] ?? '', password: ini['password'] ?? '' },
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
