@@ -1,0 +1,102 @@
+import t from 'tap';
+import { shardIndexFor } from '../../src/realm/router';
+import { ApiClient, request } from '../helpers/http';
+import { manage } from '../helpers/manage';
+import { startServer } from '../helpers/server';
+
+async function healthy(baseUrl: string): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const res = await request({ baseUrl, method: 'GET', path: '/health' });
+    if (res.status === 200) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+// DESIGN §Crash isolation: a dead shard is restarted, its in-flight requests get 503, other
+// shards are untouched, and nothing acknowledged is lost.
+t.test('shards', async (t) => {
+  const server = await startServer({ env: { SHARDS: '2' } });
+  t.teardown(() => server.stop());
+  const env = { DATA_DIR: server.dataDir, EXTERNAL_HOST: `localhost:${server.port}` };
+  const api = new ApiClient(server.baseUrl, server.owner);
+
+  // A realm that lives on the other shard than the default realm.
+  const defaultShard = shardIndexFor('default', 2);
+  let other = '';
+  for (let i = 0; other === ''; i++) if (shardIndexFor(`r${i}`, 2) !== defaultShard) other = `r${i}`;
+  const created = manage(['create-realm', '--subdomain', other, '--name', 'Other', '--owner-email', 'o@other.test'], env);
+  t.equal(created.status, 0, created.stderr);
+  const otherClient = new ApiClient(server.baseUrl, null, `${other}.localhost:${server.port}`);
+
+  t.test('GET /health answers 200 when every shard answers', async (t) => {
+    const res = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/health' });
+    t.equal(res.status, 200);
+    t.same(res.body, { result: 'success', msg: '', shards: 2 });
+  });
+
+  t.test('a crashed shard answers its in-flight requests with 503 and comes back', async (t) => {
+    const before = await api.post('/messages', { type: 'stream', to: 'general', topic: 'crash', content: 'before the crash' });
+    t.equal(before.status, 200);
+    const slow = api.post('/__test__/sleep', { ms: 3000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const crash = await api.post('/__test__/crash_shard');
+    t.equal(crash.status, 503);
+    t.equal(crash.body['result'], 'error');
+    const inFlight = await slow;
+    t.equal(inFlight.status, 503, 'the request parked on the dying shard got a 503');
+    t.ok(await healthy(server.baseUrl), 'the shard was restarted');
+    const fetched = await api.get(`/messages/${String(before.body['id'])}`, { apply_markdown: false });
+    t.equal(fetched.status, 200);
+    t.equal((fetched.body['message'] as Record<string, unknown>)['content'], 'before the crash', 'acknowledged data survived');
+  });
+
+  t.test('a crash in one shard leaves the others untouched', async (t) => {
+    const slowOther = otherClient.post('/__test__/sleep', { ms: 500 });
+    const crash = await api.post('/__test__/crash_shard');
+    t.equal(crash.status, 503);
+    const answer = await slowOther;
+    t.equal(answer.status, 200, 'the other shard finished its request');
+    t.same(answer.body['slept'], 500);
+    t.ok(await healthy(server.baseUrl));
+  });
+});
+
+t.test('a stopped server finishes in-flight requests and exits 0', async (t) => {
+  const server = await startServer();
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const slow = api.post('/__test__/sleep', { ms: 700 });
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const exitCode = server.stop();
+  const answer = await slow;
+  t.equal(answer.status, 200, 'the in-flight request was answered');
+  t.equal(await exitCode, 0);
+});
+
+t.test('an acknowledged write survives a hard kill of the server', async (t) => {
+  const first = await startServer();
+  const api = new ApiClient(first.baseUrl, first.owner);
+  const ids: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const res = await api.post('/messages', { type: 'stream', to: 'general', topic: 'durable', content: `message ${i}` });
+    ids.push(Number(res.body['id']));
+  }
+  await first.kill();
+  const second = await startServer({ dataDir: first.dataDir });
+  t.teardown(() => second.stop());
+  const again = new ApiClient(second.baseUrl, second.owner);
+  for (const [i, id] of ids.entries()) {
+    const res = await again.get(`/messages/${id}`, { apply_markdown: false });
+    t.equal((res.body['message'] as Record<string, unknown> | undefined)?.['content'], `message ${i}`);
+  }
+});
+
+t.test('test hooks cannot be reached without TEST_HOOKS', async (t) => {
+  const server = await startServer({ env: { TEST_HOOKS: '0' } });
+  t.teardown(() => server.stop());
+  const res = await new ApiClient(server.baseUrl, server.owner).post('/__test__/crash_shard');
+  t.equal(res.status, 404);
+  const health = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/health' });
+  t.equal(health.status, 200);
+});
