@@ -9,7 +9,7 @@ const retention = z.union([z.literal('realm_default'), z.literal('unlimited'), p
 export const postSubscriptions = userRoute(
   z.object({
     subscriptions: json(z.array(z.object({ name: z.string(), description: z.string().optional() })).min(1)),
-    principals: json(z.union([z.array(param.safeInt), z.array(z.string())]).optional()),
+    principals: json(z.array(z.union([param.safeInt, z.string()])).optional()),
     authorization_errors_fatal: param.bool(true),
     announce: param.bool(false),
     invite_only: param.bool(false),
