@@ -1,0 +1,35 @@
+import t from 'tap';
+import { loadConfig, SPEC_DURATIONS_MS } from '../../src/config';
+
+t.test('the duration defaults are the spec values (SPEC §Limits)', async (t) => {
+  t.same(SPEC_DURATIONS_MS, {
+    EVENT_QUEUE_TIMEOUT_MS: 600_000,
+    HEARTBEAT_INTERVAL_MS: 60_000,
+    TYPING_STARTED_WAIT_MS: 10_000,
+    TYPING_STOPPED_WAIT_MS: 5_000,
+    TYPING_STARTED_EXPIRY_MS: 15_000,
+  });
+  const config = loadConfig({});
+  t.same(config.durations, {
+    eventQueueTimeoutMs: 600_000,
+    heartbeatIntervalMs: 60_000,
+    typingStartedWaitMs: 10_000,
+    typingStoppedWaitMs: 5_000,
+    typingStartedExpiryMs: 15_000,
+  });
+  t.equal(config.port, 9991);
+  t.equal(config.host, '127.0.0.1');
+  t.equal(config.externalHost, 'localhost:9991');
+  t.ok(config.shards >= 1);
+  t.equal(config.testHooks, false);
+});
+
+t.test('every bad value gets its own line', async (t) => {
+  t.throws(() => loadConfig({ PORT: 'abc', SHARDS: '0', LOG_LEVEL: 'loud' }), {
+    message: /PORT="abc".*\n.*SHARDS="0".*\n.*LOG_LEVEL="loud"/,
+  });
+});
+
+t.test('durations can be shortened for tests', async (t) => {
+  t.equal(loadConfig({ HEARTBEAT_INTERVAL_MS: '50' }).durations.heartbeatIntervalMs, 50);
+});

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import pino from 'pino';
+import { createRealm } from '../../workers/db/create-realm';
+import type { QueuedEvent } from '../../workers/events/outbox';
+import { Realm } from '../../workers/realm';
+
+// STYLE §2.3 step 4: events leave the outbox only after the commit; a rollback drops them.
+t.test('the outbox', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
+  const created = await createRealm(dataDir, { subdomain: 'unit', name: 'Unit', ownerEmail: 'o@u.test', ownerName: 'O' });
+  const realm = new Realm('unit', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+  t.teardown(() => realm.close());
+  const delivered: QueuedEvent[] = [];
+  realm.events.subscribe((events) => delivered.push(...events));
+
+  t.test('delivers the events of a committed transaction after the commit', async (t) => {
+    let deliveredDuringTransaction = -1;
+    realm.transact((tx) => {
+      tx.db.prepare("UPDATE realm SET description = 'committed'").run();
+      tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
+      deliveredDuringTransaction = delivered.length;
+    });
+    t.equal(deliveredDuringTransaction, 0, 'nothing is sent while the transaction is open');
+    t.equal(delivered.length, 1);
+    t.same(delivered[0], { event: { type: 'realm', op: 'update_dict' }, userIds: [1] });
+  });
+
+  t.test('drops the events and the writes of a transaction that throws', async (t) => {
+    delivered.length = 0;
+    t.throws(() =>
+      realm.transact((tx) => {
+        tx.db.prepare("UPDATE realm SET description = 'rolled back'").run();
+        tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
+        throw new Error('boom');
+      }),
+    );
+    t.equal(delivered.length, 0);
+    const row = realm.db.prepare('SELECT description FROM realm').get() as { description: string };
+    t.equal(row.description, 'committed');
+  });
+});
+
+t.test('a realm file with a newer schema is refused', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
+  const created = await createRealm(dataDir, { subdomain: 'future', name: 'F', ownerEmail: 'o@f.test', ownerName: 'O' });
+  const Database = (await import('better-sqlite3')).default;
+  const db = new Database(created.file);
+  db.pragma('user_version = 999');
+  db.close();
+  t.throws(() => new Realm('future', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) }), {
+    message: /schema version 999/,
+  });
+});
+
+t.test('every connection runs with WAL and synchronous=FULL', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
+  const created = await createRealm(dataDir, { subdomain: 'p', name: 'P', ownerEmail: 'o@p.test', ownerName: 'O' });
+  const realm = new Realm('p', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+  t.equal(realm.db.pragma('journal_mode', { simple: true }), 'wal');
+  t.equal(realm.db.pragma('synchronous', { simple: true }), 2, '2 = FULL');
+  t.equal(realm.db.pragma('foreign_keys', { simple: true }), 1);
+  realm.close();
+});
