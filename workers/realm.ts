@@ -25,6 +25,12 @@ export interface Txn {
   publish(event: QueuedEvent['event'], userIds: readonly number[]): void;
 }
 
+interface QueuedAction {
+  action: (tx: Txn) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
 export interface RealmOptions {
   externalHost: string;
   isDefault: boolean;
@@ -36,6 +42,7 @@ export class Realm {
   readonly db: Db;
   readonly events = new EventBus();
   private readonly statements = new Map<string, Statement>();
+  private batch: QueuedAction[] = [];
   private row: RealmRow;
 
   constructor(
@@ -69,20 +76,55 @@ export class Realm {
   }
 
   /**
-   * Runs `action` in one write transaction. Events it publishes are delivered after the
-   * commit; if it throws, the transaction rolls back and its events are dropped.
+   * Runs `action` in one write transaction and resolves once it is durable. Events it
+   * publishes are delivered after the commit; if it throws, its writes roll back and its
+   * events are dropped.
+   *
+   * Group commit (DESIGN §Storage): actions queued in the same turn of the event loop run
+   * in one SQLite transaction, each inside its own savepoint, so one fsync (synchronous=FULL)
+   * covers them all and no request is answered before its write is on disk.
    */
-  transact<T>(action: (tx: Txn) => T): T {
-    const outbox: QueuedEvent[] = [];
-    const tx: Txn = {
-      db: this.db,
-      realm: this,
-      publish: (event, userIds) => outbox.push({ event, userIds }),
-    };
-    // IMMEDIATE: take the write lock up front, so a reader-turned-writer never fails midway.
-    const result = this.db.transaction(() => action(tx)).immediate();
-    this.events.deliver(outbox);
-    return result;
+  transact<T>(action: (tx: Txn) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.batch.push({ action, resolve: resolve as (value: unknown) => void, reject });
+      if (this.batch.length === 1) setImmediate(() => this.commitBatch());
+    });
+  }
+
+  private commitBatch(): void {
+    const batch = this.batch;
+    this.batch = [];
+    const outcomes: { ok: boolean; value: unknown; outbox: QueuedEvent[] }[] = [];
+    try {
+      // IMMEDIATE: take the write lock up front, so a reader-turned-writer never fails midway.
+      this.db
+        .transaction(() => {
+          for (const item of batch) {
+            const outbox: QueuedEvent[] = [];
+            const tx: Txn = { db: this.db, realm: this, publish: (event, userIds) => outbox.push({ event, userIds }) };
+            try {
+              // A nested better-sqlite3 transaction is a savepoint: a throw undoes only this action.
+              const value = this.db.transaction(() => item.action(tx))();
+              outcomes.push({ ok: true, value, outbox });
+            } catch (err) {
+              outcomes.push({ ok: false, value: err, outbox: [] });
+            }
+          }
+        })
+        .immediate();
+    } catch (err) {
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    for (const [i, item] of batch.entries()) {
+      const outcome = outcomes[i] as (typeof outcomes)[number];
+      if (outcome.ok) {
+        this.events.deliver(outcome.outbox);
+        item.resolve(outcome.value);
+      } else {
+        item.reject(outcome.value);
+      }
+    }
   }
 
   async handle(frame: RequestFrame): Promise<ResponseFrame> {

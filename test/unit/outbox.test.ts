@@ -18,7 +18,7 @@ t.test('the outbox', async (t) => {
 
   t.test('delivers the events of a committed transaction after the commit', async (t) => {
     let deliveredDuringTransaction = -1;
-    realm.transact((tx) => {
+    await realm.transact((tx) => {
       tx.db.prepare("UPDATE realm SET description = 'committed'").run();
       tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
       deliveredDuringTransaction = delivered.length;
@@ -30,7 +30,7 @@ t.test('the outbox', async (t) => {
 
   t.test('drops the events and the writes of a transaction that throws', async (t) => {
     delivered.length = 0;
-    t.throws(() =>
+    await t.rejects(
       realm.transact((tx) => {
         tx.db.prepare("UPDATE realm SET description = 'rolled back'").run();
         tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
@@ -41,6 +41,35 @@ t.test('the outbox', async (t) => {
     const row = realm.db.prepare('SELECT description FROM realm').get() as { description: string };
     t.equal(row.description, 'committed');
   });
+});
+
+t.test('group commit: actions of one turn share a commit, and a failing one undoes only itself', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
+  const created = await createRealm(dataDir, { subdomain: 'group', name: 'G', ownerEmail: 'o@g.test', ownerName: 'O' });
+  const realm = new Realm('group', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+  t.teardown(() => realm.close());
+  const delivered: QueuedEvent[] = [];
+  realm.events.subscribe((events) => delivered.push(...events));
+  const write = (name: string, fail: boolean) =>
+    realm.transact((tx) => {
+      tx.db.prepare('INSERT INTO user_groups (name, description) VALUES (?, ?)').run(name, '');
+      tx.publish({ type: 'user_group', op: 'add', name }, [1]);
+      if (fail) throw new Error(`${name} failed`);
+      return name;
+    });
+  const results = await Promise.allSettled([write('first', false), write('second', true), write('third', false)]);
+  t.same(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
+  const names = (realm.db.prepare('SELECT name FROM user_groups WHERE is_system_group = 0 ORDER BY id').all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+  t.same(names, ['first', 'third']);
+  t.same(
+    delivered.map((d) => d.event['name']),
+    ['first', 'third'],
+  );
 });
 
 t.test('a realm file with a newer schema is refused', async (t) => {

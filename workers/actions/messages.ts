@@ -100,7 +100,7 @@ function directRecipientId(realm: Realm, memberIds: number[]): number {
 }
 
 /** POST /messages: validates, renders, stores and queues the message event; returns the ID. */
-export function doSendMessage(realm: Realm, sender: UserRow, request: SendRequest): number {
+export function doSendMessage(realm: Realm, sender: UserRow, request: SendRequest): Promise<number> {
   if (request.queueId !== undefined && request.localId === undefined) throw errors.missingArgument('local_id');
   const content = normalizeContent(request.content);
   const target = request.target;

@@ -79,7 +79,7 @@ function checkGroupForRemoval(realm: Realm, groupId: number): number {
  * POST /users/me/subscriptions: creates the streams that do not exist yet (with the creation
  * settings) and subscribes the principals, all in one transaction.
  */
-export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequest): SubscribeResult {
+export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequest): Promise<SubscribeResult> {
   const wanted = request.subscriptions.map((s) => ({ name: checkStreamName(s.name), description: checkDescription(s.description) }));
   const principals = resolvePrincipals(realm, actor, request.principals);
   const subscribingOthers = principals.some((p) => p.id !== actor.id);

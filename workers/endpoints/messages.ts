@@ -18,9 +18,9 @@ export const postMessages = userRoute(
     queue_id: z.string().optional(),
     local_id: z.string().optional(),
   }),
-  ({ realm, user, frame }, p) => {
+  async ({ realm, user, frame }, p) => {
     const to = decodeRecipients(p.to);
-    const id = doSendMessage(realm, user, {
+    const id = await doSendMessage(realm, user, {
       target: p.type === 'stream' ? { kind: 'stream', to, topic: p.topic } : { kind: 'direct', to },
       content: p.content,
       client: clientName(frame.userAgent),

@@ -20,9 +20,9 @@ export const postSubscriptions = userRoute(
     message_retention_days: z.preprocess(decodeRetention, retention.optional()),
     can_remove_subscribers_group_id: param.optionalInt(),
   }),
-  ({ realm, user }, p) =>
+  async ({ realm, user }, p) =>
     ({
-      ...doSubscribe(realm, user, {
+      ...(await doSubscribe(realm, user, {
         subscriptions: p.subscriptions,
         principals: p.principals,
         authorizationErrorsFatal: p.authorization_errors_fatal,
@@ -34,7 +34,7 @@ export const postSubscriptions = userRoute(
           messageRetentionDays: p.message_retention_days,
           canRemoveSubscribersGroupId: p.can_remove_subscribers_group_id,
         },
-      }),
+      })),
     }),
 );
 

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const BUILD_ROOT = path.resolve(__dirname, '..', '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error('process exited before listening');
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+export interface Running {
+  port: number;
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+function runNode(script: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+}
+
+/** The real server, on a fresh data directory, with request logging at warn to measure the server. */
+export async function startChatServer(env: Record<string, string> = {}): Promise<Running> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-'));
+  const child = runNode(path.join(BUILD_ROOT, 'src', 'main.js'), [], {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EXTERNAL_HOST: `localhost:${port}`,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  await waitForPort(port, child);
+  return { port, url: `http://127.0.0.1:${port}`, dataDir, stop: stopper(child) };
+}
+
+/** The baseline: a bare uWS server answering the same envelope (bench/lib/baseline-server.ts). */
+export async function startBaseline(): Promise<Running> {
+  const port = await freePort();
+  const child = runNode(path.join(__dirname, 'baseline-server.js'), [String(port)], {});
+  await waitForPort(port, child);
+  return { port, url: `http://127.0.0.1:${port}`, dataDir: '', stop: stopper(child) };
+}
+
+export function ownerAuthHeader(dataDir: string): string {
+  const ini = fs.readFileSync(path.join(dataDir, 'owner.ini'), 'utf8');
+  const email = /email=(.*)/.exec(ini)?.[1] ?? '';
+  const key = /key=(.*)/.exec(ini)?.[1] ?? '';
+  return 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
+}

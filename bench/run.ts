@@ -1,0 +1,25 @@
+/**
+ * `npm run bench [scenario ...]`: runs the named scenarios (all by default). Each prints its
+ * figure and the ratio against a baseline measured in the same run.
+ */
+const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  'send-message': () => import('./send-message'),
+  'get-own-user': () => import('./get-own-user'),
+  'frame-codec': () => import('./frame-codec'),
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const names = wanted.length > 0 ? wanted : Object.keys(SCENARIOS);
+  for (const name of names) {
+    const load = SCENARIOS[name];
+    if (!load) {
+      console.error(`unknown scenario '${name}'; known: ${Object.keys(SCENARIOS).join(', ')}`);
+      process.exitCode = 2;
+      return;
+    }
+    await (await load()).run();
+  }
+}
+
+void main();
