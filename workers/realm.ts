@@ -102,11 +102,15 @@ export class Realm {
           for (const item of batch) {
             const outbox: QueuedEvent[] = [];
             const tx: Txn = { db: this.db, realm: this, publish: (event, userIds) => outbox.push({ event, userIds }) };
+            // A savepoint per action: a throw undoes only this action's writes.
+            this.stmt('SAVEPOINT action').run();
             try {
-              // A nested better-sqlite3 transaction is a savepoint: a throw undoes only this action.
-              const value = this.db.transaction(() => item.action(tx))();
+              const value = item.action(tx);
+              this.stmt('RELEASE action').run();
               outcomes.push({ ok: true, value, outbox });
             } catch (err) {
+              this.stmt('ROLLBACK TO action').run();
+              this.stmt('RELEASE action').run();
               outcomes.push({ ok: false, value: err, outbox: [] });
             }
           }

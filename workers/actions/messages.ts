@@ -120,8 +120,8 @@ export function doSendMessage(realm: Realm, sender: UserRow, request: SendReques
     const recipientId = stream ? stream.recipient_id : directRecipientId(realm, directMembers.map((u) => u.id));
     const now = Math.floor(Date.now() / 1000);
     const id = Number(
-      tx.db
-        .prepare(
+      realm
+        .stmt(
           `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,
              rendered_content_version, date_sent, client, is_me_message, topic_links)
            VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
@@ -142,7 +142,7 @@ export function doSendMessage(realm: Realm, sender: UserRow, request: SendReques
     const recipients = stream ? subscriberIds(realm, stream.id) : directMembers.map((u) => u.id);
     if (!recipients.includes(sender.id)) recipients.push(sender.id);
     const flagsByUser = new Map<number, number>();
-    const insertUserMessage = tx.db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+    const insertUserMessage = realm.stmt('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
     for (const userId of recipients) {
       let flags = 0;
       if (userId === sender.id && HUMAN_CLIENTS.has(request.client.toLowerCase())) flags |= FLAG_BIT.read;
@@ -152,7 +152,7 @@ export function doSendMessage(realm: Realm, sender: UserRow, request: SendReques
       insertUserMessage.run(userId, id, flags);
     }
     if (stream && stream.first_message_id === null) {
-      tx.db.prepare('UPDATE streams SET first_message_id = ? WHERE id = ?').run(id, stream.id);
+      realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ?').run(id, stream.id);
     }
     const stored = messageById(realm, id);
     if (stored) {

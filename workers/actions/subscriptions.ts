@@ -129,7 +129,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
 
 function createStreamTxn(tx: Txn, name: string, description: string, settings: StreamSettings): StreamRow {
   const now = Math.floor(Date.now() / 1000);
-  const recipientId = Number(tx.db.prepare('INSERT INTO recipients (kind) VALUES (2)').run().lastInsertRowid);
+  const recipientId = Number(tx.realm.stmt('INSERT INTO recipients (kind) VALUES (2)').run().lastInsertRowid);
   // Public streams always share history with subscribers; private ones only when asked.
   const historyPublic = settings.inviteOnly ? (settings.historyPublicToSubscribers ?? false) : true;
   const retention =
@@ -140,10 +140,10 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         : settings.messageRetentionDays;
   const removalGroup =
     settings.canRemoveSubscribersGroupId ??
-    (tx.db.prepare("SELECT id FROM user_groups WHERE name = '@role:administrators' AND is_system_group = 1").get() as { id: number }).id;
+    (tx.realm.stmt("SELECT id FROM user_groups WHERE name = '@role:administrators' AND is_system_group = 1").get() as { id: number }).id;
   const id = Number(
-    tx.db
-      .prepare(
+    tx.realm
+      .stmt(
         `INSERT INTO streams (name, recipient_id, description, rendered_description, date_created, invite_only,
            is_web_public, stream_post_policy, message_retention_days, history_public_to_subscribers,
            can_remove_subscribers_group_id)
@@ -162,7 +162,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         removalGroup,
       ).lastInsertRowid,
   );
-  const stream = tx.db.prepare('SELECT * FROM streams WHERE id = ?').get(id) as StreamRow;
+  const stream = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(id) as StreamRow;
   if (!settings.inviteOnly) {
     tx.publish({ type: 'stream', op: 'create', streams: [streamObject(stream)] }, activeUserIds(tx.realm));
   }
@@ -175,10 +175,10 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
  */
 export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds: readonly number[]): Set<string> {
   const added = new Set<string>();
-  const existing = tx.db.prepare('SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?');
-  const countForUser = tx.db.prepare('SELECT count(*) AS n FROM subscriptions WHERE user_id = ?');
-  const insert = tx.db.prepare('INSERT INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, ?)');
-  const reactivate = tx.db.prepare('UPDATE subscriptions SET active = 1 WHERE user_id = ? AND stream_id = ?');
+  const existing = tx.realm.stmt('SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?');
+  const countForUser = tx.realm.stmt('SELECT count(*) AS n FROM subscriptions WHERE user_id = ?');
+  const insert = tx.realm.stmt('INSERT INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, ?)');
+  const reactivate = tx.realm.stmt('UPDATE subscriptions SET active = 1 WHERE user_id = ? AND stream_id = ?');
   for (const userId of userIds) {
     for (const streamId of streamIds) {
       const row = existing.get(userId, streamId) as { active: number } | undefined;

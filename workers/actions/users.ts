@@ -49,18 +49,18 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     if (userByDeliveryEmail(realm, email)) throw new ApiError(`Email '${email}' already in use`);
     const now = Math.floor(Date.now() / 1000);
     const userId = Number(
-      tx.db
-        .prepare(
+      tx.realm
+        .stmt(
           `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, date_joined)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(email, email, fullName, generateApiKey(), passwordHash, ROLE.MEMBER, now).lastInsertRowid,
     );
     const group = systemGroupNameForRole(ROLE.MEMBER) as string;
-    tx.db
-      .prepare('INSERT INTO user_group_members (group_id, user_id) SELECT id, ? FROM user_groups WHERE name = ? AND is_system_group = 1')
+    tx.realm
+      .stmt('INSERT INTO user_group_members (group_id, user_id) SELECT id, ? FROM user_groups WHERE name = ? AND is_system_group = 1')
       .run(userId, group);
-    const defaultStreams = tx.db.prepare('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
+    const defaultStreams = tx.realm.stmt('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
     subscribeUsersTxn(tx, [userId], defaultStreams.map((s) => s.id));
     tx.publish(
       { type: 'realm_user', op: 'add', person: { user_id: userId, email, full_name: fullName, role: ROLE.MEMBER } },
