@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { Durations } from './wire/protocol';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
 const SPEC_DURATIONS_MS = {
@@ -48,13 +49,7 @@ export interface Config {
   logLevel: string;
   maxBodyBytes: number;
   shardRequestTimeoutMs: number;
-  durations: {
-    eventQueueTimeoutMs: number;
-    heartbeatIntervalMs: number;
-    typingStartedWaitMs: number;
-    typingStoppedWaitMs: number;
-    typingStartedExpiryMs: number;
-  };
+  durations: Durations;
   testHooks: boolean;
 }
 

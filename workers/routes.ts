@@ -3,7 +3,7 @@ import { getServerSettings, postFetchApiKey } from './endpoints/accounts';
 import { getMessage, postMessages, postRenderMessage } from './endpoints/messages';
 import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
-import { postCrashShard, postSleep } from './endpoints/test-hooks';
+import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import type { Route } from './lib/route';
 
@@ -27,4 +27,5 @@ export const ROUTES: Record<RouteId, Route> = {
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,
+  'POST /__test__/throw': postThrow,
 };

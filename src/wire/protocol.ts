@@ -70,11 +70,14 @@ export interface ShardSettings {
   externalHost: string;
   logLevel: string;
   testHooks: boolean;
-  durations: {
-    eventQueueTimeoutMs: number;
-    heartbeatIntervalMs: number;
-    typingStartedWaitMs: number;
-    typingStoppedWaitMs: number;
-    typingStartedExpiryMs: number;
-  };
+  durations: Durations;
+}
+
+/** The spec's durations (SPEC §Limits), configurable so tests can shorten them. */
+export interface Durations {
+  eventQueueTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  typingStartedWaitMs: number;
+  typingStoppedWaitMs: number;
+  typingStartedExpiryMs: number;
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import t from 'tap';
 import { shardIndexFor } from '../../src/realm/router';
 import { ApiClient, request } from '../helpers/http';
@@ -61,6 +62,33 @@ t.test('shards', async (t) => {
     t.same(answer.body['slept'], 500);
     t.ok(await healthy(server.baseUrl));
   });
+});
+
+t.test('an unexpected exception is a 500 JSON error, logged with its route', async (t) => {
+  const server = await startServer({ env: { LOG_LEVEL: 'error' } });
+  t.teardown(() => server.stop());
+  const res = await new ApiClient(server.baseUrl, server.owner).post('/__test__/throw');
+  t.equal(res.status, 500);
+  t.same(res.body, { result: 'error', msg: 'Internal server error' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.match(server.output(), /"route":"POST \/__test__\/throw".*"msg":"unexpected error"/);
+});
+
+t.test('a client that goes away mid-request does not disturb the server or its stop', async (t) => {
+  const server = await startServer();
+  const aborted = new Promise<void>((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/v1/__test__/sleep?ms=500' });
+    req.on('error', () => resolve());
+    req.end();
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 100);
+  });
+  await aborted;
+  const health = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/health' });
+  t.equal(health.status, 200);
+  t.equal(await server.stop(), 0, 'the aborted request does not hold up the stop');
 });
 
 t.test('a stopped server finishes in-flight requests and exits 0', async (t) => {

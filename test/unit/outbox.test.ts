@@ -7,11 +7,15 @@ import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
 import { Realm } from '../../workers/realm';
 
+async function newRealm(subdomain: string): Promise<Realm> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
+  const created = await createRealm(dataDir, { subdomain, name: subdomain, ownerEmail: `o@${subdomain}.test`, ownerName: 'O' });
+  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+}
+
 // STYLE §2.3 step 4: events leave the outbox only after the commit; a rollback drops them.
 t.test('the outbox', async (t) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
-  const created = await createRealm(dataDir, { subdomain: 'unit', name: 'Unit', ownerEmail: 'o@u.test', ownerName: 'O' });
-  const realm = new Realm('unit', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+  const realm = await newRealm('unit');
   t.teardown(() => realm.close());
   const delivered: QueuedEvent[] = [];
   realm.events.subscribe((events) => delivered.push(...events));
@@ -44,9 +48,7 @@ t.test('the outbox', async (t) => {
 });
 
 t.test('group commit: actions of one turn share a commit, and a failing one undoes only itself', async (t) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
-  const created = await createRealm(dataDir, { subdomain: 'group', name: 'G', ownerEmail: 'o@g.test', ownerName: 'O' });
-  const realm = new Realm('group', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+  const realm = await newRealm('group');
   t.teardown(() => realm.close());
   const delivered: QueuedEvent[] = [];
   realm.events.subscribe((events) => delivered.push(...events));
@@ -85,9 +87,7 @@ t.test('a realm file with a newer schema is refused', async (t) => {
 });
 
 t.test('every connection runs with WAL and synchronous=FULL', async (t) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
-  const created = await createRealm(dataDir, { subdomain: 'p', name: 'P', ownerEmail: 'o@p.test', ownerName: 'O' });
-  const realm = new Realm('p', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+  const realm = await newRealm('p');
   t.equal(realm.db.pragma('journal_mode', { simple: true }), 'wal');
   t.equal(realm.db.pragma('synchronous', { simple: true }), 2, '2 = FULL');
   t.equal(realm.db.pragma('foreign_keys', { simple: true }), 1);

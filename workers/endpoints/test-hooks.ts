@@ -17,3 +17,8 @@ export const postSleep = openRoute(z.object({ ms: z.coerce.number().int().min(0)
   await new Promise((resolve) => setTimeout(resolve, ms));
   return { slept: ms };
 });
+
+/** An unexpected exception: the realm must answer a 500 JSON error and log the route. */
+export const postThrow = openRoute(z.object({}), () => {
+  throw new TypeError('unexpected failure requested by a test');
+});
