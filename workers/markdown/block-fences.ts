@@ -1,0 +1,136 @@
+/**
+ * Fenced blocks (api-notes §g): code (``` or ~~~, optional language), ```` ```quote ````,
+ * ```` ```spoiler Header ```` and ```` ```math ````. A fence closes only on a line that is exactly
+ * its opening fence. Quote and spoiler bodies are Markdown, so fences inside them nest; inside
+ * code and math nothing but the closing fence counts. An unclosed fence runs to the end.
+ */
+import type { Lexer, Token, TokenizerAndRendererExtension, Tokens } from 'marked';
+import { FENCE } from './block-lines';
+import { lexNestedBlocks, mayNestBlocks } from './block-nesting';
+import { canonicalLanguageName } from './code-languages';
+import { escapeAttribute, escapeCodeBlock } from './escape';
+import { renderMathBlock } from './math';
+import { isToken, type FencedCodeToken, type MathBlockToken, type SpoilerToken } from './tokens';
+
+type FenceKind = 'code' | 'quote' | 'spoiler' | 'math';
+
+function kindOf(language: string | undefined): FenceKind {
+  switch (language?.toLowerCase()) {
+    case 'quote':
+    case 'quoted':
+      return 'quote';
+    case 'spoiler':
+      return 'spoiler';
+    case 'math':
+      return 'math';
+    default:
+      return 'code';
+  }
+}
+
+interface FencedRegion {
+  raw: string;
+  /** The lines between the fences, as written. */
+  body: string[];
+}
+
+/** Finds where the block opened by `fence` on the first line of `src` ends. */
+function scanFencedRegion(src: string, fence: string, nests: boolean): FencedRegion {
+  const open: { fence: string; nests: boolean }[] = [{ fence, nests }];
+  const body: string[] = [];
+  let offset = src.indexOf('\n') + 1;
+  if (offset === 0) return { raw: src, body };
+  while (offset < src.length) {
+    const newline = src.indexOf('\n', offset);
+    const lineEnd = newline < 0 ? src.length : newline;
+    const line = src.slice(offset, lineEnd);
+    offset = newline < 0 ? src.length : newline + 1;
+    const innermost = open[open.length - 1];
+    if (innermost !== undefined && line.trimEnd() === innermost.fence) {
+      open.pop();
+      if (open.length === 0) return { raw: src.slice(0, offset), body };
+    } else if (innermost?.nests === true) {
+      const inner = FENCE.exec(line);
+      if (inner !== null) open.push({ fence: inner[1] ?? '', nests: ['quote', 'spoiler'].includes(kindOf(inner[2])) });
+    }
+    body.push(line);
+  }
+  return { raw: src, body };
+}
+
+/** Code keeps no trailing spaces on its lines and no blank lines at either end. */
+function codeText(body: readonly string[]): string {
+  return body
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/^\n+|\n+$/g, '');
+}
+
+function tokenizeFencedBlock(lexer: Lexer, src: string): Tokens.Generic | undefined {
+  const firstLineEnd = src.indexOf('\n');
+  const opening = FENCE.exec(firstLineEnd < 0 ? src : src.slice(0, firstLineEnd));
+  if (opening === null) return undefined;
+  const fence = opening[1] ?? '';
+  const language = opening[2];
+  const kind = kindOf(language);
+  if ((kind === 'quote' || kind === 'spoiler') && !mayNestBlocks()) return undefined;
+  const { raw, body } = scanFencedRegion(src, fence, kind === 'quote' || kind === 'spoiler');
+  if (body.length === 0) return { type: 'space', raw };
+  switch (kind) {
+    case 'code': {
+      const token: FencedCodeToken = { type: 'fencedCode', raw, language: language ?? null, text: codeText(body) };
+      return token;
+    }
+    case 'math': {
+      const token: MathBlockToken = { type: 'mathBlock', raw, text: body.map((line) => line.trimEnd()).join('\n') };
+      return token;
+    }
+    case 'quote': {
+      const text = body.join('\n');
+      const token: Tokens.Blockquote = { type: 'blockquote', raw, text, tokens: lexNestedBlocks(lexer, text, true) };
+      return token;
+    }
+    case 'spoiler': {
+      const header = opening[3];
+      const token: SpoilerToken = {
+        type: 'spoiler',
+        raw,
+        header: header === undefined ? [] : lexNestedBlocks(lexer, header, true),
+        tokens: lexNestedBlocks(lexer, body.join('\n'), true),
+      };
+      return token;
+    }
+  }
+}
+
+/** The highlighter-shaped wrapper clients style; we do not highlight, so the code is plain. */
+export function renderCodeBlock(text: string, language: string | null): string {
+  const dataLanguage = language === null ? '' : ` data-code-language="${escapeAttribute(canonicalLanguageName(language))}"`;
+  return `<div class="codehilite"${dataLanguage}><pre><span></span><code>${escapeCodeBlock(text)}\n</code></pre></div>\n`;
+}
+
+function renderFencedBlock(this: { parser: { parse(tokens: Token[]): string } }, token: Tokens.Generic): string | false {
+  if (isToken(token, 'fencedCode')) return renderCodeBlock(token.text, token.language);
+  if (isToken(token, 'mathBlock')) return renderMathBlock(token.text);
+  if (isToken(token, 'spoiler')) {
+    const header = this.parser.parse(token.header);
+    const content = this.parser.parse(token.tokens);
+    return (
+      `<div class="spoiler-block"><div class="spoiler-header">\n${header}</div>` +
+      `<div class="spoiler-content" aria-hidden="true">\n${content}</div></div>\n`
+    );
+  }
+  return false;
+}
+
+export const fencedBlockExtension: TokenizerAndRendererExtension = {
+  name: 'fencedCode',
+  level: 'block',
+  tokenizer(src) {
+    return tokenizeFencedBlock(this.lexer, src);
+  },
+  renderer: renderFencedBlock,
+};
+
+export const mathBlockRenderer: TokenizerAndRendererExtension = { name: 'mathBlock', renderer: renderFencedBlock };
+export const spoilerRenderer: TokenizerAndRendererExtension = { name: 'spoiler', renderer: renderFencedBlock };
