@@ -6,6 +6,7 @@ const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'send-message': () => import('./send-message'),
   'get-own-user': () => import('./get-own-user'),
   'frame-codec': () => import('./frame-codec'),
+  'markdown-render': () => import('./markdown-render'),
 };
 
 async function main(): Promise<void> {

@@ -5,6 +5,9 @@ import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
+import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
+import { deleteLinkifier, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
+import { postCreateUserGroup } from './endpoints/user-groups';
 import type { Route } from './lib/route';
 
 /**
@@ -24,6 +27,17 @@ export const ROUTES: Record<RouteId, Route> = {
   // Streams and subscriptions
   'POST /users/me/subscriptions': postSubscriptions, // endpoints/subscriptions
   'GET /streams': getStreams, // endpoints/streams
+  // User groups
+  'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
+  // Alert words
+  'GET /users/me/alert_words': getAlertWords, // endpoints/alert-words
+  'POST /users/me/alert_words': postAlertWords, // endpoints/alert-words
+  'DELETE /users/me/alert_words': deleteAlertWords, // endpoints/alert-words
+  // Linkifiers
+  'GET /realm/linkifiers': getLinkifiers, // endpoints/linkifiers
+  'POST /realm/filters': postLinkifier, // endpoints/linkifiers
+  'PATCH /realm/filters/{filter_id}': patchLinkifier, // endpoints/linkifiers
+  'DELETE /realm/filters/{filter_id}': deleteLinkifier, // endpoints/linkifiers
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

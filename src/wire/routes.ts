@@ -16,6 +16,17 @@ export const API_ROUTE_IDS = [
   // Streams and subscriptions
   'POST /users/me/subscriptions',
   'GET /streams',
+  // User groups
+  'POST /user_groups/create',
+  // Alert words
+  'GET /users/me/alert_words',
+  'POST /users/me/alert_words',
+  'DELETE /users/me/alert_words',
+  // Linkifiers (realm settings)
+  'GET /realm/linkifiers',
+  'POST /realm/filters',
+  'PATCH /realm/filters/{filter_id}',
+  'DELETE /realm/filters/{filter_id}',
 ] as const;
 
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];

@@ -114,7 +114,7 @@ export function doSendMessage(realm: Realm, sender: UserRow, request: SendReques
   } else {
     directMembers = resolveDirectRecipients(realm, sender, target.to);
   }
-  const rendered = renderMessage(realm, content, topic);
+  const rendered = renderMessage(realm, sender, content, topic);
 
   return realm.transact((tx) => {
     const recipientId = stream ? stream.recipient_id : directRecipientId(realm, directMembers.map((u) => u.id));
@@ -148,6 +148,7 @@ export function doSendMessage(realm: Realm, sender: UserRow, request: SendReques
       if (userId === sender.id && HUMAN_CLIENTS.has(request.client.toLowerCase())) flags |= FLAG_BIT.read;
       if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;
       if (rendered.wildcardMentioned && userId !== sender.id) flags |= FLAG_BIT.wildcard_mentioned;
+      if (rendered.alertWordUserIds.has(userId) && userId !== sender.id) flags |= FLAG_BIT.has_alert_word;
       flagsByUser.set(userId, flags);
       insertUserMessage.run(userId, id, flags);
     }

@@ -5,7 +5,7 @@ import { isSubscribed, streamByName, streamObject, type StreamRow } from '../que
 import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { activeUserIds } from './users';
-import { renderPlainDescription } from './render';
+import { renderDescription } from './render-message';
 
 // api-notes §Summary 11.
 export const MAX_STREAM_NAME_LENGTH = 60;
@@ -153,7 +153,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         name,
         recipientId,
         description,
-        renderPlainDescription(description),
+        renderDescription(tx.realm, description),
         now,
         settings.inviteOnly ? 1 : 0,
         settings.streamPostPolicy,

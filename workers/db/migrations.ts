@@ -138,5 +138,44 @@ export const MIGRATIONS: readonly string[] = [
     reaction_type TEXT NOT NULL,
     UNIQUE (message_id, user_id, reaction_type, emoji_code)
   ) STRICT;
+
+  -- Realm linkifiers: a regular expression and an RFC 6570 URL template.
+  CREATE TABLE linkifiers (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    pattern TEXT NOT NULL,
+    url_template TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE alert_words (
+    id INTEGER PRIMARY KEY,           -- insertion order is list order
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    word TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX alert_words_user_word ON alert_words(user_id, word COLLATE NOCASE);
+
+  CREATE TABLE realm_emoji (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    author_id INTEGER REFERENCES users(id),
+    deactivated INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+
+  -- Rendering depends on users, groups, streams, emoji, linkifiers and alert words; every
+  -- change to them bumps this counter, so a cached render context is never stale, however
+  -- the change was made.
+  CREATE TABLE render_context (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    version INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO render_context (id, version) VALUES (1, 0);
+  ${['users', 'streams', 'user_groups', 'user_group_members', 'user_group_subgroups', 'linkifiers', 'alert_words', 'realm_emoji']
+    .flatMap((table) =>
+      ['INSERT', 'UPDATE', 'DELETE'].map(
+        (op) => `CREATE TRIGGER ${table}_${op.toLowerCase()}_render_context AFTER ${op} ON ${table}
+          BEGIN UPDATE render_context SET version = version + 1; END;`,
+      ),
+    )
+    .join('\n')}
   `,
 ];

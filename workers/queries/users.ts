@@ -18,10 +18,18 @@ export interface UserRow {
   timezone: string;
   date_joined: number;
   avatar_version: number;
+  /** Personal settings that differ from the defaults, as a JSON object (SPEC PATCH /settings). */
+  settings: string;
 }
 
 const USER_COLUMNS = `id, email, delivery_email, full_name, api_key, password_hash, role, is_active, is_bot,
-  bot_type, bot_owner_id, is_billing_admin, timezone, date_joined, avatar_version`;
+  bot_type, bot_owner_id, is_billing_admin, timezone, date_joined, avatar_version, settings`;
+
+/** A boolean personal setting, or its default when the user never changed it. */
+export function booleanSetting(user: UserRow, name: string, fallback: boolean): boolean {
+  const value = (JSON.parse(user.settings) as Record<string, unknown>)[name];
+  return typeof value === 'boolean' ? value : fallback;
+}
 
 export function userByEmail(realm: Realm, email: string): UserRow | undefined {
   return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE email = ? COLLATE NOCASE`).get(email) as UserRow | undefined;

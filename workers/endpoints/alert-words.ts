@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { doAddAlertWords, doRemoveAlertWords } from '../actions/alert-words';
+import { json } from '../lib/params';
+import { userRoute } from '../lib/route';
+import { alertWordsOf } from '../queries/alert-words';
+
+const words = json(z.array(z.string()));
+
+/** GET /users/me/alert_words. */
+export const getAlertWords = userRoute(z.object({}), ({ realm, user }) => ({ alert_words: alertWordsOf(realm, user.id) }));
+
+/** POST /users/me/alert_words. */
+export const postAlertWords = userRoute(z.object({ alert_words: words }), async ({ realm, user }, p) => ({
+  alert_words: await doAddAlertWords(realm, user, p.alert_words),
+}));
+
+/** DELETE /users/me/alert_words. */
+export const deleteAlertWords = userRoute(z.object({ alert_words: words }), async ({ realm, user }, p) => ({
+  alert_words: await doRemoveAlertWords(realm, user, p.alert_words),
+}));

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { doAddLinkifier, doRemoveLinkifier, doUpdateLinkifier } from '../actions/linkifiers';
+import { param } from '../lib/params';
+import { userRoute } from '../lib/route';
+import { listLinkifiers } from '../queries/linkifiers';
+
+/** GET /realm/linkifiers. */
+export const getLinkifiers = userRoute(z.object({}), ({ realm }) => ({ linkifiers: listLinkifiers(realm) }));
+
+/** POST /realm/filters (administrators). */
+export const postLinkifier = userRoute(z.object({ pattern: z.string(), url_template: z.string() }), async ({ realm, user }, p) => ({
+  id: await doAddLinkifier(realm, user, p.pattern, p.url_template),
+}));
+
+/** PATCH /realm/filters/{filter_id} (administrators). */
+export const patchLinkifier = userRoute(
+  z.object({ filter_id: param.id(), pattern: z.string(), url_template: z.string() }),
+  async ({ realm, user }, p) => {
+    await doUpdateLinkifier(realm, user, p.filter_id, p.pattern, p.url_template);
+    return {};
+  },
+);
+
+/** DELETE /realm/filters/{filter_id} (administrators). */
+export const deleteLinkifier = userRoute(z.object({ filter_id: param.id() }), async ({ realm, user }, p) => {
+  await doRemoveLinkifier(realm, user, p.filter_id);
+  return {};
+});

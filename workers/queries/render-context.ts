@@ -1,0 +1,75 @@
+import type { MarkdownContext } from '../markdown';
+import type { Realm } from '../realm';
+
+/** The version of everything a render depends on; bumped by triggers (migration 1). */
+export function renderContextVersion(realm: Realm): number {
+  return (realm.stmt('SELECT version FROM render_context WHERE id = 1').get() as { version: number }).version;
+}
+
+/** Loads what the Markdown renderer needs to know about a realm (workers/markdown/context.ts). */
+export function loadRenderContext(realm: Realm): MarkdownContext {
+  const users = (
+    realm.stmt('SELECT id, full_name, email, is_active FROM users ORDER BY id').all() as {
+      id: number;
+      full_name: string;
+      email: string;
+      is_active: number;
+    }[]
+  ).map((u) => ({ id: u.id, full_name: u.full_name, email: u.email, is_active: u.is_active === 1 }));
+  const members = groupBy(
+    realm.stmt('SELECT group_id, user_id FROM user_group_members').all() as { group_id: number; user_id: number }[],
+    (row) => row.group_id,
+    (row) => row.user_id,
+  );
+  const userGroups = (realm.stmt('SELECT id, name FROM user_groups WHERE is_system_group = 0 ORDER BY id').all() as {
+    id: number;
+    name: string;
+  }[]).map((g) => ({ id: g.id, name: g.name, members: members.get(g.id) ?? [] }));
+  const streams = realm.stmt('SELECT id, name FROM streams WHERE deactivated = 0 ORDER BY id').all() as { id: number; name: string }[];
+  const realmEmoji = (
+    realm.stmt('SELECT id, name, file_name, deactivated FROM realm_emoji ORDER BY id').all() as {
+      id: number;
+      name: string;
+      file_name: string;
+      deactivated: number;
+    }[]
+  ).map((e) => ({
+    id: String(e.id),
+    name: e.name,
+    source_url: `/user_avatars/${realm.info.string_id}/emoji/images/${e.file_name}`,
+    deactivated: e.deactivated === 1,
+  }));
+  const linkifiers = realm.stmt('SELECT id, pattern, url_template FROM linkifiers ORDER BY id').all() as {
+    id: number;
+    pattern: string;
+    url_template: string;
+  }[];
+  const alertWords = groupBy(
+    realm.stmt('SELECT user_id, word FROM alert_words ORDER BY id').all() as { user_id: number; word: string }[],
+    (row) => row.user_id,
+    (row) => row.word,
+  );
+  return { realmUrl: realm.url, users, userGroups, streams, realmEmoji, linkifiers, alertWords };
+}
+
+function groupBy<Row, Value>(rows: Row[], key: (row: Row) => number, value: (row: Row) => Value): Map<number, Value[]> {
+  const groups = new Map<number, Value[]>();
+  for (const row of rows) {
+    const list = groups.get(key(row));
+    if (list) list.push(value(row));
+    else groups.set(key(row), [value(row)]);
+  }
+  return groups;
+}
+
+const cache = new WeakMap<Realm, { version: number; context: MarkdownContext }>();
+
+/** The realm's render context, rebuilt only when the data behind it changed. */
+export function renderContextFor(realm: Realm): MarkdownContext {
+  const version = renderContextVersion(realm);
+  const cached = cache.get(realm);
+  if (cached && cached.version === version) return cached.context;
+  const context = loadRenderContext(realm);
+  cache.set(realm, { version, context });
+  return context;
+}
