@@ -4,6 +4,10 @@
  */
 const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'send-message': () => import('./send-message'),
+  'send-message-render-pool': async () => {
+    const scenario = await import('./send-message');
+    return { run: () => scenario.run(1) };
+  },
   'get-own-user': () => import('./get-own-user'),
   'frame-codec': () => import('./frame-codec'),
   'markdown-render': () => import('./markdown-render'),

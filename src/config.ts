@@ -27,6 +27,8 @@ const envSchema = z.object({
   // One shard thread per core keeps the front end plus shards at about one thread per core.
   SHARDS: positiveInt.max(64).default(Math.max(1, os.availableParallelism() - 1)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Markdown render threads per shard (piscina); 0 renders on the shard thread itself.
+  RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(0),
   // Largest request body accepted; uploads (25 MiB, api-notes §Limits) need the headroom.
   MAX_BODY_BYTES: positiveInt.default(26 * 1024 * 1024),
   // A request that a shard has not answered in this time gets a 503.
@@ -46,6 +48,7 @@ export interface Config {
   dataDir: string;
   externalHost: string;
   shards: number;
+  renderThreads: number;
   logLevel: string;
   maxBodyBytes: number;
   shardRequestTimeoutMs: number;
@@ -76,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     externalHost: e.EXTERNAL_HOST.toLowerCase(),
     shards: e.SHARDS,
+    renderThreads: e.RENDER_THREADS,
     logLevel: e.LOG_LEVEL,
     maxBodyBytes: e.MAX_BODY_BYTES,
     shardRequestTimeoutMs: e.SHARD_REQUEST_TIMEOUT_MS,

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
       externalHost: config.externalHost,
       logLevel: config.logLevel,
       testHooks: config.testHooks,
+      renderThreads: config.renderThreads,
       durations: config.durations,
     },
     config.shards,

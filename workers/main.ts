@@ -29,9 +29,10 @@ port.on('message', (bytes: ArrayBuffer) => {
       send({ kind: 'pong', id: frame.id });
       return;
     case 'close':
-      shard.close();
-      send({ kind: 'closed' });
-      port.close();
+      void shard.close().then(() => {
+        send({ kind: 'closed' });
+        port.close();
+      });
       return;
   }
 });

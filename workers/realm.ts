@@ -9,6 +9,7 @@ import { authenticate } from './actions/auth';
 import { ROUTES } from './routes';
 import type { RouteContext } from './lib/route';
 import type { UserRow } from './queries/users';
+import type { Renderer } from './render/pool';
 
 export interface RealmRow {
   string_id: string;
@@ -35,6 +36,7 @@ export interface RealmOptions {
   externalHost: string;
   isDefault: boolean;
   log: Logger;
+  renderer: Renderer;
 }
 
 /** One organization: its database, its actors and its outbox; owned by one shard thread. */
@@ -66,6 +68,10 @@ export class Realm {
 
   get log(): Logger {
     return this.options.log;
+  }
+
+  get renderer(): Renderer {
+    return this.options.renderer;
   }
 
   /** A prepared statement, compiled once per realm connection. */

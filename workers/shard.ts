@@ -6,16 +6,20 @@ import { realmFile } from './db/create-realm';
 import { errors } from './lib/errors';
 import type { Logger } from './lib/log';
 import { Realm } from './realm';
+import { Renderer } from './render/pool';
 
 /** The realms one shard thread owns, opened on their first request. */
 export class Shard {
   private readonly realms = new Map<string, Realm>();
   private readonly testRoutes = new Set<string>(TEST_ROUTE_IDS);
+  private readonly renderer: Renderer;
 
   constructor(
     private readonly settings: ShardSettings,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.renderer = new Renderer(settings.renderThreads);
+  }
 
   async handle(frame: RequestFrame): Promise<ResponseFrame> {
     if (this.testRoutes.has(frame.route) && !this.settings.testHooks) {
@@ -30,9 +34,10 @@ export class Shard {
   }
 
   /** Closes every realm database (a clean close also checkpoints the WAL). */
-  close(): void {
+  async close(): Promise<void> {
     for (const realm of this.realms.values()) realm.close();
     this.realms.clear();
+    await this.renderer.close();
   }
 
   private realm(name: string): Realm | null {
@@ -46,6 +51,7 @@ export class Shard {
       externalHost: this.settings.externalHost,
       isDefault: name === DEFAULT_REALM,
       log: this.log,
+      renderer: this.renderer,
     });
     this.realms.set(name, realm);
     this.log.info({ realm: name }, 'realm opened');

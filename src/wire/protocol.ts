@@ -70,6 +70,7 @@ export interface ShardSettings {
   externalHost: string;
   logLevel: string;
   testHooks: boolean;
+  renderThreads: number;
   durations: Durations;
 }
 

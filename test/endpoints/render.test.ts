@@ -186,3 +186,20 @@ t.test('the dialect through the HTTP API', async (t) => {
     t.same(res.body, { result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
   });
 });
+
+t.test('rendering on a piscina pool gives the same HTML and follows realm changes', async (t) => {
+  const server = await startServer({ env: { RENDER_THREADS: '1' } });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const first = await api.post('/messages/render', { content: '**bold** :smile:' });
+  t.equal(first.body['rendered'], '<p><strong>bold</strong> <span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span></p>');
+  const before = await api.post('/messages/render', { content: '@**Pool Person**' });
+  t.equal(before.body['rendered'], '<p>@<strong>Pool Person</strong></p>', 'not a user yet');
+  const created = await api.post('/users', { email: 'pool@example.com', password: 'secret', full_name: 'Pool Person' });
+  const after = await api.post('/messages/render', { content: '@**Pool Person**' });
+  t.equal(
+    after.body['rendered'],
+    `<p><span class="user-mention" data-user-id="${String(created.body['user_id'])}">@Pool Person</span></p>`,
+    'the pool saw the new user',
+  );
+});

@@ -6,11 +6,12 @@ import pino from 'pino';
 import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
 import { Realm } from '../../workers/realm';
+import { Renderer } from '../../workers/render/pool';
 
 async function newRealm(subdomain: string): Promise<Realm> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
   const created = await createRealm(dataDir, { subdomain, name: subdomain, ownerEmail: `o@${subdomain}.test`, ownerName: 'O' });
-  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) });
+  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
 }
 
 // STYLE §2.3 step 4: events leave the outbox only after the commit; a rollback drops them.
@@ -81,7 +82,7 @@ t.test('a realm file with a newer schema is refused', async (t) => {
   const db = new Database(created.file);
   db.pragma('user_version = 999');
   db.close();
-  t.throws(() => new Realm('future', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }) }), {
+  t.throws(() => new Realm('future', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) }), {
     message: /schema version 999/,
   });
 });

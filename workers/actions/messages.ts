@@ -100,7 +100,7 @@ function directRecipientId(realm: Realm, memberIds: number[]): number {
 }
 
 /** POST /messages: validates, renders, stores and queues the message event; returns the ID. */
-export function doSendMessage(realm: Realm, sender: UserRow, request: SendRequest): Promise<number> {
+export async function doSendMessage(realm: Realm, sender: UserRow, request: SendRequest): Promise<number> {
   if (request.queueId !== undefined && request.localId === undefined) throw errors.missingArgument('local_id');
   const content = normalizeContent(request.content);
   const target = request.target;
@@ -114,7 +114,7 @@ export function doSendMessage(realm: Realm, sender: UserRow, request: SendReques
   } else {
     directMembers = resolveDirectRecipients(realm, sender, target.to);
   }
-  const rendered = renderMessage(realm, sender, content, topic);
+  const rendered = await renderMessage(realm, sender, content, topic);
 
   return realm.transact((tx) => {
     const recipientId = stream ? stream.recipient_id : directRecipientId(realm, directMembers.map((u) => u.id));

@@ -1,5 +1,5 @@
-import { renderMarkdown, topicLinks } from '../markdown';
-import { renderContextFor } from '../queries/render-context';
+import { renderMarkdown } from '../markdown';
+import { renderContextFor, renderContextVersion } from '../queries/render-context';
 import { booleanSetting, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
@@ -16,18 +16,24 @@ export interface RenderedMessage {
  * Renders a message's content and topic in the context of its realm (api-notes §g), as
  * written by `author` (whose `translate_emoticons` setting applies).
  */
-export function renderMessage(realm: Realm, author: UserRow, content: string, topic: string): RenderedMessage {
-  const realmContext = renderContextFor(realm);
-  const translateEmoticons = booleanSetting(author, 'translate_emoticons', false);
-  const context = translateEmoticons ? { ...realmContext, translateEmoticons } : realmContext;
-  const result = renderMarkdown(content, context);
+export async function renderMessage(realm: Realm, author: UserRow, content: string, topic: string): Promise<RenderedMessage> {
+  const { result, topicLinks } = await realm.renderer.render(
+    {
+      realm: realm.name,
+      version: renderContextVersion(realm),
+      source: content,
+      topic,
+      translateEmoticons: booleanSetting(author, 'translate_emoticons', false),
+    },
+    () => renderContextFor(realm),
+  );
   return {
     html: result.html,
     isMeMessage: result.isMeMessage,
     mentionedUserIds: new Set(result.mentionedUserIds),
     wildcardMentioned: result.wildcardMentioned,
     alertWordUserIds: new Set(result.alertWordUserIds),
-    topicLinks: topic === '' ? [] : topicLinks(topic, context),
+    topicLinks,
   };
 }
 

@@ -45,7 +45,7 @@ export const getMessage = userRoute(
 );
 
 /** POST /messages/render: a preview of what sending `content` would produce. */
-export const postRenderMessage = userRoute(z.object({ content: z.string() }), ({ realm, user }, p) => {
+export const postRenderMessage = userRoute(z.object({ content: z.string() }), async ({ realm, user }, p) => {
   if (p.content.trim() === '') throw errors.badRequest('Message must not be empty');
-  return { rendered: renderMessage(realm, user, p.content, '').html };
+  return { rendered: (await renderMessage(realm, user, p.content, '')).html };
 });
