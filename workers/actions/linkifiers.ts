@@ -1,3 +1,4 @@
+import safeRegex from 'safe-regex2';
 import { compileLinkifiers } from '../markdown';
 import { ApiError, errors } from '../lib/errors';
 import { activeUserIds } from './users';
@@ -13,6 +14,11 @@ export function checkLinkifier(pattern: string, urlTemplate: string): void {
   if (pattern.trim() === '') throw errors.badRequest('Linkifier pattern cannot be empty.');
   if (compileLinkifiers([{ id: 0, pattern, url_template: urlTemplate }]).length === 0) {
     throw errors.badRequest('Invalid linkifier pattern.');
+  }
+  // Patterns run on JavaScript's backtracking engine inside every render: refuse nested
+  // repetition such as (a+)+, which can take exponential time on a crafted message.
+  if (!safeRegex(pattern.replace(/\(\?P</g, '(?<'))) {
+    throw errors.badRequest('Linkifier pattern is too complex: nested repetition could make matching take forever.');
   }
   if (!/^https?:\/\//i.test(urlTemplate) && !urlTemplate.startsWith('/')) {
     throw errors.badRequest('Invalid URL template.');
