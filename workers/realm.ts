@@ -4,6 +4,7 @@ import { openRealmDb, type Db } from './db/open';
 import { EventBus, type QueuedEvent } from './events/outbox';
 import { ApiError, errors } from './lib/errors';
 import { parseParams } from './lib/params';
+import { reply } from './lib/reply';
 import type { Logger } from './lib/log';
 import { authenticate } from './actions/auth';
 import { ROUTES } from './routes';
@@ -140,7 +141,7 @@ export class Realm {
   async handle(frame: RequestFrame): Promise<ResponseFrame> {
     try {
       const route = ROUTES[frame.route as keyof typeof ROUTES];
-      if (!route) return this.reply(frame.id, 404, { result: 'error', msg: 'Not found' });
+      if (!route) return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
       let user: UserRow | null = null;
       if (route.auth === 'user') {
         if (this.row.deactivated) throw errors.realmDeactivated();
@@ -151,11 +152,11 @@ export class Realm {
       const result = await route.run(ctx, values);
       const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
       if (ignored.length > 0) body['ignored_parameters_unsupported'] = ignored;
-      return this.reply(frame.id, 200, body);
+      return reply(frame.id, 200, body);
     } catch (err) {
-      if (err instanceof ApiError) return this.reply(frame.id, err.status, err.toBody(), err.headers);
+      if (err instanceof ApiError) return reply(frame.id, err.status, err.toBody(), err.headers);
       this.options.log.error({ err, realm: this.name, route: frame.route }, 'unexpected error');
-      return this.reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
+      return reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
     }
   }
 
@@ -165,10 +166,6 @@ export class Realm {
 
   close(): void {
     this.db.close();
-  }
-
-  private reply(id: number, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ResponseFrame {
-    return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
   }
 
   private loadRow(): RealmRow {

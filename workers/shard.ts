@@ -4,6 +4,7 @@ import type { RequestFrame, ResponseFrame, ShardSettings } from '../src/wire/pro
 import { TEST_ROUTE_IDS } from '../src/wire/routes';
 import { realmFile } from './db/create-realm';
 import { errors } from './lib/errors';
+import { reply } from './lib/reply';
 import type { Logger } from './lib/log';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
@@ -23,12 +24,20 @@ export class Shard {
 
   async handle(frame: RequestFrame): Promise<ResponseFrame> {
     if (this.testRoutes.has(frame.route) && !this.settings.testHooks) {
-      return { kind: 'response', id: frame.id, status: 404, headers: {}, body: JSON.stringify({ result: 'error', msg: 'Not found' }) };
+      return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
     }
-    const realm = this.realm(frame.realm);
+    let realm: Realm | null;
+    try {
+      realm = this.realm(frame.realm);
+    } catch (err) {
+      // A realm file that cannot be opened (too new a schema, corruption) must not take the
+      // other realms of this shard down with it: answer, log, and try again next request.
+      this.log.error({ err, realm: frame.realm }, 'cannot open realm');
+      return reply(frame.id, 503, { result: 'error', msg: 'This organization is unavailable; the server log says why' });
+    }
     if (!realm) {
       const err = errors.noSuchRealm(frame.realm);
-      return { kind: 'response', id: frame.id, status: err.status, headers: {}, body: JSON.stringify(err.toBody()) };
+      return reply(frame.id, err.status, err.toBody());
     }
     return realm.handle(frame);
   }
@@ -58,3 +67,4 @@ export class Shard {
     return realm;
   }
 }
+

@@ -120,6 +120,19 @@ t.test('realms', async (t) => {
     t.same(res.body, { result: 'error', msg: 'This organization has been deactivated', code: 'REALM_DEACTIVATED' });
   });
 
+  t.test('a realm file from a newer server is refused with a 503, and its shard keeps serving', async (t) => {
+    const created = manage(['create-realm', '--subdomain', 'future', '--name', 'Future', '--owner-email', 'o@future.test'], env);
+    t.equal(created.status, 0);
+    const db = new Database(path.join(server.dataDir, 'realms', 'future.sqlite3'));
+    db.pragma('user_version = 999');
+    db.close();
+    const res = await new ApiClient(server.baseUrl, null, host('future')).get('/server_settings');
+    t.equal(res.status, 503);
+    t.equal(res.body['result'], 'error');
+    const other = await new ApiClient(server.baseUrl, server.owner).get('/users/me');
+    t.equal(other.status, 200);
+  });
+
   t.test('backup writes a consistent copy of every realm while the server runs', async (t) => {
     const target = fs.mkdtempSync('/tmp/teamchat-backup-');
     const res = manage(['backup', '--to', target], env);
