@@ -1,5 +1,6 @@
 import { errors } from '../lib/errors';
 import { secretsEqual } from '../lib/secrets';
+import { cacheVersion } from '../queries/cache-version';
 import { userByEmail, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
@@ -16,7 +17,7 @@ export function authenticate(realm: Realm, header: string): UserRow {
   if (colon <= 0) throw errors.invalidAuthHeader();
   const email = decoded.slice(0, colon);
   const apiKey = decoded.slice(colon + 1);
-  const user = userByEmail(realm, email);
+  const user = cachedUserByEmail(realm, email);
   // Compare against a dummy when the email is unknown, so timing does not reveal accounts.
   const keyMatches = secretsEqual(apiKey, user?.api_key ?? DUMMY_KEY);
   if (!user || !keyMatches) throw errors.invalidApiKey();
@@ -25,3 +26,22 @@ export function authenticate(realm: Realm, header: string): UserRow {
 }
 
 const DUMMY_KEY = 'x'.repeat(32);
+
+const authCache = new WeakMap<Realm, { version: number; byEmail: Map<string, UserRow> }>();
+
+/**
+ * Every request authenticates, so known accounts are kept in memory until the users table
+ * changes (cache_version). Unknown emails are not cached, so guessing cannot grow the map.
+ */
+function cachedUserByEmail(realm: Realm, email: string): UserRow | undefined {
+  const version = cacheVersion(realm);
+  let cache = authCache.get(realm);
+  if (!cache || cache.version !== version) authCache.set(realm, (cache = { version, byEmail: new Map() }));
+  // Keyed by the email exactly as sent: SQLite's NOCASE folds only ASCII, and a key folded
+  // differently could hand one account's row to a lookup for another.
+  const cached = cache.byEmail.get(email);
+  if (cached) return cached;
+  const user = userByEmail(realm, email);
+  if (user) cache.byEmail.set(email, user);
+  return user;
+}

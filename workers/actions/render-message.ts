@@ -1,5 +1,6 @@
 import { renderMarkdown } from '../markdown';
-import { renderContextFor, renderContextVersion } from '../queries/render-context';
+import { cacheVersion } from '../queries/cache-version';
+import { renderContextFor } from '../queries/render-context';
 import { booleanSetting, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
@@ -20,7 +21,7 @@ export async function renderMessage(realm: Realm, author: UserRow, content: stri
   const { result, topicLinks } = await realm.renderer.render(
     {
       realm: realm.name,
-      version: renderContextVersion(realm),
+      version: cacheVersion(realm),
       source: content,
       topic,
       translateEmoticons: booleanSetting(author, 'translate_emoticons', false),

@@ -161,19 +161,19 @@ export const MIGRATIONS: readonly string[] = [
     deactivated INTEGER NOT NULL DEFAULT 0
   ) STRICT;
 
-  -- Rendering depends on users, groups, streams, emoji, linkifiers and alert words; every
-  -- change to them bumps this counter, so a cached render context is never stale, however
-  -- the change was made.
-  CREATE TABLE render_context (
+  -- Shards cache rows of these tables in memory (the render context: users, groups, streams,
+  -- emoji, linkifiers, alert words; and users for authentication). Every change to them bumps
+  -- this counter, so a cache is never stale, however the change was made.
+  CREATE TABLE cache_version (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     version INTEGER NOT NULL
   ) STRICT;
-  INSERT INTO render_context (id, version) VALUES (1, 0);
+  INSERT INTO cache_version (id, version) VALUES (1, 0);
   ${['users', 'streams', 'user_groups', 'user_group_members', 'user_group_subgroups', 'linkifiers', 'alert_words', 'realm_emoji']
     .flatMap((table) =>
       ['INSERT', 'UPDATE', 'DELETE'].map(
-        (op) => `CREATE TRIGGER ${table}_${op.toLowerCase()}_render_context AFTER ${op} ON ${table}
-          BEGIN UPDATE render_context SET version = version + 1; END;`,
+        (op) => `CREATE TRIGGER ${table}_${op.toLowerCase()}_cache_version AFTER ${op} ON ${table}
+          BEGIN UPDATE cache_version SET version = version + 1; END;`,
       ),
     )
     .join('\n')}

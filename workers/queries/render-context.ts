@@ -1,10 +1,7 @@
 import type { MarkdownContext } from '../markdown';
 import type { Realm } from '../realm';
+import { cacheVersion } from './cache-version';
 
-/** The version of everything a render depends on; bumped by triggers (migration 1). */
-export function renderContextVersion(realm: Realm): number {
-  return (realm.stmt('SELECT version FROM render_context WHERE id = 1').get() as { version: number }).version;
-}
 
 /** Loads what the Markdown renderer needs to know about a realm (workers/markdown/context.ts). */
 export function loadRenderContext(realm: Realm): MarkdownContext {
@@ -66,7 +63,7 @@ const cache = new WeakMap<Realm, { version: number; context: MarkdownContext }>(
 
 /** The realm's render context, rebuilt only when the data behind it changed. */
 export function renderContextFor(realm: Realm): MarkdownContext {
-  const version = renderContextVersion(realm);
+  const version = cacheVersion(realm);
   const cached = cache.get(realm);
   if (cached && cached.version === version) return cached.context;
   const context = loadRenderContext(realm);
