@@ -20,10 +20,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(9991),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Defaults to localhost:<PORT>, so changing only the port keeps the default realm reachable.
   EXTERNAL_HOST: z
     .string()
     .regex(/^[a-z0-9.-]+(:\d+)?$/i, 'must be host or host:port')
-    .default('localhost:9991'),
+    .optional(),
   // One shard thread per core keeps the front end plus shards at about one thread per core.
   SHARDS: positiveInt.max(64).default(Math.max(1, os.availableParallelism() - 1)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -77,7 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
-    externalHost: e.EXTERNAL_HOST.toLowerCase(),
+    externalHost: (e.EXTERNAL_HOST ?? `localhost:${e.PORT}`).toLowerCase(),
     shards: e.SHARDS,
     renderThreads: e.RENDER_THREADS,
     logLevel: e.LOG_LEVEL,

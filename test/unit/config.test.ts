@@ -30,6 +30,12 @@ t.test('every bad value gets its own line', async (t) => {
   });
 });
 
+t.test('the external host follows the port unless it is set', async (t) => {
+  t.equal(loadConfig({ PORT: '8080' }).externalHost, 'localhost:8080');
+  t.equal(loadConfig({ PORT: '8080', EXTERNAL_HOST: 'Chat.Example.com' }).externalHost, 'chat.example.com');
+  t.throws(() => loadConfig({ EXTERNAL_HOST: 'http://x' }), { message: /EXTERNAL_HOST/ });
+});
+
 t.test('durations can be shortened for tests', async (t) => {
   t.equal(loadConfig({ HEARTBEAT_INTERVAL_MS: '50' }).durations.heartbeatIntervalMs, 50);
 });
