@@ -22,7 +22,9 @@ t.test('authentication', async (t) => {
     for (const header of ['Bearer abc', 'Basic', 'Basic !!!notbase64', 'Basic ' + Buffer.from('no-colon').toString('base64')]) {
       const res = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/users/me', headers: { Authorization: header } });
       t.equal(res.status, 401, header);
+      t.match(res.headers['www-authenticate'], /^Basic realm="[^"]+"$/);
       t.equal(res.body['result'], 'error');
+      t.match(String(res.body['msg']), /API authentication or user session required/);
       t.notOk('code' in res.body);
     }
   });

@@ -56,8 +56,9 @@ export const errors = {
   // SPEC §Authentication 2: no code for missing credentials.
   notLoggedIn: () =>
     new ApiError('Not logged in: API authentication or user session required', null, 401, {}, WWW_AUTHENTICATE),
+  // Credentials that cannot be read count as missing ones (SPEC §Authentication 2).
   invalidAuthHeader: () =>
-    new ApiError('Invalid authorization header for basic auth', null, 401, {}, WWW_AUTHENTICATE),
+    new ApiError('Not logged in: API authentication or user session required (the Authorization header is not valid HTTP Basic)', null, 401, {}, WWW_AUTHENTICATE),
   invalidApiKey: () => new ApiError('Invalid API key', 'INVALID_API_KEY', 401, {}, WWW_AUTHENTICATE),
   userDeactivated: () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, WWW_AUTHENTICATE),
   realmDeactivated: () =>
