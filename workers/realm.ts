@@ -20,9 +20,8 @@ export interface RealmRow {
   deactivated: number;
 }
 
-/** A transaction in progress: the database plus the outbox its events go to. */
+/** An action's view of the transaction it runs in: the realm's statements and its outbox. */
 export interface Txn {
-  readonly db: Db;
   readonly realm: Realm;
   publish(event: QueuedEvent['event'], userIds: readonly number[]): void;
 }
@@ -46,7 +45,7 @@ export class Realm {
   readonly events = new EventBus();
   private readonly statements = new Map<string, Statement>();
   private batch: QueuedAction[] = [];
-  private row: RealmRow;
+  private readonly row: RealmRow;
 
   constructor(
     readonly name: string,
@@ -108,7 +107,7 @@ export class Realm {
         .transaction(() => {
           for (const item of batch) {
             const outbox: QueuedEvent[] = [];
-            const tx: Txn = { db: this.db, realm: this, publish: (event, userIds) => outbox.push({ event, userIds }) };
+            const tx: Txn = { realm: this, publish: (event, userIds) => outbox.push({ event, userIds }) };
             // A savepoint per action: a throw undoes only this action's writes.
             this.stmt('SAVEPOINT action').run();
             try {
@@ -158,10 +157,6 @@ export class Realm {
       this.options.log.error({ err, realm: this.name, route: frame.route }, 'unexpected error');
       return reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
     }
-  }
-
-  refreshInfo(): void {
-    this.row = this.loadRow();
   }
 
   close(): void {

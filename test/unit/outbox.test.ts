@@ -24,7 +24,7 @@ t.test('the outbox', async (t) => {
   t.test('delivers the events of a committed transaction after the commit', async (t) => {
     let deliveredDuringTransaction = -1;
     await realm.transact((tx) => {
-      tx.db.prepare("UPDATE realm SET description = 'committed'").run();
+      tx.realm.stmt("UPDATE realm SET description = 'committed'").run();
       tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
       deliveredDuringTransaction = delivered.length;
     });
@@ -37,7 +37,7 @@ t.test('the outbox', async (t) => {
     delivered.length = 0;
     await t.rejects(
       realm.transact((tx) => {
-        tx.db.prepare("UPDATE realm SET description = 'rolled back'").run();
+        tx.realm.stmt("UPDATE realm SET description = 'rolled back'").run();
         tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
         throw new Error('boom');
       }),
@@ -55,7 +55,7 @@ t.test('group commit: actions of one turn share a commit, and a failing one undo
   realm.events.subscribe((events) => delivered.push(...events));
   const write = (name: string, fail: boolean) =>
     realm.transact((tx) => {
-      tx.db.prepare('INSERT INTO user_groups (name, description) VALUES (?, ?)').run(name, '');
+      tx.realm.stmt('INSERT INTO user_groups (name, description) VALUES (?, ?)').run(name, '');
       tx.publish({ type: 'user_group', op: 'add', name }, [1]);
       if (fail) throw new Error(`${name} failed`);
       return name;
