@@ -15,8 +15,17 @@ t.test('subscriptions and streams', async (t) => {
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
+  const ownerName = String((await api.get('/users/me')).body['full_name']);
+  const latestMessage = async (client: ApiClient): Promise<Record<string, unknown>> => {
+    const id = (await client.get('/users/me')).body['max_message_id'];
+    return (await client.get(`/messages/${String(id)}`)).body['message'] as Record<string, unknown>;
+  };
   const streamsOf = async (client: ApiClient, params: Record<string, boolean> = {}): Promise<Stream[]> =>
     (await client.get('/streams', params)).body['streams'] as Stream[];
+  const link = async (name: string): Promise<string> => {
+    const id = (await streamsOf(api, { include_all_active: true })).find((s) => s.name === name)?.stream_id;
+    return `<a class="stream" data-stream-id="${String(id)}" href="/#narrow/stream/${String(id)}-${name}">#${name}</a>`;
+  };
 
   t.test('errors', async (t) => {
     t.test('an empty or too long stream name is refused', async (t) => {
@@ -107,6 +116,26 @@ t.test('subscriptions and streams', async (t) => {
     const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [alice.id, bob.email] });
     t.same(res.body['subscribed'], { [alice.email]: ['team'], [bob.email]: ['team'] });
     t.ok((await streamsOf(api.as(bob), { include_public: false })).some((s) => s.name === 'team'));
+    const notice = await latestMessage(api.as(bob));
+    t.equal(notice['sender_full_name'], 'Notification Bot');
+    t.equal(notice['type'], 'private');
+    t.equal(notice['content'], `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`);
+  });
+
+  t.test('announce has the notification bot announce a new public stream', async (t) => {
+    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'quiet' }] });
+    const before = (await api.get('/users/me')).body['max_message_id'];
+    const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'announced' }], announce: true });
+    t.equal(res.status, 200);
+    const announcement = await latestMessage(api);
+    t.not(announcement['id'], before);
+    t.match(announcement, { sender_full_name: 'Notification Bot', display_recipient: 'general', subject: 'new streams' });
+    t.equal(
+      announcement['content'],
+      `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> created a new stream ${await link('announced')}.</p>`,
+    );
+    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'hush' }], announce: true, invite_only: true });
+    t.equal((await latestMessage(api))['id'], announcement['id'], 'private streams are not announced');
   });
 
   t.test('creation settings apply to new streams and are ignored for existing ones', async (t) => {

@@ -4,8 +4,8 @@ import { ROLE } from '../lib/roles';
 import { messageById, messageObject } from '../queries/messages';
 import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from '../queries/streams';
 import { userByEmail, userById, type UserRow } from '../queries/users';
-import type { Realm } from '../realm';
-import { renderMessage } from './render-message';
+import type { Realm, Txn } from '../realm';
+import { renderMessage, type RenderedMessage } from './render-message';
 
 // api-notes §Summary 11: the `max_*` values register reports.
 export const MAX_MESSAGE_LENGTH = 10_000;
@@ -116,59 +116,88 @@ export async function doSendMessage(realm: Realm, sender: UserRow, request: Send
   }
   const rendered = await renderMessage(realm, sender, content, topic);
 
-  return realm.transact((tx) => {
-    const recipientId = stream ? stream.recipient_id : directRecipientId(realm, directMembers.map((u) => u.id));
-    const now = Math.floor(Date.now() / 1000);
-    const id = Number(
-      realm
-        .stmt(
-          `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,
-             rendered_content_version, date_sent, client, is_me_message, topic_links)
-           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
-        )
-        .run(
-          sender.id,
-          recipientId,
-          stream?.id ?? null,
-          topic,
-          content,
-          rendered.html,
-          now,
-          request.client,
-          rendered.isMeMessage ? 1 : 0,
-          JSON.stringify(rendered.topicLinks),
-        ).lastInsertRowid,
+  return realm.transact((tx) =>
+    insertMessageTxn(tx, {
+      sender,
+      stream,
+      directMembers,
+      topic,
+      content,
+      rendered,
+      client: request.client,
+      queueId: request.queueId ?? null,
+      localId: request.localId ?? null,
+    }),
+  );
+}
+
+export interface NewMessage {
+  sender: UserRow;
+  /** The stream, or null for a direct message to `directMembers` (the sender included). */
+  stream: StreamRow | null;
+  directMembers: UserRow[];
+  topic: string;
+  content: string;
+  rendered: RenderedMessage;
+  client: string;
+  queueId: string | null;
+  localId: string | null;
+}
+
+/** Stores a validated, rendered message with its recipients' flags and queues its event. */
+export function insertMessageTxn(tx: Txn, m: NewMessage): number {
+  const realm = tx.realm;
+  const { sender, stream, rendered } = m;
+  const recipientId = stream ? stream.recipient_id : directRecipientId(realm, m.directMembers.map((u) => u.id));
+  const now = Math.floor(Date.now() / 1000);
+  const id = Number(
+    realm
+      .stmt(
+        `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,
+           rendered_content_version, date_sent, client, is_me_message, topic_links)
+         VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+      )
+      .run(
+        sender.id,
+        recipientId,
+        stream?.id ?? null,
+        m.topic,
+        m.content,
+        rendered.html,
+        now,
+        m.client,
+        rendered.isMeMessage ? 1 : 0,
+        JSON.stringify(rendered.topicLinks),
+      ).lastInsertRowid,
+  );
+  const recipients = stream ? subscriberIds(realm, stream.id) : m.directMembers.map((u) => u.id);
+  if (!recipients.includes(sender.id)) recipients.push(sender.id);
+  const flagsByUser = new Map<number, number>();
+  const insertUserMessage = realm.stmt('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+  for (const userId of recipients) {
+    let flags = 0;
+    if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase())) flags |= FLAG_BIT.read;
+    if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;
+    if (rendered.wildcardMentioned && userId !== sender.id) flags |= FLAG_BIT.wildcard_mentioned;
+    if (rendered.alertWordUserIds.has(userId) && userId !== sender.id) flags |= FLAG_BIT.has_alert_word;
+    flagsByUser.set(userId, flags);
+    insertUserMessage.run(userId, id, flags);
+  }
+  // Conditional: an earlier action of the same group commit may have set it already.
+  if (stream) realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL').run(id, stream.id);
+  const stored = messageById(realm, id);
+  if (stored) {
+    tx.publish(
+      {
+        type: 'message',
+        message: messageObject(realm, stored, 0, true),
+        raw_content: m.content,
+        flags_by_user: Object.fromEntries(flagsByUser),
+        sender_queue_id: m.queueId,
+        local_message_id: m.localId,
+      },
+      recipients,
     );
-    const recipients = stream ? subscriberIds(realm, stream.id) : directMembers.map((u) => u.id);
-    if (!recipients.includes(sender.id)) recipients.push(sender.id);
-    const flagsByUser = new Map<number, number>();
-    const insertUserMessage = realm.stmt('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
-    for (const userId of recipients) {
-      let flags = 0;
-      if (userId === sender.id && HUMAN_CLIENTS.has(request.client.toLowerCase())) flags |= FLAG_BIT.read;
-      if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;
-      if (rendered.wildcardMentioned && userId !== sender.id) flags |= FLAG_BIT.wildcard_mentioned;
-      if (rendered.alertWordUserIds.has(userId) && userId !== sender.id) flags |= FLAG_BIT.has_alert_word;
-      flagsByUser.set(userId, flags);
-      insertUserMessage.run(userId, id, flags);
-    }
-    if (stream && stream.first_message_id === null) {
-      realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ?').run(id, stream.id);
-    }
-    const stored = messageById(realm, id);
-    if (stored) {
-      tx.publish(
-        {
-          type: 'message',
-          message: messageObject(realm, stored, 0, true),
-          raw_content: content,
-          flags_by_user: Object.fromEntries(flagsByUser),
-          sender_queue_id: request.queueId ?? null,
-          local_message_id: request.localId ?? null,
-        },
-        recipients,
-      );
-    }
-    return id;
-  });
+  }
+  return id;
 }

@@ -1,4 +1,4 @@
-import { renderMarkdown } from '../markdown';
+import { renderMarkdown, topicLinks, type RenderResult } from '../markdown';
 import { cacheVersion } from '../queries/cache-version';
 import { renderContextFor } from '../queries/render-context';
 import { booleanSetting, type UserRow } from '../queries/users';
@@ -28,13 +28,23 @@ export async function renderMessage(realm: Realm, author: UserRow, content: stri
     },
     () => renderContextFor(realm),
   );
+  return renderedMessage(result, topicLinks);
+}
+
+/** Renders on this thread, inside a transaction: for the server's own short notices. */
+export function renderMessageNow(realm: Realm, content: string, topic: string): RenderedMessage {
+  const context = renderContextFor(realm);
+  return renderedMessage(renderMarkdown(content, context), topic === '' ? [] : topicLinks(topic, context));
+}
+
+function renderedMessage(result: RenderResult, links: { text: string; url: string }[]): RenderedMessage {
   return {
     html: result.html,
     isMeMessage: result.isMeMessage,
     mentionedUserIds: new Set(result.mentionedUserIds),
     wildcardMentioned: result.wildcardMentioned,
     alertWordUserIds: new Set(result.alertWordUserIds),
-    topicLinks,
+    topicLinks: links,
   };
 }
 

@@ -5,6 +5,7 @@ import { isSubscribed, streamByName, streamObject, type StreamRow } from '../que
 import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { activeUserIds } from './users';
+import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
 
 // api-notes §Summary 11.
@@ -24,6 +25,8 @@ export interface SubscribeRequest {
   subscriptions: { name: string; description?: string | undefined }[];
   principals: (string | number)[] | undefined;
   authorizationErrorsFatal: boolean;
+  /** Have the notification bot announce new public streams (SPEC: `announce`). */
+  announce: boolean;
   settings: StreamSettings;
 }
 
@@ -93,6 +96,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
 
   return realm.transact((tx) => {
     const authorized: StreamRow[] = [];
+    const created: StreamRow[] = [];
     const unauthorized: string[] = [];
     const seen = new Set<number>();
     for (const { name, description } of wanted) {
@@ -100,6 +104,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
       if (!stream) {
         if (actor.role === ROLE.GUEST) throw errors.badRequest('Insufficient permission');
         stream = createStreamTxn(tx, name, description, settings);
+        created.push(stream);
       } else if (stream.invite_only && !isAdmin(actor) && !isSubscribed(realm, actor.id, stream.id)) {
         unauthorized.push(stream.name);
         continue;
@@ -117,11 +122,17 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
     const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
     for (const user of principals) {
       const added = subscribeUsersTxn(tx, [user.id], authorized.map((s) => s.id));
+      const newlySubscribed = authorized.filter((stream) => added.has(`${user.id}:${stream.id}`));
       for (const stream of authorized) {
-        const bucket = added.has(`${user.id}:${stream.id}`) ? result.subscribed : result.already_subscribed;
+        const bucket = newlySubscribed.includes(stream) ? result.subscribed : result.already_subscribed;
         (bucket[user.email] ??= []).push(stream.name);
       }
+      if (user.id !== actor.id && !user.is_bot && newlySubscribed.length > 0) {
+        tellSubscribedTxn(tx, actor, user, newlySubscribed);
+      }
     }
+    const announced = created.filter((stream) => !stream.invite_only);
+    if (request.announce && announced.length > 0) announceStreamsTxn(tx, actor, announced);
     if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized;
     return result;
   });
@@ -195,4 +206,26 @@ export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds
     tx.publish({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: newUsers }, activeUserIds(tx.realm));
   }
   return added;
+}
+
+/** A user subscribed by someone else hears it from the notification bot. */
+function tellSubscribedTxn(tx: Txn, actor: UserRow, user: UserRow, streams: StreamRow[]): void {
+  const content =
+    streams.length === 1
+      ? `${silentMention(actor)} subscribed you to the stream ${streamLink(streams[0] as StreamRow)}.`
+      : `${silentMention(actor)} subscribed you to the following streams:\n\n${streams.map((s) => `* ${streamLink(s)}`).join('\n')}`;
+  sendNoticeTxn(tx, { user }, content);
+}
+
+// The topic new-stream announcements go to.
+const NEW_STREAMS_TOPIC = 'new streams';
+
+function announceStreamsTxn(tx: Txn, actor: UserRow, streams: StreamRow[]): void {
+  const stream = notificationsStreamTxn(tx);
+  if (!stream) return;
+  const content =
+    streams.length === 1
+      ? `${silentMention(actor)} created a new stream ${streamLink(streams[0] as StreamRow)}.`
+      : `${silentMention(actor)} created the following streams: ${streams.map(streamLink).join(', ')}.`;
+  sendNoticeTxn(tx, { stream, topic: NEW_STREAMS_TOPIC }, content);
 }

@@ -34,6 +34,8 @@ export function realmFile(dataDir: string, subdomain: string): string {
 }
 
 export const DEFAULT_STREAM_NAME = 'general';
+// `.invalid` (RFC 2606): the bot has no mailbox.
+export const NOTIFICATION_BOT_EMAIL = 'notification-bot@teamchat.invalid';
 
 /**
  * Writes a complete new realm file. It is built under a temporary name and renamed into
@@ -114,5 +116,11 @@ function seedRealm(db: Db, spec: NewRealm, apiKey: string, passwordHash: string)
       ).lastInsertRowid,
   );
   db.prepare('INSERT INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, ?)').run(ownerId, streamId, subscriptionColor(0));
+  db.prepare('UPDATE realm SET notifications_stream_id = ?').run(streamId);
+  // The bot that posts the server's own notices; nobody logs in as it (its key is never shown).
+  db.prepare(
+    `INSERT INTO users (email, delivery_email, full_name, api_key, role, is_bot, bot_type, is_system_bot, date_joined)
+     VALUES (?, ?, 'Notification Bot', ?, ?, 1, 1, 1, ?)`,
+  ).run(NOTIFICATION_BOT_EMAIL, NOTIFICATION_BOT_EMAIL, generateApiKey(), ROLE.MEMBER, now);
   return ownerId;
 }

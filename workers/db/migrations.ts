@@ -12,6 +12,8 @@ export const MIGRATIONS: readonly string[] = [
     description TEXT NOT NULL DEFAULT '',
     date_created INTEGER NOT NULL,
     deactivated INTEGER NOT NULL DEFAULT 0,
+    -- where the notification bot announces new streams; null: nowhere
+    notifications_stream_id INTEGER,
     -- realm settings not yet in their own columns, as one JSON object
     settings TEXT NOT NULL DEFAULT '{}'
   ) STRICT;
@@ -32,6 +34,8 @@ export const MIGRATIONS: readonly string[] = [
     timezone TEXT NOT NULL DEFAULT '',
     date_joined INTEGER NOT NULL,
     avatar_version INTEGER NOT NULL DEFAULT 1,
+    -- the server's own bots (the notification bot): not people, not listed with the users
+    is_system_bot INTEGER NOT NULL DEFAULT 0,
     settings TEXT NOT NULL DEFAULT '{}'
   ) STRICT;
   CREATE UNIQUE INDEX users_email ON users(email COLLATE NOCASE);

@@ -26,6 +26,7 @@ export const postSubscriptions = userRoute(
         subscriptions: p.subscriptions,
         principals: p.principals,
         authorizationErrorsFatal: p.authorization_errors_fatal,
+        announce: p.announce,
         settings: {
           inviteOnly: p.invite_only,
           isWebPublic: p.is_web_public,
