@@ -1,8 +1,7 @@
 import safeRegex from 'safe-regex2';
 import { compileLinkifiers } from '../markdown';
 import { ApiError, errors } from '../lib/errors';
-import { activeUserIds } from './users';
-import { isAdmin, type UserRow } from '../queries/users';
+import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
 import { listLinkifiers } from '../queries/linkifiers';
 import type { Realm, Txn } from '../realm';
 

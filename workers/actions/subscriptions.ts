@@ -2,9 +2,8 @@ import { subscriptionColor } from '../lib/colors';
 import { ApiError, errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
-import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
+import { activeUserIds, isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
-import { activeUserIds } from './users';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
 

@@ -1,8 +1,7 @@
 import { errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
-import { userById, type UserRow } from '../queries/users';
+import { activeUserIds, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
-import { activeUserIds } from './users';
 
 export const MAX_USER_GROUP_NAME_LENGTH = 100;
 

@@ -1,7 +1,7 @@
 import { ApiError, errors } from '../lib/errors';
 import { ROLE, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
-import { isAdmin, userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
+import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 import { subscribeUsersTxn } from './subscriptions';
 
@@ -68,8 +68,4 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     );
     return userId;
   });
-}
-
-export function activeUserIds(realm: Realm): number[] {
-  return (realm.stmt('SELECT id FROM users WHERE is_active = 1').all() as { id: number }[]).map((r) => r.id);
 }

@@ -45,6 +45,11 @@ export function userById(realm: Realm, id: number): UserRow | undefined {
   return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(id) as UserRow | undefined;
 }
 
+/** Everyone an organization-wide event goes to. */
+export function activeUserIds(realm: Realm): number[] {
+  return (realm.stmt('SELECT id FROM users WHERE is_active = 1').all() as { id: number }[]).map((r) => r.id);
+}
+
 export function isAdmin(user: UserRow): boolean {
   return user.role <= ROLE.ADMINISTRATOR;
 }
