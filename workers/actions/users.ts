@@ -1,4 +1,4 @@
-import { ApiError, errors } from '../lib/errors';
+import { errors } from '../lib/errors';
 import { ROLE, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
 import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
@@ -34,19 +34,22 @@ export interface NewUser {
   fullName: string;
 }
 
+/** An email is taken when it is any account's real email or API email. */
+function checkEmailFree(realm: Realm, email: string): void {
+  if (userByDeliveryEmail(realm, email) || userByEmail(realm, email)) throw errors.badRequest(`Email '${email}' already in use`);
+}
+
 /** POST /users: an administrator creates a member account with a password. */
 export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser): Promise<number> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
   const email = spec.email.trim();
   if (!EMAIL_PATTERN.test(email)) throw errors.badRequest(`Invalid email '${email}'`);
   const fullName = checkFullName(spec.fullName);
-  if (userByDeliveryEmail(realm, email) || userByEmail(realm, email)) {
-    throw errors.badRequest(`Email '${email}' already in use`);
-  }
+  checkEmailFree(realm, email);
   const passwordHash = await hashPassword(spec.password);
-  // Re-checked inside the transaction: another request may have taken the email while hashing.
   return realm.transact((tx) => {
-    if (userByDeliveryEmail(realm, email)) throw new ApiError(`Email '${email}' already in use`);
+    // Again: another request may have taken the email while the password was hashing.
+    checkEmailFree(realm, email);
     const now = Math.floor(Date.now() / 1000);
     const userId = Number(
       tx.realm
