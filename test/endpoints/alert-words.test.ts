@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 t.test('alert words', async (t) => {
@@ -25,12 +25,12 @@ t.test('alert words', async (t) => {
 
   t.test('a message containing a user alert word gets has_alert_word for that user', async (t) => {
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'ops', content: 'We will Deploy at noon' });
-    const forAlice = (await api.as(alice).get(`/messages/${String(sent.body['id'])}`)).body['message'] as Record<string, unknown>;
+    const forAlice = await fetchMessage(api.as(alice), sent.body['id']);
     t.same(forAlice['flags'], ['has_alert_word']);
-    const forOwner = (await api.get(`/messages/${String(sent.body['id'])}`)).body['message'] as Record<string, unknown>;
+    const forOwner = await fetchMessage(api, sent.body['id']);
     t.same(forOwner['flags'], []);
     const partial = await api.post('/messages', { type: 'stream', to: 'general', topic: 'ops', content: 'redeployment' });
-    const noMatch = (await api.as(alice).get(`/messages/${String(partial.body['id'])}`)).body['message'] as Record<string, unknown>;
+    const noMatch = await fetchMessage(api.as(alice), partial.body['id']);
     t.same(noMatch['flags'], [], 'only whole words match');
   });
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 t.test('linkifiers', async (t) => {
@@ -47,7 +47,7 @@ t.test('linkifiers', async (t) => {
     t.same(listed.body['linkifiers'], [{ id, pattern: '#(?P<id>[0-9]+)', url_template: 'https://trac.example.com/ticket/{id}' }]);
 
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'bug #224', content: 'see #224' });
-    const message = (await api.get(`/messages/${String(sent.body['id'])}`)).body['message'] as Record<string, unknown>;
+    const message = await fetchMessage(api, sent.body['id']);
     t.same(message['topic_links'], [{ text: '#224', url: 'https://trac.example.com/ticket/224' }]);
     t.equal(message['content'], '<p>see <a href="https://trac.example.com/ticket/224">#224</a></p>');
 

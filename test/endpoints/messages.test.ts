@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 type Message = Record<string, unknown>;
@@ -11,10 +11,6 @@ t.test('messages', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
-  const fetch = async (client: ApiClient, id: unknown, applyMarkdown = true): Promise<Message> => {
-    const res = await client.get(`/messages/${String(id)}`, { apply_markdown: applyMarkdown });
-    return res.body['message'] as Message;
-  };
 
   t.test('errors', async (t) => {
     t.test('an unknown stream name is STREAM_DOES_NOT_EXIST with the name', async (t) => {
@@ -106,7 +102,7 @@ t.test('messages', async (t) => {
     });
     t.notOk('edit_history' in message, 'never edited: no edit history');
     t.notOk('last_edit_timestamp' in message);
-    const raw = await fetch(api, sent.body['id'], false);
+    const raw = await fetchMessage(api, sent.body['id'], false);
     t.equal(raw['content'], 'hi *there*');
     t.equal(raw['content_type'], 'text/x-markdown');
   });
@@ -117,19 +113,19 @@ t.test('messages', async (t) => {
     for (const to of [general?.stream_id ?? 0, '"general"', [general?.stream_id ?? 0], 'GENERAL']) {
       const sent = await api.post('/messages', { type: 'stream', to, topic: 'ways', content: 'x' });
       t.equal(sent.status, 200, JSON.stringify(to));
-      t.equal((await fetch(api, sent.body['id']))['display_recipient'], 'general');
+      t.equal((await fetchMessage(api, sent.body['id']))['display_recipient'], 'general');
     }
   });
 
   t.test('subject is accepted as the deprecated name of topic', async (t) => {
     const sent = await api.post('/messages', { type: 'stream', to: 'general', subject: 'legacy', content: 'x' });
-    t.equal((await fetch(api, sent.body['id']))['subject'], 'legacy');
+    t.equal((await fetchMessage(api, sent.body['id']))['subject'], 'legacy');
   });
 
   t.test('direct messages by user IDs or emails, with direct and its alias private', async (t) => {
     const byIds = await api.post('/messages', { type: 'direct', to: [alice.id, bob.id], content: 'group' });
     t.equal(byIds.status, 200);
-    const message = await fetch(api.as(alice), byIds.body['id']);
+    const message = await fetchMessage(api.as(alice), byIds.body['id']);
     t.equal(message['type'], 'private');
     t.equal(message['subject'], '');
     t.notOk('stream_id' in message);
@@ -142,7 +138,7 @@ t.test('messages', async (t) => {
     t.equal(byEmails.status, 200);
     const legacyList = await api.post('/messages', { type: 'private', to: `${alice.email},${bob.email}`, content: 'csv' });
     t.equal(legacyList.status, 200);
-    const again = await fetch(api.as(bob), legacyList.body['id']);
+    const again = await fetchMessage(api.as(bob), legacyList.body['id']);
     t.equal(again['recipient_id'], message['recipient_id'], 'the same people share one conversation');
     const toSelf = await api.as(bob).post('/messages', { type: 'direct', to: [bob.id], content: 'note to self' });
     t.equal(toSelf.status, 200);
@@ -174,18 +170,18 @@ t.test('messages', async (t) => {
     const sent = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'history' }] });
     t.equal(sent.status, 200);
     const msg = await api.post('/messages', { type: 'stream', to: 'history', topic: 't', content: 'old news' });
-    const seen = await fetch(api.as(late), msg.body['id']);
+    const seen = await fetchMessage(api.as(late), msg.body['id']);
     t.same(seen['flags'], ['read', 'historical']);
   });
 
   t.test('messages sent through the API stay unread for their sender', async (t) => {
     const sent = await api.as(alice).post('/messages', { type: 'direct', to: [bob.id], content: 'unread' });
-    t.same((await fetch(api.as(alice), sent.body['id']))['flags'], []);
-    t.same((await fetch(api.as(bob), sent.body['id']))['flags'], []);
+    t.same((await fetchMessage(api.as(alice), sent.body['id']))['flags'], []);
+    t.same((await fetchMessage(api.as(bob), sent.body['id']))['flags'], []);
   });
 
   t.test('the client name comes from the User-Agent', async (t) => {
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'ua', content: 'x' });
-    t.equal((await fetch(api, sent.body['id']))['client'], 'API', 'no User-Agent');
+    t.equal((await fetchMessage(api, sent.body['id']))['client'], 'API', 'no User-Agent');
   });
 });

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, fetchMessage } from '../helpers/fixtures';
 import {
   ALWAYS_SKIPPED,
   REQUIRED_PASS_RATIO,
@@ -65,8 +65,7 @@ t.test('the Markdown fixture through POST /messages/render', async (t) => {
     for (const testCase of sample.filter((_, i) => i % 10 === 0)) {
       const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'fixture', content: testCase.input });
       t.equal(sent.status, 200, testCase.name);
-      const fetched = await api.get(`/messages/${String(sent.body['id'])}`);
-      const message = fetched.body['message'] as Record<string, unknown>;
+      const message = await fetchMessage(api, sent.body['id']);
       t.equal(
         normalizeWhitespaceBetweenTags(String(message['content'])),
         normalizeWhitespaceBetweenTags(testCase.expected_output.replaceAll(FIXTURE_REALM_URL, realmUrl)),
@@ -87,22 +86,20 @@ t.test('the dialect through the HTTP API', async (t) => {
   const aliceName = String((await api.as(alice).get('/users/me')).body['full_name']);
   const send = async (content: string, topic = 'dialect'): Promise<number> =>
     Number((await api.post('/messages', { type: 'stream', to: 'general', topic, content })).body['id']);
-  const messageFor = async (client: ApiClient, id: number): Promise<Record<string, unknown>> =>
-    (await client.get(`/messages/${id}`)).body['message'] as Record<string, unknown>;
 
   t.test('a user mention renders a span and flags only that user as mentioned', async (t) => {
     const id = await send(`hi @**${aliceName}**`);
-    const forAlice = await messageFor(api.as(alice), id);
+    const forAlice = await fetchMessage(api.as(alice), id);
     t.equal(forAlice['content'], `<p>hi <span class="user-mention" data-user-id="${alice.id}">@${aliceName}</span></p>`);
     t.same(forAlice['flags'], ['mentioned']);
-    t.same((await messageFor(api.as(bob), id))['flags'], []);
+    t.same((await fetchMessage(api.as(bob), id))['flags'], []);
   });
 
   t.test('a mention by name and ID works, a silent mention does not notify', async (t) => {
     const byId = await send(`@**${aliceName}|${alice.id}**`);
-    t.same((await messageFor(api.as(alice), byId))['flags'], ['mentioned']);
+    t.same((await fetchMessage(api.as(alice), byId))['flags'], ['mentioned']);
     const silent = await send(`@_**${aliceName}**`);
-    const message = await messageFor(api.as(alice), silent);
+    const message = await fetchMessage(api.as(alice), silent);
     t.equal(message['content'], `<p><span class="user-mention silent" data-user-id="${alice.id}">${aliceName}</span></p>`);
     t.same(message['flags'], []);
   });
@@ -110,7 +107,7 @@ t.test('the dialect through the HTTP API', async (t) => {
   t.test('wildcard mentions set wildcard_mentioned for the recipients', async (t) => {
     for (const wildcard of ['all', 'everyone', 'stream']) {
       const id = await send(`@**${wildcard}** heads up`);
-      const message = await messageFor(api.as(bob), id);
+      const message = await fetchMessage(api.as(bob), id);
       t.equal(message['content'], `<p><span class="user-mention" data-user-id="*">@${wildcard}</span> heads up</p>`);
       t.same(message['flags'], ['wildcard_mentioned'], wildcard);
     }
@@ -137,10 +134,10 @@ t.test('the dialect through the HTTP API', async (t) => {
     const emoji = await api.post('/messages/render', { content: ':smile:' });
     t.equal(emoji.body['rendered'], '<p><span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span></p>');
     const me = await send('/me waves');
-    const message = await messageFor(api, me);
+    const message = await fetchMessage(api, me);
     t.equal(message['is_me_message'], true);
     t.equal(message['content'], '<p>/me waves</p>');
-    t.equal((await messageFor(api, await send('not /me')))['is_me_message'], false);
+    t.equal((await fetchMessage(api, await send('not /me')))['is_me_message'], false);
   });
 
   t.test('code blocks with a language, quotes, spoilers and times', async (t) => {
@@ -173,7 +170,7 @@ t.test('the dialect through the HTTP API', async (t) => {
     ];
     for (const [content, expected] of cases) {
       const sent = await send(content, 'xss');
-      const message = await messageFor(api, sent);
+      const message = await fetchMessage(api, sent);
       t.equal(message['content'], expected, content);
       t.notMatch(String(message['content']), /<script|<img|href="javascript:|href="data:/i);
     }

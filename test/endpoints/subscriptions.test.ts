@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 interface Stream {
@@ -18,7 +18,7 @@ t.test('subscriptions and streams', async (t) => {
   const ownerName = String((await api.get('/users/me')).body['full_name']);
   const latestMessage = async (client: ApiClient): Promise<Record<string, unknown>> => {
     const id = (await client.get('/users/me')).body['max_message_id'];
-    return (await client.get(`/messages/${String(id)}`)).body['message'] as Record<string, unknown>;
+    return fetchMessage(client, id);
   };
   const streamsOf = async (client: ApiClient, params: Record<string, boolean> = {}): Promise<Stream[]> =>
     (await client.get('/streams', params)).body['streams'] as Stream[];

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 t.test('user groups', async (t) => {
@@ -31,7 +31,7 @@ t.test('user groups', async (t) => {
 
   t.test('mentioning a group flags its members as mentioned', async (t) => {
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'help', content: '@*support* please look' });
-    const forAlice = (await api.as(alice).get(`/messages/${String(sent.body['id'])}`)).body['message'] as Record<string, unknown>;
+    const forAlice = await fetchMessage(api.as(alice), sent.body['id']);
     t.same(forAlice['flags'], ['mentioned']);
     t.match(String(forAlice['content']), /<span class="user-group-mention" data-user-group-id="\d+">@support<\/span>/);
   });

@@ -14,3 +14,9 @@ export async function createMember(admin: ApiClient, name = 'Member'): Promise<C
   if (fetched.status !== 200) throw new Error(`fetch_api_key failed: ${fetched.text}`);
   return { email, key: String(fetched.body['api_key']), id: Number(created.body['user_id']) };
 }
+
+/** GET /messages/{id} as `client` sees it: the `message` object (undefined on an error). */
+export async function fetchMessage(client: ApiClient, id: unknown, applyMarkdown = true): Promise<Record<string, unknown>> {
+  const res = await client.get(`/messages/${String(id)}`, { apply_markdown: applyMarkdown });
+  return res.body['message'] as Record<string, unknown>;
+}

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { ApiClient, request } from '../helpers/http';
+import { fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 // SPEC §Wire conventions, api-notes §b: parameters from the query string and the body, for
@@ -13,8 +14,7 @@ t.test('wire conventions', async (t) => {
     for (const encoding of ['form', 'multipart', 'query'] as const) {
       const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: encoding, content: `via ${encoding}` }, encoding);
       t.equal(sent.status, 200, encoding);
-      const fetched = await api.get(`/messages/${String(sent.body['id'])}`, { apply_markdown: false });
-      const message = fetched.body['message'] as Record<string, unknown>;
+      const message = await fetchMessage(api, sent.body['id'], false);
       t.equal(message['content'], `via ${encoding}`);
       t.equal(message['subject'], encoding);
     }
@@ -28,8 +28,7 @@ t.test('wire conventions', async (t) => {
       params: { type: 'stream', to: 'general', content: 'from-body' },
       auth: server.owner,
     });
-    const fetched = await api.get(`/messages/${String(res.body['id'])}`, { apply_markdown: false });
-    t.equal((fetched.body['message'] as Record<string, unknown>)['content'], 'from-body');
+    t.equal((await fetchMessage(api, res.body['id'], false))['content'], 'from-body');
   });
 
   t.test('JSON-encoded booleans are decoded, and a bad one is REQUEST_VARIABLE_INVALID', async (t) => {
