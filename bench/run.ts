@@ -8,6 +8,8 @@ const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
     const scenario = await import('./send-message');
     return { run: () => scenario.run(1) };
   },
+  'send-stream': () => import('./send-stream'),
+  'fetch-narrow': () => import('./fetch-narrow'),
   'get-own-user': () => import('./get-own-user'),
   'frame-codec': () => import('./frame-codec'),
   'markdown-render': () => import('./markdown-render'),

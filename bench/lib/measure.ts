@@ -5,6 +5,8 @@ export interface Load {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Concurrent connections; BENCH_CONNECTIONS (default 50) when absent. */
+  connections?: number;
 }
 
 export interface Measured {
@@ -21,7 +23,7 @@ export async function measure(load: Load): Promise<Measured> {
   const options: autocannon.Options = {
     url: load.url,
     method: load.method,
-    connections: CONNECTIONS,
+    connections: load.connections ?? CONNECTIONS,
     duration: DURATION_SECONDS,
     headers: load.headers ?? {},
   };
@@ -35,11 +37,18 @@ export async function measure(load: Load): Promise<Measured> {
   };
 }
 
-export function report(scenario: string, subject: Measured, baseline: Measured): void {
+export function report(scenario: string, subject: Measured, baseline: Measured, baselineName = 'bare uWS'): void {
   const ratio = subject.requestsPerSecond / baseline.requestsPerSecond;
+  // A figure made of error answers measures nothing: say so instead of printing a ratio.
+  const failed = subject.non2xx + subject.errors + baseline.non2xx + baseline.errors;
+  if (failed > 0) {
+    console.log(`${scenario}: INVALID RUN: ${subject.non2xx + baseline.non2xx} non-2xx answers, ${subject.errors + baseline.errors} errors`);
+    process.exitCode = 1;
+    return;
+  }
   console.log(
     `${scenario}: ${subject.requestsPerSecond.toFixed(0)} req/s (p99 ${subject.p99Ms} ms, non-2xx ${subject.non2xx}, errors ${subject.errors})` +
-      ` | baseline bare uWS ${baseline.requestsPerSecond.toFixed(0)} req/s (p99 ${baseline.p99Ms} ms)` +
-      ` | ratio ${ratio.toFixed(3)}`,
+      ` | baseline ${baselineName} ${baseline.requestsPerSecond.toFixed(0)} req/s (p99 ${baseline.p99Ms} ms)` +
+      ` | ratio ${ratio.toFixed(3)} (p99 ${(subject.p99Ms / Math.max(baseline.p99Ms, 1)).toFixed(2)}x)`,
   );
 }

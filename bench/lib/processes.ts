@@ -54,10 +54,13 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** The real server, on a fresh data directory, with request logging at warn to measure the server. */
-export async function startChatServer(env: Record<string, string> = {}): Promise<Running> {
+/**
+ * The real server, on a fresh data directory (or `dataDir`, kept between runs), with request
+ * logging at warn to measure the server.
+ */
+export async function startChatServer(env: Record<string, string> = {}, existingDataDir?: string): Promise<Running> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-'));
+  const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-'));
   const child = runNode(path.join(BUILD_ROOT, 'src', 'main.js'), [], {
     PORT: String(port),
     DATA_DIR: dataDir,
@@ -75,6 +78,14 @@ export async function startBaseline(): Promise<Running> {
   const child = runNode(path.join(__dirname, 'baseline-server.js'), [String(port)], {});
   await waitForPort(port, child);
   return { port, url: `http://127.0.0.1:${port}`, dataDir: '', stop: stopper(child) };
+}
+
+/** The ceiling of a storage scenario (bench/lib/ideal-server.ts) on `dbFile`. */
+export async function startIdeal(mode: 'send' | 'read', dbFile: string): Promise<Running> {
+  const port = await freePort();
+  const child = runNode(path.join(__dirname, 'ideal-server.js'), [String(port), mode, dbFile], {});
+  await waitForPort(port, child);
+  return { port, url: `http://127.0.0.1:${port}`, dataDir: path.dirname(dbFile), stop: stopper(child) };
 }
 
 export function ownerAuthHeader(dataDir: string): string {
