@@ -1,7 +1,7 @@
 import { errors } from '../lib/errors';
 import { FLAG_BIT } from '../lib/flags';
 import { ROLE } from '../lib/roles';
-import { messageById, messageObject } from '../queries/messages';
+import { messageObject, type MessageRow } from '../queries/messages';
 import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from '../queries/streams';
 import { userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -150,6 +150,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   const { sender, stream, rendered } = m;
   const recipientId = stream ? stream.recipient_id : directRecipientId(realm, m.directMembers.map((u) => u.id));
   const now = Math.floor(Date.now() / 1000);
+  const topicLinksJson = JSON.stringify(rendered.topicLinks);
   const id = Number(
     realm
       .stmt(
@@ -167,7 +168,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
         now,
         m.client,
         rendered.isMeMessage ? 1 : 0,
-        JSON.stringify(rendered.topicLinks),
+        topicLinksJson,
       ).lastInsertRowid,
   );
   const recipients = stream ? subscriberIds(realm, stream.id) : m.directMembers.map((u) => u.id);
@@ -185,19 +186,32 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   }
   // Conditional: an earlier action of the same group commit may have set it already.
   if (stream) realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL').run(id, stream.id);
-  const stored = messageById(realm, id);
-  if (stored) {
-    tx.publish(
-      {
-        type: 'message',
-        message: messageObject(realm, stored, 0, true),
-        raw_content: m.content,
-        flags_by_user: Object.fromEntries(flagsByUser),
-        sender_queue_id: m.queueId,
-        local_message_id: m.localId,
-      },
-      recipients,
-    );
-  }
+  // The row as just written, without reading it back.
+  const stored: MessageRow = {
+    id,
+    sender_id: sender.id,
+    recipient_id: recipientId,
+    stream_id: stream?.id ?? null,
+    topic: m.topic,
+    content: m.content,
+    rendered_content: rendered.html,
+    date_sent: now,
+    client: m.client,
+    is_me_message: rendered.isMeMessage ? 1 : 0,
+    topic_links: topicLinksJson,
+    last_edit_timestamp: null,
+    edit_history: null,
+  };
+  tx.publish(
+    {
+      type: 'message',
+      message: messageObject(realm, stored, 0, true),
+      raw_content: m.content,
+      flags_by_user: Object.fromEntries(flagsByUser),
+      sender_queue_id: m.queueId,
+      local_message_id: m.localId,
+    },
+    recipients,
+  );
   return id;
 }
