@@ -14,6 +14,10 @@ export class SchemaTooNewError extends Error {}
  *   only once it is durable.
  * - foreign_keys=ON: SQLite leaves them off per connection.
  * - busy_timeout: the CLI or a backup may hold the file briefly.
+ * - temp_store=MEMORY: every action of a group commit runs in a savepoint, and SQLite saves
+ *   the pages a savepoint touches in a sub-journal, a temp file by default; in memory it
+ *   halved the cost of a stream send's writes (measured: 45 → 22 µs for a message and its
+ *   10 recipients' rows). Those pages are small and live only until the savepoint ends.
  */
 export function openRealmDb(file: string, options: { create?: boolean; readonly?: boolean } = {}): Db {
   const db = new Database(file, { fileMustExist: !options.create, readonly: options.readonly ?? false });
@@ -22,6 +26,7 @@ export function openRealmDb(file: string, options: { create?: boolean; readonly?
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    db.pragma('temp_store = MEMORY');
     if (!options.readonly) migrate(db);
     return db;
   } catch (err) {
