@@ -67,6 +67,18 @@ t.test('scheduled messages', async (t) => {
       const to = await schedule(api, { to: 'general' });
       t.same(to.body, { result: 'error', msg: 'Argument "to" is not valid JSON.', code: 'BAD_REQUEST' });
     });
+    t.test('odd `to` values get the send errors, never a 500', async (t) => {
+      const noStream = await schedule(api, { to: [] });
+      t.same(noStream.body, { result: 'error', msg: 'Missing stream', code: 'BAD_REQUEST' });
+      const twoStreams = await schedule(api, { to: [general, general + 1] });
+      t.same(twoStreams.body, { result: 'error', msg: 'Cannot send to multiple streams', code: 'BAD_REQUEST' });
+      const nobody = await schedule(api, { type: 'direct', to: [] });
+      t.same(nobody.body, { result: 'error', msg: 'Message must have recipients', code: 'BAD_REQUEST' });
+      const names = await schedule(api, { type: 'direct', to: ['alice@example.com'] });
+      t.same(names.body, { result: 'error', msg: 'to is not valid', code: 'REQUEST_VARIABLE_INVALID', var_name: 'to' });
+      const badPath = await api.call('DELETE', '/scheduled_messages/abc');
+      t.same(badPath.body, { result: 'error', msg: 'Argument "scheduled_message_id" is not valid JSON.', code: 'BAD_REQUEST' });
+    });
     t.test('a stream message needs a topic; content must not be empty', async (t) => {
       const noTopic = await api.post('/scheduled_messages', { type: 'stream', to: general, content: 'x', scheduled_delivery_timestamp: later });
       t.same(noTopic.body, { result: 'error', msg: 'Missing topic', code: 'BAD_REQUEST' });

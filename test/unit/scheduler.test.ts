@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import pino from 'pino';
-import { doCreateScheduledMessage, doDeleteScheduledMessage } from '../../workers/actions/scheduled-messages';
+import { doCreateScheduledMessage, doDeleteScheduledMessage, doUpdateScheduledMessage } from '../../workers/actions/scheduled-messages';
 import { MAX_TIMER_DELAY_MS, ScheduledMessageSender } from '../../workers/actors/scheduler';
 import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
@@ -94,6 +94,40 @@ t.test('the scheduled-message delivery actor', async (t) => {
   t.test('keeps ONE timer, for the earliest due time, however many messages are pending', async (t) => {
     for (const offset of [500, 300, 100, 400, 200]) ids.push(await schedule(offset, `due at +${offset}`));
     t.same(clock.armedAt(), [(startSeconds + 100) * 1000]);
+  });
+
+  t.test('creating queues op add, and editing op update, with the whole object, to the sender only', async (t) => {
+    events.length = 0;
+    const id = await schedule(900, 'edit me');
+    const object = {
+      scheduled_message_id: id,
+      type: 'stream',
+      to: generalId,
+      topic: 'later',
+      content: 'edit me',
+      rendered_content: '<p>edit me</p>',
+      scheduled_delivery_timestamp: startSeconds + 900,
+      failed: false,
+    };
+    t.same(events, [{ event: { type: 'scheduled_messages', op: 'add', scheduled_messages: [object] }, userIds: [owner.id] }]);
+    events.length = 0;
+    await doUpdateScheduledMessage(realm, owner, id, {
+      type: undefined,
+      to: undefined,
+      content: 'edited',
+      topic: undefined,
+      scheduledTimestamp: undefined,
+    });
+    t.same(events, [
+      {
+        event: { type: 'scheduled_messages', op: 'update', scheduled_message: { ...object, content: 'edited', rendered_content: '<p>edited</p>' } },
+        userIds: [owner.id],
+      },
+    ]);
+    events.length = 0;
+    await doDeleteScheduledMessage(realm, owner, id);
+    t.same(events, [{ event: { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }, userIds: [owner.id] }]);
+    t.same(clock.armedAt(), [(startSeconds + 100) * 1000], 'still the one timer for the earliest');
   });
 
   t.test('delivers the earliest when its time comes, then re-arms for the next', async (t) => {
