@@ -46,6 +46,8 @@ export class Realm {
   private readonly statements = new Map<string, Statement>();
   private batch: QueuedAction[] = [];
   private readonly row: RealmRow;
+  // Background work (timers) this realm owns, stopped on close (STYLE §2.5: state on the Realm).
+  private readonly actors: { stop(): void }[] = [];
 
   constructor(
     readonly name: string,
@@ -159,7 +161,13 @@ export class Realm {
     }
   }
 
+  /** Hands an actor to the realm, which stops it on close. */
+  own(actor: { stop(): void }): void {
+    this.actors.push(actor);
+  }
+
   close(): void {
+    for (const actor of this.actors.splice(0)) actor.stop();
     this.db.close();
   }
 

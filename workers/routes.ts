@@ -8,6 +8,12 @@ import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
 import { deleteLinkifier, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
 import { postCreateUserGroup } from './endpoints/user-groups';
+import {
+  deleteScheduledMessage,
+  getScheduledMessages,
+  patchScheduledMessage,
+  postScheduledMessage,
+} from './endpoints/scheduled-messages';
 import type { Route } from './lib/route';
 
 /**
@@ -38,6 +44,11 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /realm/filters': postLinkifier, // endpoints/linkifiers
   'PATCH /realm/filters/{filter_id}': patchLinkifier, // endpoints/linkifiers
   'DELETE /realm/filters/{filter_id}': deleteLinkifier, // endpoints/linkifiers
+  // Scheduled messages
+  'GET /scheduled_messages': getScheduledMessages, // endpoints/scheduled-messages
+  'POST /scheduled_messages': postScheduledMessage, // endpoints/scheduled-messages
+  'PATCH /scheduled_messages/{scheduled_message_id}': patchScheduledMessage, // endpoints/scheduled-messages
+  'DELETE /scheduled_messages/{scheduled_message_id}': deleteScheduledMessage, // endpoints/scheduled-messages
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

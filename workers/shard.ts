@@ -2,14 +2,19 @@ import fs from 'node:fs';
 import { DEFAULT_REALM, REALM_NAME_PATTERN } from '../src/realm/resolve';
 import type { RequestFrame, ResponseFrame, ShardSettings } from '../src/wire/protocol';
 import { TEST_ROUTE_IDS } from '../src/wire/routes';
-import { realmFile } from './db/create-realm';
+import { realmFile, realmsDir } from './db/create-realm';
+import { shardIndexFor } from '../src/wire/shard-hash';
+import { ScheduledMessageSender } from './actors/scheduler';
+import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
 import type { Logger } from './lib/log';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
 
-/** The realms one shard thread owns, opened on their first request. */
+const REALM_FILE_SUFFIX = '.sqlite3'; // db/create-realm.ts realmFile
+
+/** The realms one shard thread owns, opened at start or on their first request. */
 export class Shard {
   private readonly realms = new Map<string, Realm>();
   private readonly testRoutes = new Set<string>(TEST_ROUTE_IDS);
@@ -20,6 +25,32 @@ export class Shard {
     private readonly log: Logger,
   ) {
     this.renderer = new Renderer(settings.renderThreads);
+    this.openOwnedRealms();
+  }
+
+  /**
+   * Opens, at start, every realm file this shard owns (the front end's stable hash), so their
+   * actors run without waiting for a request: scheduled messages due while the server was
+   * down go out now. A file that fails to open is logged and retried on its first request.
+   */
+  private openOwnedRealms(): void {
+    let files: string[];
+    try {
+      files = fs.readdirSync(realmsDir(this.settings.dataDir));
+    } catch (err) {
+      this.log.warn({ err }, 'cannot list realm files');
+      return;
+    }
+    for (const file of files) {
+      if (!file.endsWith(REALM_FILE_SUFFIX)) continue;
+      const name = file.slice(0, -REALM_FILE_SUFFIX.length);
+      if (shardIndexFor(name, this.settings.shardCount) !== this.settings.shardIndex) continue;
+      try {
+        this.realm(name);
+      } catch (err) {
+        this.log.error({ err, realm: name }, 'cannot open realm at start');
+      }
+    }
   }
 
   async handle(frame: RequestFrame): Promise<ResponseFrame> {
@@ -63,6 +94,9 @@ export class Shard {
       renderer: this.renderer,
     });
     this.realms.set(name, realm);
+    const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);
+    realm.own(scheduler);
+    scheduler.arm();
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
 import { decodeFromShard, encodeFrame } from '../wire/codec';
 import type { RequestFrame, ResponseFrame, ShardSettings, ToShard } from '../wire/protocol';
+import { shardIndexFor } from '../wire/shard-hash';
 
 const SHARD_ENTRY = path.join(__dirname, '..', '..', 'workers', 'main.js');
 const MAX_RESTART_DELAY_MS = 5_000;
@@ -16,15 +17,8 @@ interface PendingRequest {
   respond: ResponseHandler;
 }
 
-/** FNV-1a: a stable realm → shard assignment that survives restarts. */
-export function shardIndexFor(realm: string, shardCount: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < realm.length; i++) {
-    hash ^= realm.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % shardCount;
-}
+// The hash moved to src/wire/ so shards can use it too; re-exported for existing importers.
+export { shardIndexFor };
 
 export function errorResponse(id: number, status: number, msg: string, code?: string): ResponseFrame {
   const body: Record<string, string> = { result: 'error', msg };
@@ -54,7 +48,7 @@ export class ShardPool {
   private readonly sweepTimer: NodeJS.Timeout;
 
   constructor(
-    private readonly settings: Omit<ShardSettings, 'shardIndex'>,
+    private readonly settings: Omit<ShardSettings, 'shardIndex' | 'shardCount'>,
     shardCount: number,
     private readonly requestTimeoutMs: number,
     private readonly log: Logger,
@@ -142,7 +136,7 @@ export class ShardPool {
   }
 
   private spawn(shard: Shard): void {
-    const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index };
+    const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index, shardCount: this.shards.length };
     const worker = new Worker(SHARD_ENTRY, { workerData });
     shard.worker = worker;
     shard.spawnedAt = Date.now();

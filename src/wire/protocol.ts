@@ -66,6 +66,8 @@ export type FromShard = ResponseFrame | PongFrame | ClosedFrame;
 /** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
 export interface ShardSettings {
   shardIndex: number;
+  // scheduled: with shardIndex, tells a shard which realm files it owns (src/wire/shard-hash.ts).
+  shardCount: number;
   dataDir: string;
   externalHost: string;
   logLevel: string;

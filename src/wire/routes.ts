@@ -27,6 +27,11 @@ export const API_ROUTE_IDS = [
   'POST /realm/filters',
   'PATCH /realm/filters/{filter_id}',
   'DELETE /realm/filters/{filter_id}',
+  // Scheduled messages (SPEC POST /scheduled_messages, api-notes §b)
+  'GET /scheduled_messages',
+  'POST /scheduled_messages',
+  'PATCH /scheduled_messages/{scheduled_message_id}',
+  'DELETE /scheduled_messages/{scheduled_message_id}',
 ] as const;
 
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];

@@ -45,7 +45,7 @@ export function normalizeTopic(raw: string | undefined): string {
   return topic.length <= MAX_TOPIC_LENGTH ? topic : topic.slice(0, MAX_TOPIC_LENGTH - 3) + '...';
 }
 
-function resolveStream(realm: Realm, to: (number | string)[]): StreamRow {
+export function resolveStream(realm: Realm, to: (number | string)[]): StreamRow {
   if (to.length === 0) throw errors.badRequest('Missing stream');
   if (to.length > 1) throw errors.badRequest('Cannot send to multiple streams');
   const target = to[0] as number | string;
@@ -60,7 +60,7 @@ function resolveStream(realm: Realm, to: (number | string)[]): StreamRow {
 }
 
 /** May `sender` post to `stream`? (SPEC Stream.stream_post_policy, api-notes §f messages.) */
-function checkStreamPost(realm: Realm, sender: UserRow, stream: StreamRow): void {
+export function checkStreamPost(realm: Realm, sender: UserRow, stream: StreamRow): void {
   const subscribed = isSubscribed(realm, sender.id, stream.id);
   if ((stream.invite_only || sender.role === ROLE.GUEST) && !subscribed) {
     throw errors.badRequest(`Not authorized to send to stream '${stream.name}'`);
@@ -80,7 +80,7 @@ function checkStreamPost(realm: Realm, sender: UserRow, stream: StreamRow): void
   }
 }
 
-function resolveDirectRecipients(realm: Realm, sender: UserRow, to: (number | string)[]): UserRow[] {
+export function resolveDirectRecipients(realm: Realm, sender: UserRow, to: (number | string)[]): UserRow[] {
   if (to.length === 0) throw errors.badRequest('Message must have recipients');
   const members = new Map<number, UserRow>([[sender.id, sender]]);
   for (const target of to) {

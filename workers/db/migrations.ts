@@ -182,4 +182,27 @@ export const MIGRATIONS: readonly string[] = [
     )
     .join('\n')}
   `,
+  /* 2: scheduled: scheduled messages (SPEC POST /scheduled_messages, States "Scheduled message") */ `
+  CREATE TABLE scheduled_messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, -- scheduled_message_id; never the sent message's ID
+    sender_id INTEGER NOT NULL REFERENCES users(id),
+    recipient_kind INTEGER NOT NULL,      -- 2 stream, 3 direct (as recipients.kind)
+    stream_id INTEGER REFERENCES streams(id),
+    direct_to TEXT,                       -- JSON list of the other members' IDs, as GET shows them in "to"
+    topic TEXT NOT NULL DEFAULT '',
+    content TEXT NOT NULL,
+    rendered_content TEXT NOT NULL,
+    scheduled_timestamp INTEGER NOT NULL,
+    client TEXT NOT NULL,
+    date_created INTEGER NOT NULL,
+    delivered INTEGER NOT NULL DEFAULT 0,
+    delivered_message_id INTEGER REFERENCES messages(id),
+    failed INTEGER NOT NULL DEFAULT 0,    -- the public API's "failed": sending was tried and refused
+    failure_message TEXT
+  ) STRICT;
+  -- The delivery actor's one question: the earliest pending due time.
+  CREATE INDEX scheduled_messages_due ON scheduled_messages(scheduled_timestamp) WHERE delivered = 0 AND failed = 0;
+  -- GET /scheduled_messages: a user's undelivered ones (failed included), by due time.
+  CREATE INDEX scheduled_messages_sender ON scheduled_messages(sender_id, scheduled_timestamp) WHERE delivered = 0;
+  `,
 ];

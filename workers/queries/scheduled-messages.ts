@@ -1,0 +1,68 @@
+import type { Realm } from '../realm';
+
+/** recipients.kind values (migration 1), reused by scheduled_messages.recipient_kind. */
+export const RECIPIENT_KIND = { STREAM: 2, DIRECT: 3 } as const;
+
+export interface ScheduledMessageRow {
+  id: number;
+  sender_id: number;
+  recipient_kind: number;
+  stream_id: number | null;
+  direct_to: string | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  scheduled_timestamp: number;
+  client: string;
+  date_created: number;
+  delivered: number;
+  delivered_message_id: number | null;
+  failed: number;
+  failure_message: string | null;
+}
+
+export function scheduledMessageById(realm: Realm, id: number): ScheduledMessageRow | undefined {
+  return realm.stmt('SELECT * FROM scheduled_messages WHERE id = ?').get(id) as ScheduledMessageRow | undefined;
+}
+
+/** The sender's undelivered scheduled messages, failed ones included, by due time (api-notes §b). */
+export function pendingScheduledMessagesOf(realm: Realm, senderId: number): ScheduledMessageRow[] {
+  return realm
+    .stmt('SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY scheduled_timestamp, id')
+    .all(senderId) as ScheduledMessageRow[];
+}
+
+/** The earliest due time (UNIX seconds) of a message still to send, or null. Uses scheduled_messages_due. */
+export function nextScheduledTimestamp(realm: Realm): number | null {
+  const row = realm
+    .stmt('SELECT min(scheduled_timestamp) AS due FROM scheduled_messages WHERE delivered = 0 AND failed = 0')
+    .get() as { due: number | null };
+  return row.due;
+}
+
+/** IDs of the messages due at `nowSeconds`, oldest first. Uses scheduled_messages_due. */
+export function dueScheduledMessageIds(realm: Realm, nowSeconds: number): number[] {
+  const rows = realm
+    .stmt(
+      `SELECT id FROM scheduled_messages WHERE delivered = 0 AND failed = 0 AND scheduled_timestamp <= ?
+       ORDER BY scheduled_timestamp, id`,
+    )
+    .all(nowSeconds) as { id: number }[];
+  return rows.map((row) => row.id);
+}
+
+/** The API's scheduled message object (openapi ScheduledMessage; api-notes §d). */
+export function scheduledMessageObject(row: ScheduledMessageRow): Record<string, unknown> {
+  const isStream = row.recipient_kind === RECIPIENT_KIND.STREAM;
+  const object: Record<string, unknown> = {
+    scheduled_message_id: row.id,
+    type: isStream ? 'stream' : 'private',
+    to: isStream ? row.stream_id : (JSON.parse(row.direct_to ?? '[]') as number[]),
+  };
+  if (isStream) object['topic'] = row.topic;
+  object['content'] = row.content;
+  object['rendered_content'] = row.rendered_content;
+  object['scheduled_delivery_timestamp'] = row.scheduled_timestamp;
+  object['failed'] = row.failed === 1;
+  return object;
+}
