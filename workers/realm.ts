@@ -1,15 +1,7 @@
 import type { Statement } from 'better-sqlite3';
-import type { RequestFrame, ResponseFrame } from '../src/wire/protocol';
 import { openRealmDb, type Db } from './db/open';
 import { EventBus, type QueuedEvent } from './events/outbox';
-import { ApiError, errors } from './lib/errors';
-import { parseParams } from './lib/params';
-import { reply } from './lib/reply';
 import type { Logger } from './lib/log';
-import { authenticate } from './actions/auth';
-import { ROUTES } from './routes';
-import type { RouteContext } from './lib/route';
-import type { UserRow } from './queries/users';
 import type { Renderer } from './render/pool';
 
 export interface RealmRow {
@@ -136,28 +128,6 @@ export class Realm {
       } else {
         item.reject(outcome.value);
       }
-    }
-  }
-
-  async handle(frame: RequestFrame): Promise<ResponseFrame> {
-    try {
-      const route = ROUTES[frame.route as keyof typeof ROUTES];
-      if (!route) return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
-      let user: UserRow | null = null;
-      if (route.auth === 'user') {
-        if (this.row.deactivated) throw errors.realmDeactivated();
-        user = authenticate(this, frame.authorization);
-      }
-      const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
-      const ctx: RouteContext = { realm: this, user, frame };
-      const result = await route.run(ctx, values);
-      const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
-      if (ignored.length > 0) body['ignored_parameters_unsupported'] = ignored;
-      return reply(frame.id, 200, body);
-    } catch (err) {
-      if (err instanceof ApiError) return reply(frame.id, err.status, err.toBody(), err.headers);
-      this.options.log.error({ err, realm: this.name, route: frame.route }, 'unexpected error');
-      return reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
     }
   }
 

@@ -9,6 +9,7 @@ import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
 import type { Logger } from './lib/log';
+import { dispatch } from './dispatch';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
 
@@ -70,7 +71,7 @@ export class Shard {
       const err = errors.noSuchRealm(frame.realm);
       return reply(frame.id, err.status, err.toBody());
     }
-    return realm.handle(frame);
+    return dispatch(realm, frame);
   }
 
   /** Closes every realm database (a clean close also checkpoints the WAL). */
