@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { measure, report } from './lib/measure';
 import { ownerAuthHeader, startChatServer, startIdeal } from './lib/processes';
 import { SEEDED_MESSAGES, seededDataDir } from './lib/seed-messages';
-import { realmFile } from '../workers/db/create-realm';
+import { realmFile } from '../src/wire/realm-names';
 
 /**
  * GET /messages with a stream + topic narrow, anchor newest, 100 messages, on a realm of a

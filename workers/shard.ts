@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import { DEFAULT_REALM, REALM_NAME_PATTERN } from '../src/realm/resolve';
+import { DEFAULT_REALM, REALM_NAME_PATTERN, realmFile, realmsDir } from '../src/wire/realm-names';
 import type { RequestFrame, ResponseFrame, ShardSettings } from '../src/wire/protocol';
 import { TEST_ROUTE_IDS } from '../src/wire/routes';
-import { realmFile, realmsDir } from './db/create-realm';
 import { shardIndexFor } from '../src/wire/shard-hash';
 import { ScheduledMessageSender } from './actors/scheduler';
 import { systemClock } from './lib/clock';
@@ -13,7 +12,7 @@ import { dispatch } from './dispatch';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
 
-const REALM_FILE_SUFFIX = '.sqlite3'; // db/create-realm.ts realmFile
+const REALM_FILE_SUFFIX = '.sqlite3'; // src/wire/realm-names.ts realmFile
 
 /** The realms one shard thread owns, opened at start or on their first request. */
 export class Shard {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MIGRATIONS } from '../../workers/db/migrations';
-import { realmFile } from '../../workers/db/create-realm';
+import { realmFile } from '../../src/wire/realm-names';
 import { startChatServer } from './processes';
 
 export const SEEDED_MESSAGES = Number(process.env['BENCH_SEED_MESSAGES'] ?? 1_000_000);

@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { ConfigError, loadConfig } from '../config';
 import { credentialsIni } from '../realm/bootstrap';
-import { DEFAULT_REALM, REALM_NAME_PATTERN } from '../realm/resolve';
+import { DEFAULT_REALM, REALM_NAME_PATTERN, realmsDir } from '../wire/realm-names';
 // The CLI writes realm files with the same code the server uses on its first start.
-import { createRealm, RealmExistsError, realmsDir } from '../../workers/db/create-realm';
+import { runStorageTask } from '../realm/storage-task';
 
 const USAGE = `usage: npm run manage -- <command> [options]
 
@@ -20,6 +20,7 @@ commands:
 `;
 
 class UsageError extends Error {}
+class RealmExistsError extends Error {}
 
 function realmNames(dataDir: string): string[] {
   const dir = realmsDir(dataDir);
@@ -50,14 +51,18 @@ async function createRealmCommand(args: string[], dataDir: string, externalHost:
   if (!values.name?.trim()) throw new UsageError('--name is required');
   const ownerEmail = values['owner-email'];
   if (!ownerEmail || !/^[^\s@]+@[^\s@]+$/.test(ownerEmail)) throw new UsageError('--owner-email must be an email address');
-  const realm = await createRealm(dataDir, {
+  const result = await runStorageTask({
+    kind: 'create-realm',
+    dataDir,
     subdomain,
     name: values.name.trim(),
     ownerEmail,
     ownerName: values['owner-name']?.trim() || 'Organization Owner',
   });
+  if (!result.ok) throw result.error === 'realm-exists' ? new RealmExistsError(result.message) : new Error(result.message);
+  if (!result.owner) throw new Error('the new realm has no owner');
   const host = subdomain === DEFAULT_REALM ? externalHost : `${subdomain}.${externalHost}`;
-  process.stdout.write(credentialsIni(realm.ownerEmail, realm.ownerApiKey, `http://${host}`, realm.ownerPassword));
+  process.stdout.write(credentialsIni(result.owner.email, result.owner.key, `http://${host}`, result.owner.password));
 }
 
 function listRealmsCommand(dataDir: string): void {

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { Config } from '../config';
-import { DEFAULT_REALM } from './resolve';
+import { DEFAULT_REALM, realmFile } from '../wire/realm-names';
 // Realm files are made by the same code for the first start and for `manage create-realm`.
-import { createRealm, realmFile } from '../../workers/db/create-realm';
+import { runStorageTask } from './storage-task';
 
 export const DEFAULT_OWNER_EMAIL = 'owner@example.com';
 
@@ -28,28 +27,23 @@ export async function ensureDefaultRealm(config: Config): Promise<Bootstrap> {
   const ownerIniPath = path.join(config.dataDir, 'owner.ini');
   const site = `http://${config.externalHost}`;
   const file = realmFile(config.dataDir, DEFAULT_REALM);
-  if (!fs.existsSync(file)) {
-    const realm = await createRealm(config.dataDir, {
-      subdomain: DEFAULT_REALM,
-      name: 'Our organization',
-      ownerEmail: DEFAULT_OWNER_EMAIL,
-      ownerName: 'Organization Owner',
-    });
-    writeSecretFile(ownerIniPath, credentialsIni(realm.ownerEmail, realm.ownerApiKey, site, realm.ownerPassword));
-    return { created: true, ownerIniPath };
-  }
-  if (!fs.existsSync(ownerIniPath)) {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      const owner = db.prepare('SELECT email, api_key FROM users WHERE role = 100 AND is_active = 1 ORDER BY id LIMIT 1').get() as
-        | { email: string; api_key: string }
-        | undefined;
-      if (owner) writeSecretFile(ownerIniPath, credentialsIni(owner.email, owner.api_key, site));
-    } finally {
-      db.close();
-    }
-  }
-  return { created: false, ownerIniPath };
+  const created = !fs.existsSync(file);
+  if (!created && fs.existsSync(ownerIniPath)) return { created, ownerIniPath };
+  const result = await runStorageTask(
+    created
+      ? {
+          kind: 'create-realm',
+          dataDir: config.dataDir,
+          subdomain: DEFAULT_REALM,
+          name: 'Our organization',
+          ownerEmail: DEFAULT_OWNER_EMAIL,
+          ownerName: 'Organization Owner',
+        }
+      : { kind: 'read-owner', dataDir: config.dataDir, subdomain: DEFAULT_REALM },
+  );
+  if (!result.ok) throw new Error(`cannot prepare the default realm: ${result.message}`);
+  if (result.owner) writeSecretFile(ownerIniPath, credentialsIni(result.owner.email, result.owner.key, site, result.owner.password));
+  return { created, ownerIniPath };
 }
 
 export function writeSecretFile(file: string, content: string): void {

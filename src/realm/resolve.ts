@@ -1,8 +1,4 @@
-/** Realm names are subdomains: lowercase letters, digits and inner hyphens. */
-export const REALM_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** The realm that the bare external host (and localhost / 127.0.0.1) serves. */
-export const DEFAULT_REALM = 'default';
+import { DEFAULT_REALM, REALM_NAME_PATTERN } from '../wire/realm-names';
 
 /**
  * Maps a Host header to a realm name (DESIGN §Realms): `<sub>.<external host>` is realm

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { subscriptionColor } from '../lib/colors';
 import { ROLE, NOBODY_GROUP, SYSTEM_GROUPS, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword } from '../lib/secrets';
+import { realmFile, realmsDir } from '../../src/wire/realm-names';
 import { openRealmDb, type Db } from './open';
 
 export interface NewRealm {
@@ -25,13 +25,6 @@ export interface CreatedRealm {
 
 export class RealmExistsError extends Error {}
 
-export function realmsDir(dataDir: string): string {
-  return path.join(dataDir, 'realms');
-}
-
-export function realmFile(dataDir: string, subdomain: string): string {
-  return path.join(realmsDir(dataDir), `${subdomain}.sqlite3`);
-}
 
 export const DEFAULT_STREAM_NAME = 'general';
 // `.invalid` (RFC 2606): the bot has no mailbox.
