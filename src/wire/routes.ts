@@ -27,6 +27,14 @@ export const API_ROUTE_IDS = [
   'POST /realm/filters',
   'PATCH /realm/filters/{filter_id}',
   'DELETE /realm/filters/{filter_id}',
+  // Reactions, flags, mark-as-read, read receipts (api-notes §b)
+  'POST /messages/{message_id}/reactions',
+  'DELETE /messages/{message_id}/reactions',
+  'POST /messages/flags',
+  'POST /mark_all_as_read',
+  'POST /mark_stream_as_read',
+  'POST /mark_topic_as_read',
+  'GET /messages/{message_id}/read_receipts',
 ] as const;
 
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];

@@ -182,4 +182,7 @@ export const MIGRATIONS: readonly string[] = [
     )
     .join('\n')}
   `,
+  /* 2: reactions: unread messages of a user by index (mark-as-read endpoints, workers/lib/flags.ts: read is bit 1) */ `
+  CREATE INDEX user_messages_unread ON user_messages(user_id, message_id) WHERE flags & 1 = 0;
+  `,
 ];
