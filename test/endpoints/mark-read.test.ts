@@ -4,6 +4,7 @@ import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 const BAD = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
+const MISSING = (name: string) => ({ result: 'error', msg: `Missing '${name}' argument`, code: 'REQUEST_VARIABLE_MISSING', var_name: name });
 
 t.test('mark as read', async (t) => {
   const server = await startServer();
@@ -44,9 +45,9 @@ t.test('mark as read', async (t) => {
     });
     t.test('stream_id and topic_name are required', async (t) => {
       const noStream = await api.as(alice).post('/mark_stream_as_read', {});
-      t.same(noStream.body, { result: 'error', msg: "Missing 'stream_id' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'stream_id' });
+      t.same(noStream.body, MISSING('stream_id'));
       const noTopic = await api.as(alice).post('/mark_topic_as_read', { stream_id: reading });
-      t.same(noTopic.body, { result: 'error', msg: "Missing 'topic_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic_name' });
+      t.same(noTopic.body, MISSING('topic_name'));
     });
   });
 

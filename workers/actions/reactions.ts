@@ -41,7 +41,13 @@ function existingReactionName(realm: Realm, messageId: number, code: string, typ
  * whose code and type someone already used is a vote for it and takes its name unchecked (so a
  * vote for a since-deactivated custom emoji still works); otherwise the triple must be valid.
  */
-export function checkAddReaction(realm: Realm, user: UserRow, messageId: number, emojiName: string, request: ReactionRequest): ResolvedReaction {
+export function checkAddReaction(
+  realm: Realm,
+  user: UserRow,
+  messageId: number,
+  emojiName: string,
+  request: ReactionRequest,
+): ResolvedReaction {
   const { message } = accessMessage(realm, user, messageId);
   const ref: EmojiRef | { emoji_code: string; reaction_type: string } =
     request.emojiCode === undefined || request.reactionType === undefined

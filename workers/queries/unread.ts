@@ -1,6 +1,6 @@
 import { FLAG_BIT } from '../lib/flags';
 import type { Realm } from '../realm';
-import { messageById } from './messages';
+import { messageById, userFlags } from './messages';
 
 const MENTION_BITS = FLAG_BIT.mentioned | FLAG_BIT.wildcard_mentioned;
 
@@ -14,19 +14,19 @@ export function unreadMessageDetails(realm: Realm, userId: number, messageIds: r
   for (const id of messageIds) {
     const message = messageById(realm, id);
     if (!message) continue;
-    const flags =
-      (realm.stmt('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?').get(userId, id) as { flags: number } | undefined)
-        ?.flags ?? 0;
+    const flags = userFlags(realm, userId, id) ?? 0;
     const entry: Record<string, unknown> = {};
     if (message.stream_id !== null) {
-      const sub = realm.stmt('SELECT is_muted FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1').get(userId, message.stream_id) as
-        | { is_muted: number }
-        | undefined;
-      Object.assign(entry, { type: 'stream', stream_id: message.stream_id, topic: message.topic, unmuted_stream_msg: sub?.is_muted === 0 });
+      const sub = realm
+        .stmt('SELECT is_muted FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
+        .get(userId, message.stream_id) as { is_muted: number } | undefined;
+      const unmuted = sub?.is_muted === 0;
+      Object.assign(entry, { type: 'stream', stream_id: message.stream_id, topic: message.topic, unmuted_stream_msg: unmuted });
     } else {
-      const key = (realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as { direct_key: string } | undefined)
-        ?.direct_key;
-      const members = (key ?? '').split(',').map(Number).filter((member) => member !== userId);
+      const row = realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as
+        | { direct_key: string }
+        | undefined;
+      const members = (row?.direct_key ?? '').split(',').map(Number).filter((member) => member !== userId);
       Object.assign(entry, { type: 'private', user_ids: members.sort((a, b) => a - b) });
     }
     if ((flags & MENTION_BITS) !== 0) entry['mentioned'] = true;
