@@ -14,6 +14,10 @@ import {
   patchScheduledMessage,
   postScheduledMessage,
 } from './endpoints/scheduled-messages';
+import { deleteReaction, postReaction } from './endpoints/reactions';
+import { postMessageFlags } from './endpoints/flags';
+import { postMarkAllAsRead, postMarkStreamAsRead, postMarkTopicAsRead } from './endpoints/mark-read';
+import { getReadReceipts } from './endpoints/read-receipts';
 import type { Route } from './lib/route';
 
 /**
@@ -49,6 +53,14 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /scheduled_messages': postScheduledMessage, // endpoints/scheduled-messages
   'PATCH /scheduled_messages/{scheduled_message_id}': patchScheduledMessage, // endpoints/scheduled-messages
   'DELETE /scheduled_messages/{scheduled_message_id}': deleteScheduledMessage, // endpoints/scheduled-messages
+  // Reactions, flags, mark-as-read, read receipts
+  'POST /messages/{message_id}/reactions': postReaction, // endpoints/reactions
+  'DELETE /messages/{message_id}/reactions': deleteReaction, // endpoints/reactions
+  'POST /messages/flags': postMessageFlags, // endpoints/flags
+  'POST /mark_all_as_read': postMarkAllAsRead, // endpoints/mark-read
+  'POST /mark_stream_as_read': postMarkStreamAsRead, // endpoints/mark-read
+  'POST /mark_topic_as_read': postMarkTopicAsRead, // endpoints/mark-read
+  'GET /messages/{message_id}/read_receipts': getReadReceipts, // endpoints/read-receipts
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -32,6 +32,14 @@ export const API_ROUTE_IDS = [
   'POST /scheduled_messages',
   'PATCH /scheduled_messages/{scheduled_message_id}',
   'DELETE /scheduled_messages/{scheduled_message_id}',
+  // Reactions, flags, mark-as-read, read receipts (api-notes §b)
+  'POST /messages/{message_id}/reactions',
+  'DELETE /messages/{message_id}/reactions',
+  'POST /messages/flags',
+  'POST /mark_all_as_read',
+  'POST /mark_stream_as_read',
+  'POST /mark_topic_as_read',
+  'GET /messages/{message_id}/read_receipts',
 ] as const;
 
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];

@@ -205,4 +205,7 @@ export const MIGRATIONS: readonly string[] = [
   -- GET /scheduled_messages: a user's undelivered ones (failed included), by due time.
   CREATE INDEX scheduled_messages_sender ON scheduled_messages(sender_id, scheduled_timestamp) WHERE delivered = 0;
   `,
+  /* 3: reactions: unread messages of a user by index (mark-as-read endpoints, workers/lib/flags.ts: read is bit 1) */ `
+  CREATE INDEX user_messages_unread ON user_messages(user_id, message_id) WHERE flags & 1 = 0;
+  `,
 ];

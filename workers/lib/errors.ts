@@ -80,4 +80,22 @@ export const errors = {
   // scheduled: api-notes §b /scheduled_messages; a missing one is a 404 with code BAD_REQUEST (§f).
   scheduledMessageDoesNotExist: () => new ApiError('Scheduled message does not exist', 'BAD_REQUEST', 404),
   scheduledTimeNotInFuture: () => new ApiError('Scheduled delivery time must be in the future.'),
+  // Reactions, flags, mark-as-read, read receipts (api-notes §b; texts as the public API words them)
+  emojiDoesNotExist: (name: string) => new ApiError(`Emoji '${name}' does not exist`),
+  invalidEmojiCode: () => new ApiError('Invalid emoji code.'),
+  invalidEmojiName: () => new ApiError('Invalid emoji name.'),
+  invalidEmojiType: () => new ApiError('Invalid emoji type.'),
+  invalidCustomEmoji: () => new ApiError('Invalid custom emoji.'),
+  invalidCustomEmojiName: () => new ApiError('Invalid custom emoji name.'),
+  customEmojiDeactivated: () => new ApiError('This custom emoji has been deactivated.'),
+  reactionAlreadyExists: () => new ApiError('Reaction already exists.'),
+  reactionDoesNotExist: () => new ApiError("Reaction doesn't exist."),
+  emojiNameOrCodeMissing: () =>
+    new ApiError('At least one of the following arguments must be present: emoji_name, emoji_code'),
+  invalidFlag: (flag: string) => new ApiError(`Invalid flag: '${flag}'`),
+  flagNotEditable: (flag: string) => new ApiError(`Flag not editable: '${flag}'`),
+  invalidFlagOperation: (op: string) => new ApiError(`Invalid message flag operation: '${op}'`),
+  invalidStreamId: () => new ApiError('Invalid stream ID'),
+  noSuchTopic: (topic: string) => new ApiError(`No such topic '${topic}'`),
+  readReceiptsDisabled: () => new ApiError('Read receipts are disabled in this organization.'),
 };

@@ -2,19 +2,24 @@
  * Regenerates the two data tables the renderer ships with:
  *
  *   emoji-table.ts  Unicode emoji names -> codepoints, from the npm package `emojibase-data`
- *                   (English `emojibase` shortcode preset), plus the dialect's own names below.
+ *                   (English `emojibase` shortcode preset), plus the public API's own name set
+ *                   (its canonical names and aliases, read from a name-mapping data file) and the
+ *                   dialect's names below.
  *   tld-table.ts    Top-level domains for bare-domain autolinks, from the npm package `tlds`.
  *
  * Neither package is a dependency: install them anywhere (e.g. `npm install --prefix /tmp/t
  * emojibase-data@17.0.0 tlds@1.261.0`), then, after `npm run build`:
  *
  *   node build/workers/markdown/generate-tables.js \
- *     /tmp/t/node_modules/emojibase-data /tmp/t/node_modules/tlds/index.json
+ *     /tmp/t/node_modules/emojibase-data /tmp/t/node_modules/tlds/index.json api-emoji-names.py
  *
- * An optional third argument names the output directory (default: this file's source directory).
+ * The third argument is the public API's emoji name mapping, one entry a line, in either of the
+ * two forms its projects publish it (api-emoji-names.ts, readApiEmojiNames). An optional fourth
+ * argument names the output directory (default: this file's source directory).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readApiEmojiNames } from './api-emoji-names';
 
 interface EmojibaseEntry {
   hexcode: string;
@@ -61,26 +66,36 @@ function unqualifiedCode(hexcode: string): string {
     .join('-');
 }
 
-function buildEmojiTable(emojibaseDir: string): string[] {
+function buildEmojiTable(emojibaseDir: string, apiNames: ReadonlyMap<string, readonly string[]>): string[] {
   const entries = readJson(path.join(emojibaseDir, 'en', 'data.json')) as EmojibaseEntry[];
   const shortcodes = readJson(path.join(emojibaseDir, 'en', 'shortcodes', 'emojibase.json')) as Record<
     string,
     string | string[]
   >;
-  const claimedByOverride = new Set(Object.values(CANONICAL_NAME_OVERRIDES));
+  // A name the public API gives one code never stays on another (emojibase's `smile` is 1f604).
+  const claimed = new Set([...Object.values(CANONICAL_NAME_OVERRIDES), ...[...apiNames.values()].flat()]);
   const lines: string[] = [];
+  const emitted = new Set<string>();
   for (const entry of entries) {
     if (entry.group === undefined || entry.group === COMPONENT_GROUP) continue;
     if (entry.hexcode.includes(ZERO_WIDTH_JOINER)) continue;
     const code = unqualifiedCode(entry.hexcode);
     const listed = shortcodes[entry.hexcode];
-    const names = (listed === undefined ? [] : Array.isArray(listed) ? listed : [listed]).filter(
-      (name) => !WITHDRAWN_NAMES.has(name) && !claimedByOverride.has(name),
+    const ownNames = (listed === undefined ? [] : Array.isArray(listed) ? listed : [listed]).filter(
+      (name) => !claimed.has(name),
     );
+    // Canonical first: the dialect's override, else the public API's canonical name.
     const canonical = CANONICAL_NAME_OVERRIDES[code];
-    if (canonical !== undefined) names.unshift(canonical);
+    const names = [...new Set([...(canonical === undefined ? [] : [canonical]), ...(apiNames.get(code) ?? []), ...ownNames])].filter(
+      (name) => !WITHDRAWN_NAMES.has(name),
+    );
     if (names.length === 0) continue;
     lines.push(`${code} ${names.join(' ')}`);
+    emitted.add(code);
+  }
+  // Codes the public API names that emojibase lists differently (or not at all).
+  for (const [code, names] of apiNames) {
+    if (!emitted.has(code)) lines.push(`${code} ${names.join(' ')}`);
   }
   return lines;
 }
@@ -104,9 +119,9 @@ function writeTable(file: string, exportName: string, source: string, lines: str
 }
 
 function main(): void {
-  const [emojibaseDir, tldsJson, outputDir] = process.argv.slice(2);
-  if (emojibaseDir === undefined || tldsJson === undefined) {
-    console.error('usage: generate-tables <emojibase-data dir> <tlds index.json> [output dir]');
+  const [emojibaseDir, tldsJson, apiNamesFile, outputDir] = process.argv.slice(2);
+  if (emojibaseDir === undefined || tldsJson === undefined || apiNamesFile === undefined) {
+    console.error('usage: generate-tables <emojibase-data dir> <tlds index.json> <API emoji names file> [output dir]');
     process.exitCode = 2;
     return;
   }
@@ -115,8 +130,8 @@ function main(): void {
   writeTable(
     path.join(sourceDir, 'emoji-table.ts'),
     'EMOJI_TABLE',
-    `${packageVersion(emojibaseDir)} (code followed by names, canonical first)`,
-    buildEmojiTable(emojibaseDir),
+    `${packageVersion(emojibaseDir)} and the public API's emoji names (code followed by names, canonical first)`,
+    buildEmojiTable(emojibaseDir, readApiEmojiNames(fs.readFileSync(apiNamesFile, 'utf8'))),
   );
   writeTable(
     path.join(sourceDir, 'tld-table.ts'),

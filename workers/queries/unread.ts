@@ -1,0 +1,71 @@
+import { FLAG_BIT } from '../lib/flags';
+import type { Realm } from '../realm';
+import { messageById, userFlags } from './messages';
+
+const MENTION_BITS = FLAG_BIT.mentioned | FLAG_BIT.wildcard_mentioned;
+
+/**
+ * `message_details` of an `update_message_flags` remove/read event (api-notes §d): what a client
+ * needs to put the messages back into its unread counts. `user_ids` excludes the user (empty for
+ * a message to oneself); `unmuted_stream_msg` reflects the stream's mute state.
+ */
+export function unreadMessageDetails(realm: Realm, userId: number, messageIds: readonly number[]): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  for (const id of messageIds) {
+    const message = messageById(realm, id);
+    if (!message) continue;
+    const flags = userFlags(realm, userId, id) ?? 0;
+    const entry: Record<string, unknown> = {};
+    if (message.stream_id !== null) {
+      const sub = realm
+        .stmt('SELECT is_muted FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
+        .get(userId, message.stream_id) as { is_muted: number } | undefined;
+      const unmuted = sub?.is_muted === 0;
+      Object.assign(entry, { type: 'stream', stream_id: message.stream_id, topic: message.topic, unmuted_stream_msg: unmuted });
+    } else {
+      const row = realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as
+        | { direct_key: string }
+        | undefined;
+      const members = (row?.direct_key ?? '').split(',').map(Number).filter((member) => member !== userId);
+      Object.assign(entry, { type: 'private', user_ids: members.sort((a, b) => a - b) });
+    }
+    if ((flags & MENTION_BITS) !== 0) entry['mentioned'] = true;
+    details[String(id)] = entry;
+  }
+  return details;
+}
+
+/**
+ * The user's unread message IDs, optionally of one stream (by recipient) and topic. The
+ * `flags & 1 = 0` term matches the partial index user_messages_unread, so only unread rows are
+ * visited (read is bit 1, workers/lib/flags.ts).
+ */
+export function unreadMessageIds(realm: Realm, userId: number, where: { recipientId?: number; topic?: string }): number[] {
+  let rows: { message_id: number }[];
+  if (where.recipientId === undefined) {
+    rows = realm
+      .stmt('SELECT message_id FROM user_messages INDEXED BY user_messages_unread WHERE user_id = ? AND flags & 1 = 0 ORDER BY message_id')
+      .all(userId) as { message_id: number }[];
+  } else {
+    rows = realm
+      .stmt(
+        `SELECT um.message_id FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
+         WHERE um.user_id = ? AND um.flags & 1 = 0 AND m.recipient_id = ? AND (? IS NULL OR m.topic = ? COLLATE NOCASE)
+         ORDER BY um.message_id`,
+      )
+      .all(userId, where.recipientId, where.topic ?? null, where.topic ?? null) as { message_id: number }[];
+  }
+  return rows.map((r) => r.message_id);
+}
+
+/** Has the user a message in this topic? (index messages_stream_topic, then the user's row by key) */
+export function hasMessageInTopic(realm: Realm, userId: number, streamId: number, topic: string): boolean {
+  return (
+    realm
+      .stmt(
+        `SELECT 1 FROM messages m INDEXED BY messages_stream_topic JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
+         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE LIMIT 1`,
+      )
+      .get(userId, streamId, topic) !== undefined
+  );
+}
