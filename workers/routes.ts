@@ -8,6 +8,8 @@ import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
 import { deleteLinkifier, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
 import { postCreateUserGroup } from './endpoints/user-groups';
+import { getMessageHistory, patchMessage } from './endpoints/message-edit';
+import { deleteMessage, postDeleteTopic } from './endpoints/message-delete';
 import type { Route } from './lib/route';
 
 /**
@@ -38,6 +40,11 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /realm/filters': postLinkifier, // endpoints/linkifiers
   'PATCH /realm/filters/{filter_id}': patchLinkifier, // endpoints/linkifiers
   'DELETE /realm/filters/{filter_id}': deleteLinkifier, // endpoints/linkifiers
+  // edit: editing, moving, history and deleting messages and topics
+  'PATCH /messages/{message_id}': patchMessage, // endpoints/message-edit
+  'GET /messages/{message_id}/history': getMessageHistory, // endpoints/message-edit
+  'DELETE /messages/{message_id}': deleteMessage, // endpoints/message-delete
+  'POST /streams/{stream_id}/delete_topic': postDeleteTopic, // endpoints/message-delete
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

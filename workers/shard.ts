@@ -61,6 +61,7 @@ export class Shard {
       isDefault: name === DEFAULT_REALM,
       log: this.log,
       renderer: this.renderer,
+      deleteTopic: this.settings.deleteTopic,
     });
     this.realms.set(name, realm);
     this.log.info({ realm: name }, 'realm opened');

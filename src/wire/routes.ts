@@ -27,6 +27,11 @@ export const API_ROUTE_IDS = [
   'POST /realm/filters',
   'PATCH /realm/filters/{filter_id}',
   'DELETE /realm/filters/{filter_id}',
+  // edit: editing, moving, history and deleting messages and topics
+  'PATCH /messages/{message_id}',
+  'GET /messages/{message_id}/history',
+  'DELETE /messages/{message_id}',
+  'POST /streams/{stream_id}/delete_topic',
 ] as const;
 
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];

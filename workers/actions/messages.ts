@@ -60,7 +60,7 @@ function resolveStream(realm: Realm, to: (number | string)[]): StreamRow {
 }
 
 /** May `sender` post to `stream`? (SPEC Stream.stream_post_policy, api-notes §f messages.) */
-function checkStreamPost(realm: Realm, sender: UserRow, stream: StreamRow): void {
+export function checkStreamPost(realm: Realm, sender: UserRow, stream: StreamRow): void {
   const subscribed = isSubscribed(realm, sender.id, stream.id);
   if ((stream.invite_only || sender.role === ROLE.GUEST) && !subscribed) {
     throw errors.badRequest(`Not authorized to send to stream '${stream.name}'`);
