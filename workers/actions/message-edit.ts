@@ -88,7 +88,7 @@ export function checkUpdateMessage(realm: Realm, user: UserRow, request: UpdateM
     throw errors.propagateModeWithoutTopicEdit();
   }
   const newTopic = topic === undefined ? null : normalizeTopic(topic);
-  if (streamId !== undefined && request.content !== undefined) throw errors.contentWithStreamChange();
+  if (request.streamId !== undefined && request.content !== undefined) throw errors.contentWithStreamChange();
 
   const exempt = isModeratorOrAbove(user.role);
   if (newTopic !== null) {
