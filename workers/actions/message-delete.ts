@@ -2,7 +2,7 @@ import { errors } from '../lib/errors';
 import { rolePassesPolicy } from '../lib/policy';
 import { ROLE } from '../lib/roles';
 import { firstStreamMessageId } from '../queries/message-edit';
-import { accessMessage, type MessageRow } from '../queries/messages';
+import { accessMessage, messageById, type MessageRow } from '../queries/messages';
 import { messageEditSettings } from '../queries/realm-settings';
 import { isSubscribed, streamById, subscriberIds, type StreamRow } from '../queries/streams';
 import { isAdmin, userById, type UserRow } from '../queries/users';
@@ -27,7 +27,11 @@ export function checkDeleteMessage(realm: Realm, user: UserRow, messageId: numbe
 
 export async function doDeleteMessage(realm: Realm, user: UserRow, messageId: number): Promise<void> {
   checkDeleteMessage(realm, user, messageId);
-  await realm.transact((tx) => deleteMessagesTxn(tx, [checkDeleteMessage(tx.realm, user, messageId)]));
+  await realm.transact((tx) => {
+    // Another request of the same commit group may have deleted it since the check.
+    if (!messageById(tx.realm, messageId)) throw errors.messageAlreadyDeleted();
+    deleteMessagesTxn(tx, [checkDeleteMessage(tx.realm, user, messageId)]);
+  });
 }
 
 /**
