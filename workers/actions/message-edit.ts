@@ -44,6 +44,9 @@ interface EditPlan {
   move: MovePlan | null;
 }
 
+// messages.rendered_content_version: the renderer has had one version so far (insertMessageTxn stores 1).
+const RENDERED_CONTENT_VERSION = 1;
+
 function now(): number {
   return Math.floor(Date.now() / 1000);
 }
@@ -170,14 +173,14 @@ function updateMessageTxn(
     Object.assign(event, {
       orig_content: message.content,
       orig_rendered_content: message.rendered_content,
-      prev_rendered_content_version: 1,
+      prev_rendered_content_version: RENDERED_CONTENT_VERSION,
       content: plan.content,
       rendered_content: rendered.html,
       is_me_message: rendered.isMeMessage,
     });
     entry.prev_content = message.content;
     entry.prev_rendered_content = message.rendered_content;
-    entry.prev_rendered_content_version = 1;
+    entry.prev_rendered_content_version = RENDERED_CONTENT_VERSION;
   }
 
   let movedIds: number[] = [message.id];
@@ -233,8 +236,8 @@ function updateMessageTxn(
 function editContentTxn(tx: Txn, message: MessageRow, content: string, rendered: RenderedMessage): void {
   const realm = tx.realm;
   realm
-    .stmt('UPDATE messages SET content = ?, rendered_content = ?, rendered_content_version = 1, is_me_message = ? WHERE id = ?')
-    .run(content, rendered.html, rendered.isMeMessage ? 1 : 0, message.id);
+    .stmt('UPDATE messages SET content = ?, rendered_content = ?, rendered_content_version = ?, is_me_message = ? WHERE id = ?')
+    .run(content, rendered.html, RENDERED_CONTENT_VERSION, rendered.isMeMessage ? 1 : 0, message.id);
   const recomputed = FLAG_BIT.mentioned | FLAG_BIT.wildcard_mentioned | FLAG_BIT.has_alert_word;
   const setFlags = realm.stmt('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
   for (const [userId, bits] of messageRecipientFlags(realm, message.id)) {
