@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Durations } from './wire/protocol';
+import type { DeleteTopicSettings } from './wire/protocol';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
 const SPEC_DURATIONS_MS = {
@@ -39,6 +40,10 @@ const envSchema = z.object({
   TYPING_STARTED_WAIT_MS: duration.default(SPEC_DURATIONS_MS.TYPING_STARTED_WAIT_MS),
   TYPING_STOPPED_WAIT_MS: duration.default(SPEC_DURATIONS_MS.TYPING_STOPPED_WAIT_MS),
   TYPING_STARTED_EXPIRY_MS: duration.default(SPEC_DURATIONS_MS.TYPING_STARTED_EXPIRY_MS),
+  // edit: POST /streams/{stream_id}/delete_topic works in batches until this budget is spent,
+  // then answers partially_completed (the public API allows itself 50 s); tests shorten it.
+  DELETE_TOPIC_TIME_BUDGET_MS: z.coerce.number().int().min(0).default(50_000),
+  DELETE_TOPIC_BATCH_SIZE: positiveInt.default(100),
   // Test hooks (a route that crashes a shard) exist only when this is set; never in production.
   TEST_HOOKS: flag.default(false),
 });
@@ -55,6 +60,8 @@ export interface Config {
   shardRequestTimeoutMs: number;
   durations: Durations;
   testHooks: boolean;
+  // edit: delete_topic batching
+  deleteTopic: DeleteTopicSettings;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       typingStartedExpiryMs: e.TYPING_STARTED_EXPIRY_MS,
     },
     testHooks: e.TEST_HOOKS,
+    deleteTopic: { timeBudgetMs: e.DELETE_TOPIC_TIME_BUDGET_MS, batchSize: e.DELETE_TOPIC_BATCH_SIZE },
   };
 }
 

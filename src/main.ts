@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       testHooks: config.testHooks,
       renderThreads: config.renderThreads,
       durations: config.durations,
+      deleteTopic: config.deleteTopic,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { DeleteTopicSettings } from '../src/wire/protocol';
 import { openRealmDb, type Db } from './db/open';
 import { EventBus, type QueuedEvent } from './events/outbox';
 import type { Logger } from './lib/log';
@@ -29,6 +30,8 @@ export interface RealmOptions {
   isDefault: boolean;
   log: Logger;
   renderer: Renderer;
+  // edit: delete_topic batching (src/config.ts); absent in unit tests: the defaults
+  deleteTopic?: DeleteTopicSettings;
 }
 
 /** One organization: its database, its actors and its outbox; owned by one shard thread. */
@@ -66,6 +69,10 @@ export class Realm {
 
   get renderer(): Renderer {
     return this.options.renderer;
+  }
+
+  get deleteTopicSettings(): DeleteTopicSettings {
+    return this.options.deleteTopic ?? { timeBudgetMs: 50_000, batchSize: 100 };
   }
 
   /** A prepared statement, compiled once per realm connection. */

@@ -18,6 +18,8 @@ import { deleteReaction, postReaction } from './endpoints/reactions';
 import { postMessageFlags } from './endpoints/flags';
 import { postMarkAllAsRead, postMarkStreamAsRead, postMarkTopicAsRead } from './endpoints/mark-read';
 import { getReadReceipts } from './endpoints/read-receipts';
+import { getMessageHistory, patchMessage } from './endpoints/message-edit';
+import { deleteMessage, postDeleteTopic } from './endpoints/message-delete';
 import type { Route } from './lib/route';
 
 /**
@@ -61,6 +63,11 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /mark_stream_as_read': postMarkStreamAsRead, // endpoints/mark-read
   'POST /mark_topic_as_read': postMarkTopicAsRead, // endpoints/mark-read
   'GET /messages/{message_id}/read_receipts': getReadReceipts, // endpoints/read-receipts
+  // edit: editing, moving, history and deleting messages and topics
+  'PATCH /messages/{message_id}': patchMessage, // endpoints/message-edit
+  'GET /messages/{message_id}/history': getMessageHistory, // endpoints/message-edit
+  'DELETE /messages/{message_id}': deleteMessage, // endpoints/message-delete
+  'POST /streams/{stream_id}/delete_topic': postDeleteTopic, // endpoints/message-delete
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -92,6 +92,7 @@ export class Shard {
       isDefault: name === DEFAULT_REALM,
       log: this.log,
       renderer: this.renderer,
+      deleteTopic: this.settings.deleteTopic,
     });
     this.realms.set(name, realm);
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);

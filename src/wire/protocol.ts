@@ -74,6 +74,14 @@ export interface ShardSettings {
   testHooks: boolean;
   renderThreads: number;
   durations: Durations;
+  // edit: delete_topic batching
+  deleteTopic: DeleteTopicSettings;
+}
+
+/** edit: POST /streams/{stream_id}/delete_topic works in batches within a time budget. */
+export interface DeleteTopicSettings {
+  timeBudgetMs: number;
+  batchSize: number;
 }
 
 /** The spec's durations (SPEC §Limits), configurable so tests can shorten them. */

@@ -40,6 +40,11 @@ export const API_ROUTE_IDS = [
   'POST /mark_stream_as_read',
   'POST /mark_topic_as_read',
   'GET /messages/{message_id}/read_receipts',
+  // edit: editing, moving, history and deleting messages and topics
+  'PATCH /messages/{message_id}',
+  'GET /messages/{message_id}/history',
+  'DELETE /messages/{message_id}',
+  'POST /streams/{stream_id}/delete_topic',
 ] as const;
 
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];

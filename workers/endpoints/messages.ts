@@ -7,6 +7,7 @@ import { param } from '../lib/params';
 import { decodeRecipients } from '../lib/recipients';
 import { userRoute } from '../lib/route';
 import { accessMessage, messageObject } from '../queries/messages';
+import { messageEditSettings } from '../queries/realm-settings';
 
 /** POST /messages (SPEC §Endpoints); `private` and `subject` are deprecated aliases. */
 export const postMessages = userRoute(
@@ -37,10 +38,10 @@ export const getMessage = userRoute(
   z.object({ message_id: param.id(), apply_markdown: param.bool(true) }),
   ({ realm, user }, p) => {
     const { message, flags } = accessMessage(realm, user, p.message_id);
-    return {
-      raw_content: message.content,
-      message: messageObject(realm, message, flags, p.apply_markdown),
-    };
+    const object = messageObject(realm, message, flags, p.apply_markdown);
+    // SPEC Message.edit_history: absent when the organization disabled viewing edit history.
+    if (!messageEditSettings(realm).allow_edit_history) delete object['edit_history'];
+    return { raw_content: message.content, message: object };
   },
 );
 

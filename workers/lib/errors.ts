@@ -15,7 +15,10 @@ export type ErrorCode =
   | 'USER_DEACTIVATED'
   | 'REALM_DEACTIVATED'
   | 'AUTHENTICATION_FAILED'
-  | 'NONEXISTENT_SUBDOMAIN';
+  | 'NONEXISTENT_SUBDOMAIN'
+  // edit: message edits, moves and deletion
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
+  | 'REQUEST_TIMEOUT';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -98,4 +101,32 @@ export const errors = {
   invalidStreamId: () => new ApiError('Invalid stream ID'),
   noSuchTopic: (topic: string) => new ApiError(`No such topic '${topic}'`),
   readReceiptsDisabled: () => new ApiError('Read receipts are disabled in this organization.'),
+  // edit: message edits, moves and deletion (api-notes §b, openapi update-message / delete-message)
+  nothingToChange: () => new ApiError('Nothing to change'),
+  messageEditingDisabled: () => new ApiError('Your organization has turned off message editing'),
+  noPermissionToEdit: () => new ApiError("You don't have permission to edit this message"),
+  editTimeLimitPassed: () => new ApiError('The time limit for editing this message has passed'),
+  topicEditTimeLimitPassed: () => new ApiError("The time limit for editing this message's topic has passed."),
+  streamEditTimeLimitPassed: () => new ApiError("The time limit for editing this message's stream has passed"),
+  noPermissionToMove: () => new ApiError("You don't have permission to move this message"),
+  directMessageTopic: () => new ApiError('Private messages cannot have topics.'),
+  directMessageToStream: () => new ApiError('Private messages cannot be moved to streams.'),
+  propagateModeWithoutTopicEdit: () => new ApiError('Invalid propagate_mode without topic edit'),
+  contentWithStreamChange: () => new ApiError('Cannot change message content while changing stream'),
+  // SPEC PATCH /messages/{message_id}: the part of the topic the user may move.
+  moveTimeLimitExceeded: (firstAllowedId: number | null, totalInTopic: number, totalAllowed: number) =>
+    new ApiError(
+      `You only have permission to move the ${totalAllowed}/${totalInTopic} most recent messages in this topic.`,
+      'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+      400,
+      {
+        first_message_id_allowed_to_move: firstAllowedId,
+        total_messages_in_topic: totalInTopic,
+        total_messages_allowed_to_move: totalAllowed,
+      },
+    ),
+  editHistoryDisabled: () => new ApiError('Message edit history is disabled in this organization'),
+  noPermissionToDelete: () => new ApiError("You don't have permission to delete this message"),
+  deleteTimeLimitPassed: () => new ApiError('The time limit for deleting this message has passed'),
+  messageAlreadyDeleted: () => new ApiError('Message already deleted'),
 };

@@ -1,0 +1,33 @@
+import { ROLE } from './roles';
+
+/** Permission policy values of realm settings (openapi `realm_*_policy`). */
+export const POLICY = {
+  MEMBERS: 1,
+  ADMINS: 2,
+  FULL_MEMBERS: 3,
+  MODERATORS: 4,
+  EVERYONE: 5,
+  NOBODY: 6,
+} as const;
+
+/**
+ * Whether a user of `role` passes a realm permission policy, the public API's permission
+ * levels in order: nobody, everyone (guests included), administrators, moderators, members.
+ * Full members are members past the realm's waiting period; its default is 0 days and no
+ * endpoint changes it yet, so every member is a full member.
+ */
+export function rolePassesPolicy(role: number, policy: number): boolean {
+  if (policy === POLICY.NOBODY) return false;
+  if (policy === POLICY.EVERYONE) return true;
+  if (role <= ROLE.ADMINISTRATOR) return true;
+  if (policy === POLICY.ADMINS) return false;
+  if (role === ROLE.MODERATOR) return true;
+  if (policy === POLICY.MODERATORS) return false;
+  if (role === ROLE.GUEST) return false;
+  return policy === POLICY.MEMBERS || policy === POLICY.FULL_MEMBERS;
+}
+
+/** Administrators and moderators are exempt from the move time limits (SPEC §Limits). */
+export function isModeratorOrAbove(role: number): boolean {
+  return role <= ROLE.MODERATOR;
+}

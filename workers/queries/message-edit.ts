@@ -1,0 +1,61 @@
+import { ROLE } from '../lib/roles';
+import type { Realm } from '../realm';
+import { isSubscribed, type StreamRow } from './streams';
+import type { UserRow } from './users';
+
+/** A message of a topic, as the move and time-limit rules need it. */
+export interface TopicMessage {
+  id: number;
+  date_sent: number;
+}
+
+/**
+ * Can `user` read the whole history of `stream`, messages sent before they joined included?
+ * Public streams: everyone but guests; private streams: subscribers when the history is shared
+ * (SPEC Stream.history_public_to_subscribers).
+ */
+export function canAccessStreamHistory(realm: Realm, user: UserRow, stream: StreamRow): boolean {
+  if (!stream.invite_only && user.role !== ROLE.GUEST) return true;
+  return stream.history_public_to_subscribers === 1 && isSubscribed(realm, user.id, stream.id);
+}
+
+/**
+ * The messages of a topic (topics compare case-insensitively), oldest first; with `onlyFor`,
+ * only those that user received (a stream with protected history: SPEC PATCH
+ * /messages/{message_id}). Both walk the messages_stream_topic index.
+ */
+export function topicMessages(realm: Realm, streamId: number, topic: string, onlyFor: UserRow | null): TopicMessage[] {
+  if (onlyFor === null) {
+    return realm
+      .stmt('SELECT id, date_sent FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id')
+      .all(streamId, topic) as TopicMessage[];
+  }
+  return realm
+    .stmt(
+      `SELECT m.id, m.date_sent FROM messages m
+       JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
+       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id`,
+    )
+    .all(onlyFor.id, streamId, topic) as TopicMessage[];
+}
+
+/** The oldest message of a stream, or null: SPEC Stream.first_message_id (messages_recipient index). */
+export function firstStreamMessageId(realm: Realm, recipientId: number): number | null {
+  const row = realm.stmt('SELECT min(id) AS id FROM messages WHERE recipient_id = ?').get(recipientId) as { id: number | null };
+  return row.id;
+}
+
+/** Users with a per-user row for the message, with their flag bits. */
+export function messageRecipientFlags(realm: Realm, messageId: number): Map<number, number> {
+  const rows = realm.stmt('SELECT user_id, flags FROM user_messages WHERE message_id = ?').all(messageId) as {
+    user_id: number;
+    flags: number;
+  }[];
+  return new Map(rows.map((r) => [r.user_id, r.flags]));
+}
+
+/** Active subscribers of a stream, deactivated users included (they keep their rows). */
+export function allSubscriberIds(realm: Realm, streamId: number): number[] {
+  const rows = realm.stmt('SELECT user_id AS id FROM subscriptions WHERE stream_id = ? AND active = 1').all(streamId) as { id: number }[];
+  return rows.map((r) => r.id);
+}
