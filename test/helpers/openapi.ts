@@ -28,9 +28,14 @@ export interface Schema {
   anyOf?: Schema[];
 }
 
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, { schema?: Schema }>;
+}
+
 interface OpenApi {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>;
-  components: { schemas: Record<string, Schema> };
+  paths: Record<string, Record<string, { responses?: Record<string, ResponseObject> }>>;
+  components: { schemas: Record<string, Schema>; responses: Record<string, ResponseObject> };
 }
 
 const OPENAPI_FILE = path.join(REPO_ROOT, '..', 'shared', 'reference', 'zulip-openapi.yaml');
@@ -133,7 +138,10 @@ export function violations(schema: Schema, value: unknown, at = '$'): string[] {
 /** The schema of an operation's 200 response, e.g. `responseSchema('get', '/messages')`. */
 export function responseSchema(method: string, apiPath: string): Schema {
   const operation = openApi().paths[apiPath]?.[method.toLowerCase()];
-  const schema = operation?.responses?.['200']?.content?.['application/json']?.schema;
+  let response = operation?.responses?.['200'];
+  // Shared answers (`SimpleSuccess` ...) are references to components/responses.
+  if (response?.$ref) response = openApi().components.responses[response.$ref.replace('#/components/responses/', '')];
+  const schema = response?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`no 200 response schema for ${method} ${apiPath} in the reference file`);
   return schema;
 }
