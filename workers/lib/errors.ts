@@ -15,7 +15,9 @@ export type ErrorCode =
   | 'USER_DEACTIVATED'
   | 'REALM_DEACTIVATED'
   | 'AUTHENTICATION_FAILED'
-  | 'NONEXISTENT_SUBDOMAIN';
+  | 'NONEXISTENT_SUBDOMAIN'
+  // fetch: narrows (api-notes §c, §f)
+  | 'BAD_NARROW';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -77,4 +79,13 @@ export const errors = {
       principal,
     }),
   invalidMessage: () => new ApiError('Invalid message(s)'),
+  // fetch: narrows, GET /messages and flags on a narrow (api-notes §b, §c, §f)
+  badNarrow: (desc: string) => new ApiError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 400, { desc }),
+  invalidAnchor: () => new ApiError('Invalid anchor'),
+  missingAnchor: () => new ApiError("Missing 'anchor' argument."),
+  tooManyMessages: (max: number) => new ApiError(`Too many messages requested (maximum ${max}).`),
+  anchorNotAtEnd: () => new ApiError('The anchor can only be excluded at an end of the range'),
+  invalidFlag: (flag: string) => new ApiError(`Invalid flag: '${flag}'`),
+  flagNotEditable: (flag: string) => new ApiError(`Flag not editable: '${flag}'`),
+  invalidFlagOperation: (op: string) => new ApiError(`Invalid message flag operation: '${op}'`),
 };
