@@ -1,7 +1,7 @@
 import type { Realm } from '../realm';
 import { highlightHtml, highlightTopic } from '../lib/search-highlight';
 import { messageObject, type MessageRow } from './messages';
-import { HISTORICAL_FLAGS, mutedStream, narrowSql, unreadCondition, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
+import { HISTORICAL_FLAGS, mutedStream, narrowSql, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
 
 /** api-notes §b: `newest` resolves to this ID, larger than any message ID. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
@@ -46,7 +46,7 @@ export function selectRange<Row extends FlaggedRow>(
 ): RangeResult<Row> {
   const sql = narrowSql(narrow);
   const statements = rangeStatements(sql, columns, narrow);
-  const anchor = resolveAnchor(realm, sql, statements, request.anchor);
+  const anchor = resolveAnchor(realm, statements, request.anchor);
   const before = realm.stmt(statements.before).all(...sql.params, anchor, request.numBefore + 1) as Row[];
   const at = realm.stmt(statements.at).get(...sql.params, anchor) as Row | undefined;
   const after =
@@ -71,7 +71,7 @@ export interface RangeStatements {
   /** Parameters: the narrow's, then the anchor. */
   at: string;
   after: string;
-  /** Parameters: the narrow's, then `firstUnreadParams`. */
+  /** Parameters: `firstUnreadParams`. */
   firstUnread: string;
   firstUnreadParams: SqlValue[];
 }
@@ -80,9 +80,11 @@ export interface RangeStatements {
 export function rangeStatements(sql: NarrowSql, columns: string, narrow: ResolvedNarrow): RangeStatements {
   const select = `SELECT ${columns}, um.flags AS user_flags FROM ${sql.from} WHERE ${sql.where.join(' AND ')}`;
   // api-notes §c first_unread: the oldest unread match, leaving out muted streams unless the
-  // narrow names a stream.
-  const unreadWhere = [...sql.where, unreadCondition(sql.flagsExpr)];
-  const firstUnreadParams: SqlValue[] = [];
+  // narrow names a stream. Unread messages always have the viewer's row, so this reads only
+  // the viewer's unread rows, even for a stream-history narrow.
+  const unread = narrowSql({ ...narrow, includeHistory: false }, true);
+  const unreadWhere = [...unread.where];
+  const firstUnreadParams: SqlValue[] = [...unread.params];
   if (!narrow.terms.some((term) => term.kind === 'stream' && !term.negated)) {
     unreadWhere.push(`NOT coalesce(${mutedStream}, 0)`);
     firstUnreadParams.push(narrow.viewerId);
@@ -91,16 +93,16 @@ export function rangeStatements(sql: NarrowSql, columns: string, narrow: Resolve
     before: `${select} AND ${sql.idColumn} < ? ORDER BY ${sql.idColumn} DESC LIMIT ?`,
     at: `${select} AND ${sql.idColumn} = ?`,
     after: `${select} AND ${sql.idColumn} > ? ORDER BY ${sql.idColumn} ASC LIMIT ?`,
-    firstUnread: `SELECT ${sql.idColumn} AS id FROM ${sql.from} WHERE ${unreadWhere.join(' AND ')} ORDER BY ${sql.idColumn} ASC LIMIT 1`,
+    firstUnread: `SELECT ${unread.idColumn} AS id FROM ${unread.from} WHERE ${unreadWhere.join(' AND ')} ORDER BY ${unread.idColumn} ASC LIMIT 1`,
     firstUnreadParams,
   };
 }
 
-function resolveAnchor(realm: Realm, sql: NarrowSql, statements: RangeStatements, anchor: Anchor): number {
+function resolveAnchor(realm: Realm, statements: RangeStatements, anchor: Anchor): number {
   if (anchor === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
   if (anchor === 'oldest') return 0;
   if (anchor !== 'first_unread') return anchor;
-  const row = realm.stmt(statements.firstUnread).get(...sql.params, ...statements.firstUnreadParams) as { id: number } | undefined;
+  const row = realm.stmt(statements.firstUnread).get(...statements.firstUnreadParams) as { id: number } | undefined;
   // None unread: as `newest` (api-notes §c).
   return row?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
 }
@@ -146,12 +148,13 @@ export function matchesNarrow(
   ids: readonly number[],
 ): Record<string, { match_content: string; match_subject: string }> {
   const sql = narrowSql(narrow);
-  const rows = realm
-    .stmt(
-      `SELECT m.* FROM ${sql.from} WHERE ${sql.where.join(' AND ')}
-       AND ${sql.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${sql.idColumn}`,
-    )
-    .all(...sql.params, JSON.stringify(ids)) as MessageRow[];
+  const rows = realm.stmt(matchesStatement(sql)).all(...sql.params, JSON.stringify(ids)) as MessageRow[];
   const words = narrow.highlight ?? new Set<string>();
   return Object.fromEntries(rows.map((row) => [String(row.id), searchMatch(row, words)]));
+}
+
+/** Parameters: the narrow's, then the IDs as a JSON list. Exported for the query-plan test. */
+export function matchesStatement(sql: NarrowSql): string {
+  return `SELECT m.* FROM ${sql.from} WHERE ${sql.where.join(' AND ')}
+    AND ${sql.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${sql.idColumn}`;
 }
