@@ -73,23 +73,13 @@ export function narrowSql(narrow: ResolvedNarrow, unreadIndex = false): NarrowSq
   const history = narrow.includeHistory;
   const unreadOnly =
     unreadIndex || narrow.terms.some((term) => term.kind === 'is' && term.operand === 'unread' && !term.negated);
-  const sql: NarrowSql = history
-    ? {
-        from: 'messages m LEFT JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id',
-        idColumn: 'm.id',
-        flagsExpr: `coalesce(um.flags, ${HISTORICAL_FLAGS})`,
-        where: [],
-        params: [narrow.viewerId],
-      }
-    : {
-        from: `user_messages um ${unreadOnly ? 'INDEXED BY user_messages_unread ' : ''}JOIN messages m ON m.id = um.message_id`,
-        idColumn: 'um.message_id',
-        flagsExpr: 'um.flags',
-        where: ['um.user_id = ?'],
-        params: [narrow.viewerId],
-      };
+  // A search reads the full-text index newest first and stops at the limit, instead of
+  // collecting every match (a common word matches a large part of the realm).
+  const driver = unreadOnly ? undefined : narrow.terms.find(isPositiveSearch);
+  const sql = driver ? searchDriven(history, narrow.viewerId, driver.match) : messageDriven(history, narrow.viewerId, unreadOnly);
   if (unreadIndex) sql.where.push(unreadCondition(sql.flagsExpr));
   for (const term of narrow.terms) {
+    if (term === driver) continue;
     const { condition, params } = termCondition(term, narrow.viewerId, sql.flagsExpr);
     // coalesce: a condition on a NULL column (stream_id of a direct message) is false, so
     // its negation must be true.
@@ -97,6 +87,40 @@ export function narrowSql(narrow: ResolvedNarrow, unreadIndex = false): NarrowSq
     sql.params.push(...params);
   }
   return sql;
+}
+
+function messageDriven(history: boolean, viewerId: number, unreadOnly: boolean): NarrowSql {
+  return history
+    ? {
+        from: 'messages m LEFT JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id',
+        idColumn: 'm.id',
+        flagsExpr: `coalesce(um.flags, ${HISTORICAL_FLAGS})`,
+        where: [],
+        params: [viewerId],
+      }
+    : {
+        from: `user_messages um ${unreadOnly ? 'INDEXED BY user_messages_unread ' : ''}JOIN messages m ON m.id = um.message_id`,
+        idColumn: 'um.message_id',
+        flagsExpr: 'um.flags',
+        where: ['um.user_id = ?'],
+        params: [viewerId],
+      };
+}
+
+type PositiveSearch = Extract<ResolvedTerm, { kind: 'search' }> & { match: string };
+
+function isPositiveSearch(term: ResolvedTerm): term is PositiveSearch {
+  return term.kind === 'search' && !term.negated && term.match !== null;
+}
+
+function searchDriven(history: boolean, viewerId: number, match: string): NarrowSql {
+  return {
+    from: `messages_fts f JOIN messages m ON m.id = f.rowid ${history ? 'LEFT ' : ''}JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id`,
+    idColumn: 'f.rowid',
+    flagsExpr: history ? `coalesce(um.flags, ${HISTORICAL_FLAGS})` : 'um.flags',
+    where: ['f.messages_fts MATCH ?'],
+    params: [viewerId, match],
+  };
 }
 
 interface Condition {
@@ -139,7 +163,14 @@ function termCondition(term: ResolvedTerm, viewerId: number, flags: string): Con
       return { condition: 'm.id = ?', params: [term.messageId] };
     case 'search':
       if (term.match === null) return { condition: '0', params: [] };
-      return { condition: 'm.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)', params: [term.match] };
+      // Kept: per-row lookups (the rows are already few: unread ones, or a second search).
+      // Left out: one pass over the matches, cheaper than a lookup for each of many rows.
+      return {
+        condition: term.negated
+          ? 'm.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)'
+          : 'EXISTS (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? AND rowid = m.id)',
+        params: [term.match],
+      };
   }
 }
 
