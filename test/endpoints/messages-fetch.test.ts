@@ -184,6 +184,17 @@ t.test('GET /messages', async (t) => {
       t.ok(rest.includes(d1) && rest.includes(d2), 'direct messages are not in the stream');
       t.notOk(rest.includes(p1));
     });
+    t.test('in:home leaves out muted streams; in:all filters nothing', async (t) => {
+      const narrowed = (operand: string) => fetch(alice, [{ operator: 'sender', operand: alice.email }, ['in', operand]]);
+      const everything = ids(await narrowed('all'));
+      t.ok([p1, p2, p3, d1].every((id) => everything.includes(id)));
+      db.prepare('UPDATE subscriptions SET is_muted = 1 WHERE user_id = ? AND stream_id = ?').run(alice.id, streamId);
+      const home = ids(await narrowed('home'));
+      db.prepare('UPDATE subscriptions SET is_muted = 0 WHERE user_id = ? AND stream_id = ?').run(alice.id, streamId);
+      t.notOk(home.includes(p1), 'the muted stream is left out');
+      t.ok(home.includes(d1), 'direct messages stay');
+      t.same((await fetch(alice, [['in', 'nowhere']])).body, badNarrow("unknown 'in' operand nowhere"));
+    });
     t.test('combined terms all apply', async (t) => {
       t.same(ids(await fetch(bob, [['stream', 'fetch-public'], ['topic', 'lunch'], ['sender', alice.email], ['has', 'link']])), [p2]);
     });
