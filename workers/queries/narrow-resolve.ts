@@ -126,7 +126,7 @@ function expandWith(realm: Realm, viewer: UserRow, terms: readonly NarrowTerm[])
   return terms.flatMap((term): NarrowTerm[] => {
     if (term.operator !== 'with') return [term];
     const message = messageById(realm, term.operand);
-    const stream = message?.stream_id != null ? streamById(realm, message.stream_id) : undefined;
+    const stream = message && message.stream_id !== null ? streamById(realm, message.stream_id) : undefined;
     const received = message !== undefined && userFlags(realm, viewer.id, message.id) !== undefined;
     if (!message || (!received && !(stream && canReadHistory(realm, viewer, stream)))) {
       throw errors.badNarrow(`invalid 'with' operand ${term.operand}`);
