@@ -1,5 +1,6 @@
 import type { RouteId } from '../src/wire/routes';
 import { getServerSettings, postFetchApiKey } from './endpoints/accounts';
+import { getMatchesNarrow, getMessages, postFlagsForNarrow } from './endpoints/message-fetch';
 import { getMessage, postMessages, postRenderMessage } from './endpoints/messages';
 import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
@@ -36,6 +37,10 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /messages': postMessages, // endpoints/messages
   'GET /messages/{message_id}': getMessage, // endpoints/messages
   'POST /messages/render': postRenderMessage, // endpoints/messages
+  // fetch: narrows, search, flags on a narrow
+  'GET /messages': getMessages, // endpoints/message-fetch
+  'GET /messages/matches_narrow': getMatchesNarrow, // endpoints/message-fetch
+  'POST /messages/flags/narrow': postFlagsForNarrow, // endpoints/message-fetch
   // Streams and subscriptions
   'POST /users/me/subscriptions': postSubscriptions, // endpoints/subscriptions
   'GET /streams': getStreams, // endpoints/streams

@@ -13,6 +13,10 @@ export const API_ROUTE_IDS = [
   'POST /messages',
   'GET /messages/{message_id}',
   'POST /messages/render',
+  // fetch: narrows, search, flags on a narrow (api-notes §b, §c)
+  'GET /messages',
+  'GET /messages/matches_narrow',
+  'POST /messages/flags/narrow',
   // Streams and subscriptions
   'POST /users/me/subscriptions',
   'GET /streams',

@@ -205,7 +205,31 @@ export const MIGRATIONS: readonly string[] = [
   -- GET /scheduled_messages: a user's undelivered ones (failed included), by due time.
   CREATE INDEX scheduled_messages_sender ON scheduled_messages(sender_id, scheduled_timestamp) WHERE delivered = 0;
   `,
-  /* 3: reactions: unread messages of a user by index (mark-as-read endpoints, workers/lib/flags.ts: read is bit 1) */ `
+  /* 3: reactions: unread messages of a user by index (mark-as-read endpoints, first_unread, is:unread; workers/lib/flags.ts: read is bit 1) */ `
   CREATE INDEX user_messages_unread ON user_messages(user_id, message_id) WHERE flags & 1 = 0;
+  `,
+  /* 4: fetch: indexes for narrows, and full-text search over message text and topic */ `
+  -- A stream narrow without a topic reads messages by ID within the stream (GET /messages).
+  CREATE INDEX messages_stream_id ON messages(stream_id, id);
+  CREATE INDEX messages_sender ON messages(sender_id, id);
+  -- first_unread and is:unread read only the unread rows of one user (api-notes §c first_unread)
+  -- through user_messages_unread (migration 3).
+
+  -- External content: the text lives in messages; triggers keep the index in step.
+  -- unicode61 with remove_diacritics 2: case- and accent-insensitive search.
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    content, topic, content = 'messages', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, content, topic) VALUES (new.id, new.content, new.topic);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content, topic) VALUES ('delete', old.id, old.content, old.topic);
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, topic ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content, topic) VALUES ('delete', old.id, old.content, old.topic);
+    INSERT INTO messages_fts (rowid, content, topic) VALUES (new.id, new.content, new.topic);
+  END;
   `,
 ];

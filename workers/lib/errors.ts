@@ -16,9 +16,9 @@ export type ErrorCode =
   | 'REALM_DEACTIVATED'
   | 'AUTHENTICATION_FAILED'
   | 'NONEXISTENT_SUBDOMAIN'
-  // edit: message edits, moves and deletion
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
-  | 'REQUEST_TIMEOUT';
+  | 'REQUEST_TIMEOUT'
+  | 'BAD_NARROW';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -129,4 +129,10 @@ export const errors = {
   noPermissionToDelete: () => new ApiError("You don't have permission to delete this message"),
   deleteTimeLimitPassed: () => new ApiError('The time limit for deleting this message has passed'),
   messageAlreadyDeleted: () => new ApiError('Message already deleted'),
+  // fetch: narrows, GET /messages and flags on a narrow (api-notes §b, §c, §f)
+  badNarrow: (desc: string) => new ApiError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 400, { desc }),
+  invalidAnchor: () => new ApiError('Invalid anchor'),
+  missingAnchor: () => new ApiError("Missing 'anchor' argument."),
+  tooManyMessages: (max: number) => new ApiError(`Too many messages requested (maximum ${max}).`),
+  anchorNotAtEnd: () => new ApiError('The anchor can only be excluded at an end of the range'),
 };

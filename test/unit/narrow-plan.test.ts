@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { openRealmDb } from '../../workers/db/open';
+import { FULL_COLUMNS, matchesStatement, rangeStatements } from '../../workers/queries/message-fetch';
+import { narrowSql, type ResolvedNarrow, type ResolvedTerm } from '../../workers/queries/narrow-sql';
+
+// Every narrow shape must read messages and user_messages through an index: a plain
+// `SCAN messages` on a million-message realm is a full table read.
+const FULL_SCAN = /\bSCAN (m|um|x|messages|user_messages)\b(?! USING)/;
+
+const SHAPES: Record<string, { history: boolean; terms: ResolvedTerm[] }> = {
+  'no narrow': { history: false, terms: [] },
+  'stream history': { history: true, terms: [{ kind: 'stream', streamId: 1, negated: false }] },
+  'stream and topic history': {
+    history: true,
+    terms: [
+      { kind: 'stream', streamId: 1, negated: false },
+      { kind: 'topic', topic: 'hello', negated: false },
+    ],
+  },
+  'streams:public history': { history: true, terms: [{ kind: 'streams', webPublicOnly: false, negated: false }] },
+  'stream without history access': { history: false, terms: [{ kind: 'stream', streamId: 1, negated: false }] },
+  'topic alone': { history: false, terms: [{ kind: 'topic', topic: 'hello', negated: false }] },
+  'sender history': {
+    history: true,
+    terms: [
+      { kind: 'stream', streamId: 1, negated: false },
+      { kind: 'sender', userId: 2, negated: false },
+    ],
+  },
+  sender: { history: false, terms: [{ kind: 'sender', userId: 2, negated: false }] },
+  'dm conversation': { history: false, terms: [{ kind: 'recipient', recipientId: 5, negated: false }] },
+  'dm-including': { history: false, terms: [{ kind: 'dm-including', userId: 2, negated: false }] },
+  'group-pm-with': { history: false, terms: [{ kind: 'group-dm-with', userId: 2, negated: false }] },
+  'is:dm': { history: false, terms: [{ kind: 'is', operand: 'dm', negated: false }] },
+  'is:starred': { history: false, terms: [{ kind: 'is', operand: 'starred', negated: false }] },
+  'is:unread': { history: false, terms: [{ kind: 'is', operand: 'unread', negated: false }] },
+  'is:mentioned': { history: false, terms: [{ kind: 'is', operand: 'mentioned', negated: false }] },
+  'is:resolved history': {
+    history: true,
+    terms: [
+      { kind: 'stream', streamId: 1, negated: false },
+      { kind: 'is', operand: 'resolved', negated: false },
+    ],
+  },
+  'has:link': { history: false, terms: [{ kind: 'has', operand: 'link', negated: false }] },
+  'in:home': { history: false, terms: [{ kind: 'in-home', negated: false }] },
+  id: { history: false, terms: [{ kind: 'id', messageId: 3, negated: false }] },
+  search: { history: false, terms: [{ kind: 'search', match: '"hello"', negated: false }] },
+  'search in a stream': {
+    history: true,
+    terms: [
+      { kind: 'stream', streamId: 1, negated: false },
+      { kind: 'search', match: '"hello"', negated: false },
+    ],
+  },
+  'negated stream': { history: false, terms: [{ kind: 'stream', streamId: 1, negated: true }] },
+};
+
+t.test('every narrow shape reads messages and user_messages through an index', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-plan-'));
+  const db = openRealmDb(path.join(dir, 'plan.sqlite3'), { create: true });
+  t.teardown(() => db.close());
+  const plan = (sql: string, params: unknown[]): string =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('\n');
+
+  for (const [name, shape] of Object.entries(SHAPES)) {
+    const narrow: ResolvedNarrow = { viewerId: 1, terms: shape.terms, includeHistory: shape.history, near: null, highlight: null };
+    const sql = narrowSql(narrow);
+    const statements = rangeStatements(sql, FULL_COLUMNS, narrow);
+    const plans = {
+      before: plan(statements.before, [...sql.params, 100, 51]),
+      at: plan(statements.at, [...sql.params, 100]),
+      after: plan(statements.after, [...sql.params, 100, 51]),
+      first_unread: plan(statements.firstUnread, statements.firstUnreadParams),
+      matches_narrow: plan(matchesStatement(sql), [...sql.params, '[1,2]']),
+    };
+    for (const [statement, text] of Object.entries(plans)) {
+      t.notMatch(text, FULL_SCAN, `${name}: ${statement} uses an index\n${text}`);
+    }
+  }
+  t.test('the stream and topic narrow reads messages_stream_topic by ID range, without sorting', async (t) => {
+    const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream and topic history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
+    const sql = narrowSql(narrow);
+    const text = plan(rangeStatements(sql, FULL_COLUMNS, narrow).before, [...sql.params, 100, 101]);
+    t.match(text, /SEARCH m USING INDEX messages_stream_topic \(stream_id=\? AND topic=\? AND id<\?\)/);
+    t.notMatch(text, /TEMP B-TREE/);
+  });
+  t.test('is:unread uses the partial index of unread rows', async (t) => {
+    const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['is:unread']?.terms ?? [], includeHistory: false, near: null, highlight: null };
+    const sql = narrowSql(narrow);
+    const statements = rangeStatements(sql, FULL_COLUMNS, narrow);
+    t.match(plan(statements.before, [...sql.params, 100, 101]), /SEARCH um USING INDEX user_messages_unread/);
+    t.match(plan(statements.firstUnread, statements.firstUnreadParams), /SEARCH um USING INDEX user_messages_unread/);
+  });
+  t.test('first_unread of a stream narrow reads only the viewer\'s unread rows', async (t) => {
+    const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
+    const statements = rangeStatements(narrowSql(narrow), FULL_COLUMNS, narrow);
+    t.match(plan(statements.firstUnread, statements.firstUnreadParams), /SEARCH um USING INDEX user_messages_unread/);
+  });
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { checkFlagsForNarrow, doUpdateFlagsForNarrow } from '../actions/flags-narrow';
+import { parseAnchor } from '../lib/anchor';
+import { errors } from '../lib/errors';
+import { parseNarrow } from '../lib/narrow';
+import { json, param } from '../lib/params';
+import { userRoute } from '../lib/route';
+import { FULL_COLUMNS, fetchedMessages, matchesNarrow, selectRange, type FetchedRow } from '../queries/message-fetch';
+import { resolveNarrow } from '../queries/narrow-resolve';
+
+// api-notes §b: at most 5000 messages per fetch.
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+const count = () => json(param.safeInt.min(0));
+const narrowParam = () => json(z.array(z.unknown()).default([]));
+
+/** GET /messages (api-notes §b, §c): a range of a narrow around an anchor. */
+export const getMessages = userRoute(
+  z.object({
+    anchor: z.string().optional(),
+    include_anchor: param.bool(true),
+    num_before: count(),
+    num_after: count(),
+    narrow: narrowParam(),
+    apply_markdown: param.bool(true),
+    client_extavatar: param.bool(true),
+    use_first_unread_anchor: param.bool(false),
+  }),
+  ({ realm, user }, p) => {
+    if (p.num_before + p.num_after > MAX_MESSAGES_PER_FETCH) throw errors.tooManyMessages(MAX_MESSAGES_PER_FETCH);
+    if (!p.include_anchor && p.num_before > 0 && p.num_after > 0) throw errors.anchorNotAtEnd();
+    const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
+    const narrow = resolveNarrow(realm, user, parseNarrow(p.narrow));
+    const range = selectRange<FetchedRow>(
+      realm,
+      narrow,
+      // A `near` term is where the client wants to be (api-notes §c).
+      { anchor: narrow.near ?? anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor },
+      FULL_COLUMNS,
+    );
+    return {
+      messages: fetchedMessages(realm, narrow, range.rows, {
+        applyMarkdown: p.apply_markdown,
+        clientExtavatar: p.client_extavatar,
+      }),
+      anchor: range.anchor,
+      found_anchor: range.foundAnchor,
+      found_oldest: range.foundOldest,
+      found_newest: range.foundNewest,
+      // No plan limits visible history here (api-notes §b).
+      history_limited: false,
+    };
+  },
+);
+
+/** GET /messages/matches_narrow: which of `msg_ids` the viewer can read and match `narrow`. */
+export const getMatchesNarrow = userRoute(
+  z.object({ msg_ids: param.intList(), narrow: json(z.array(z.unknown())) }),
+  ({ realm, user }, p) => {
+    const narrow = resolveNarrow(realm, user, parseNarrow(p.narrow));
+    return { messages: matchesNarrow(realm, narrow, p.msg_ids) };
+  },
+);
+
+/** POST /messages/flags/narrow (SPEC): add or remove a flag on a range of a narrow. */
+export const postFlagsForNarrow = userRoute(
+  z.object({
+    anchor: z.string(),
+    include_anchor: param.bool(true),
+    num_before: count(),
+    num_after: count(),
+    narrow: narrowParam(),
+    op: z.string(),
+    flag: z.string(),
+  }),
+  async ({ realm, user }, p) => {
+    const update = checkFlagsForNarrow(p.op, p.flag);
+    const anchor = parseAnchor(p.anchor, false);
+    const narrow = resolveNarrow(realm, user, parseNarrow(p.narrow));
+    return doUpdateFlagsForNarrow(realm, user, narrow, update, {
+      anchor,
+      numBefore: p.num_before,
+      numAfter: p.num_after,
+      includeAnchor: p.include_anchor,
+    });
+  },
+);

@@ -1,0 +1,206 @@
+import { FLAG_BIT } from '../lib/flags';
+import type { HasOperand, IsOperand } from '../lib/narrow';
+
+/**
+ * Narrow terms as SQL (api-notes §c), built without a realm so the plan test can check every
+ * shape with EXPLAIN QUERY PLAN. User input only ever travels as bound parameters.
+ *
+ * Two ways in, each on an index:
+ * - history: `messages` read through messages_stream_topic / messages_stream_id (a stream
+ *   narrow) or by ID range (streams:public), with the viewer's row LEFT JOINed for flags;
+ * - received: the viewer's `user_messages` rows by (user_id, message_id) range, joined to
+ *   `messages` by rowid.
+ */
+
+export type ResolvedTerm = { negated: boolean } & (
+  | { kind: 'stream'; streamId: number }
+  | { kind: 'streams'; webPublicOnly: boolean }
+  | { kind: 'topic'; topic: string }
+  | { kind: 'sender'; userId: number }
+  /** The exact direct conversation; null when it does not exist (matches nothing). */
+  | { kind: 'recipient'; recipientId: number | null }
+  | { kind: 'dm-including'; userId: number }
+  | { kind: 'group-dm-with'; userId: number }
+  | { kind: 'is'; operand: IsOperand }
+  | { kind: 'has'; operand: HasOperand }
+  | { kind: 'in-home' }
+  | { kind: 'id'; messageId: number }
+  /** An FTS5 expression; null when the query has no searchable word (matches nothing). */
+  | { kind: 'search'; match: string | null }
+);
+
+export interface ResolvedNarrow {
+  viewerId: number;
+  terms: ResolvedTerm[];
+  /** Read stream history, not only the viewer's received messages. */
+  includeHistory: boolean;
+  /** A `near` term's message ID: the anchor the client asks for. */
+  near: number | null;
+  /** Folded words to highlight; null without a (non-negated) search term. */
+  highlight: ReadonlySet<string> | null;
+}
+
+export type SqlValue = number | string;
+
+export interface NarrowSql {
+  /** FROM clause: `m` is messages, `um` the viewer's user_messages row (null for history). */
+  from: string;
+  /** The message ID column the range and order use (the index's own column). */
+  idColumn: string;
+  /** The viewer's flags on the row; history rows read as `read` + `historical`. */
+  flagsExpr: string;
+  where: string[];
+  params: SqlValue[];
+}
+
+// api-notes §b: messages the viewer never received carry flags read + historical.
+export const HISTORICAL_FLAGS = FLAG_BIT.read | FLAG_BIT.historical;
+
+// Content properties, decided from the rendered HTML (api-notes §c `has`).
+const HAS_PATTERNS: Record<HasOperand, string> = {
+  link: '%<a href%',
+  image: '%message_inline_image%',
+  attachment: '%/user_uploads/%',
+};
+
+const RESOLVED_TOPIC_PREFIX = '✔ ';
+
+/**
+ * `unreadIndex`: read the viewer's rows through the partial index of unread rows (the planner
+ * does not pick it without table statistics, and a user's read rows can be millions).
+ */
+export function narrowSql(narrow: ResolvedNarrow, unreadIndex = false): NarrowSql {
+  const history = narrow.includeHistory;
+  const unreadOnly =
+    unreadIndex || narrow.terms.some((term) => term.kind === 'is' && term.operand === 'unread' && !term.negated);
+  // A search reads the full-text index newest first and stops at the limit, instead of
+  // collecting every match (a common word matches a large part of the realm).
+  const driver = unreadOnly ? undefined : narrow.terms.find(isPositiveSearch);
+  const sql = driver ? searchDriven(history, narrow.viewerId, driver.match) : messageDriven(history, narrow.viewerId, unreadOnly);
+  if (unreadIndex) sql.where.push(unreadCondition(sql.flagsExpr));
+  for (const term of narrow.terms) {
+    if (term === driver) continue;
+    const { condition, params } = termCondition(term, narrow.viewerId, sql.flagsExpr);
+    // coalesce: a condition on a NULL column (stream_id of a direct message) is false, so
+    // its negation must be true.
+    sql.where.push(term.negated ? `NOT coalesce(${condition}, 0)` : condition);
+    sql.params.push(...params);
+  }
+  return sql;
+}
+
+function messageDriven(history: boolean, viewerId: number, unreadOnly: boolean): NarrowSql {
+  return history
+    ? {
+        from: 'messages m LEFT JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id',
+        idColumn: 'm.id',
+        flagsExpr: `coalesce(um.flags, ${HISTORICAL_FLAGS})`,
+        where: [],
+        params: [viewerId],
+      }
+    : {
+        from: `user_messages um ${unreadOnly ? 'INDEXED BY user_messages_unread ' : ''}JOIN messages m ON m.id = um.message_id`,
+        idColumn: 'um.message_id',
+        flagsExpr: 'um.flags',
+        where: ['um.user_id = ?'],
+        params: [viewerId],
+      };
+}
+
+type PositiveSearch = Extract<ResolvedTerm, { kind: 'search' }> & { match: string };
+
+function isPositiveSearch(term: ResolvedTerm): term is PositiveSearch {
+  return term.kind === 'search' && !term.negated && term.match !== null;
+}
+
+function searchDriven(history: boolean, viewerId: number, match: string): NarrowSql {
+  return {
+    from: `messages_fts f JOIN messages m ON m.id = f.rowid ${history ? 'LEFT ' : ''}JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id`,
+    idColumn: 'f.rowid',
+    flagsExpr: history ? `coalesce(um.flags, ${HISTORICAL_FLAGS})` : 'um.flags',
+    where: ['f.messages_fts MATCH ?'],
+    params: [viewerId, match],
+  };
+}
+
+interface Condition {
+  condition: string;
+  params: SqlValue[];
+}
+
+function termCondition(term: ResolvedTerm, viewerId: number, flags: string): Condition {
+  switch (term.kind) {
+    case 'stream':
+      return { condition: 'm.stream_id = ?', params: [term.streamId] };
+    case 'streams':
+      return {
+        condition: `m.stream_id IN (SELECT id FROM streams WHERE ${term.webPublicOnly ? 'is_web_public = 1' : 'invite_only = 0'})`,
+        params: [],
+      };
+    case 'topic':
+      // COLLATE NOCASE: the collation of messages_stream_topic, so the index serves it.
+      return { condition: '(m.stream_id IS NOT NULL AND m.topic = ? COLLATE NOCASE)', params: [term.topic] };
+    case 'sender':
+      return { condition: 'm.sender_id = ?', params: [term.userId] };
+    case 'recipient':
+      return term.recipientId === null ? { condition: '0', params: [] } : { condition: 'm.recipient_id = ?', params: [term.recipientId] };
+    case 'dm-including':
+      return { condition: `(m.stream_id IS NULL AND ${receivedBy})`, params: [term.userId] };
+    case 'group-dm-with':
+      // A group conversation has three members or more: two commas in its key.
+      return {
+        condition: `(m.stream_id IS NULL AND ${receivedBy} AND (SELECT length(r.direct_key) - length(replace(r.direct_key, ',', ''))
+          FROM recipients r WHERE r.id = m.recipient_id) >= 2)`,
+        params: [term.userId],
+      };
+    case 'is':
+      return isCondition(term.operand, flags);
+    case 'has':
+      return { condition: 'm.rendered_content LIKE ?', params: [HAS_PATTERNS[term.operand]] };
+    case 'in-home':
+      return { condition: `NOT ${mutedStream}`, params: [viewerId] };
+    case 'id':
+      return { condition: 'm.id = ?', params: [term.messageId] };
+    case 'search':
+      if (term.match === null) return { condition: '0', params: [] };
+      // Kept: per-row lookups (the rows are already few: unread ones, or a second search).
+      // Left out: one pass over the matches, cheaper than a lookup for each of many rows.
+      return {
+        condition: term.negated
+          ? 'm.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)'
+          : 'EXISTS (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? AND rowid = m.id)',
+        params: [term.match],
+      };
+  }
+}
+
+// Every member of a direct conversation has a row: membership is one primary-key lookup.
+const receivedBy = 'EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ? AND x.message_id = m.id)';
+
+export const mutedStream =
+  'EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.is_muted = 1)';
+
+function isCondition(operand: IsOperand, flags: string): Condition {
+  switch (operand) {
+    case 'dm':
+      return { condition: 'm.stream_id IS NULL', params: [] };
+    case 'starred':
+      return { condition: `(${flags} & ${FLAG_BIT.starred}) != 0`, params: [] };
+    case 'mentioned':
+      return { condition: `(${flags} & ${FLAG_BIT.mentioned | FLAG_BIT.wildcard_mentioned}) != 0`, params: [] };
+    case 'alerted':
+      return { condition: `(${flags} & ${FLAG_BIT.has_alert_word}) != 0`, params: [] };
+    case 'unread':
+      // Written as in the partial index user_messages_unread, so that index can serve it.
+      return { condition: unreadCondition(flags), params: [] };
+    case 'resolved':
+      return { condition: '(m.stream_id IS NOT NULL AND substr(m.topic, 1, 2) = ?)', params: [RESOLVED_TOPIC_PREFIX] };
+    case 'followed':
+      // Followed topics live in user_topics, which does not exist yet: nothing is followed.
+      return { condition: '0', params: [] };
+  }
+}
+
+export function unreadCondition(flags: string): string {
+  return `(${flags} & ${FLAG_BIT.read}) = 0`;
+}
