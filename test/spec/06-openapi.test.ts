@@ -68,6 +68,11 @@ t.test('endpoints answer as the reference schemas say', async (t) => {
     ['patch', '/scheduled_messages/{scheduled_message_id}', () => api.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' })],
     ['delete', '/scheduled_messages/{scheduled_message_id}', () => api.call('DELETE', `/scheduled_messages/${scheduledId}`)],
     ['delete', '/messages/{message_id}', () => api.call('DELETE', `/messages/${String(doomed.body['id'])}`)],
+    ['get', '/messages', () => api.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'stream', operand: 'general' }] })],
+    ['get', '/messages', () => api.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 10, narrow: [['search', 'hello']], apply_markdown: false })],
+    ['get', '/messages', () => api.as(alice).get('/messages', { anchor: 'first_unread', num_before: 5, num_after: 5, narrow: [{ operator: 'dm', operand: [1] }] })],
+    ['get', '/messages/matches_narrow', () => api.get('/messages/matches_narrow', { msg_ids: [Number(sentId)], narrow: [{ operator: 'search', operand: 'hello' }] })],
+    ['post', '/messages/flags/narrow', () => api.post('/messages/flags/narrow', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [], op: 'add', flag: 'read' })],
     ['post', '/streams/{stream_id}/delete_topic', () => api.post(`/streams/${generalId}/delete_topic`, { topic_name: 'nothing here' })],
   );
   for (const [method, path, call] of cases) {
