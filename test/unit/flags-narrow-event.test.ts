@@ -54,7 +54,8 @@ t.test('flags on a narrow queue one update_message_flags event for the acting us
         all: false,
         message_details: {
           [streamMessage]: { type: 'stream', stream_id: 1, topic: 'here', unmuted_stream_msg: true },
-          [direct]: { type: 'private', mentioned: true },
+          // every other participant, even in a one-to-one conversation (openapi message_details.user_ids)
+          [direct]: { type: 'private', user_ids: [owner.id], mentioned: true },
         },
       },
       userIds: [otherId],

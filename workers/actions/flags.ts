@@ -69,6 +69,8 @@ export function applyFlagChangeTxn(tx: Txn, user: UserRow, change: FlagChange, m
     else update.run(bit, user.id, messageId);
     changed.push(messageId);
   }
+  // Only changes are news: a request that changed nothing tells no client anything.
+  if (changed.length === 0) return changed;
   const event: { type: string } & Record<string, unknown> = {
     type: 'update_message_flags',
     op: change.op,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { checkFlagsForNarrow, doUpdateFlagsForNarrow } from '../actions/flags-narrow';
+import { checkFlagChange } from '../actions/flags';
+import { doUpdateFlagsForNarrow } from '../actions/flags-narrow';
 import { parseAnchor } from '../lib/anchor';
 import { errors } from '../lib/errors';
 import { parseNarrow } from '../lib/narrow';
@@ -74,7 +75,7 @@ export const postFlagsForNarrow = userRoute(
     flag: z.string(),
   }),
   async ({ realm, user }, p) => {
-    const update = checkFlagsForNarrow(p.op, p.flag);
+    const update = checkFlagChange(p.op, p.flag);
     const anchor = parseAnchor(p.anchor, false);
     const narrow = resolveNarrow(realm, user, parseNarrow(p.narrow));
     return doUpdateFlagsForNarrow(realm, user, narrow, update, {
