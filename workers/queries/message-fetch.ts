@@ -1,6 +1,6 @@
 import type { Realm } from '../realm';
 import { highlightHtml, highlightTopic } from '../lib/search-highlight';
-import { messageObject, type MessageRow } from './messages';
+import { MessageLookups, messageObject, type MessageRow } from './messages';
 import { HISTORICAL_FLAGS, mutedStream, narrowSql, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
 
 /** api-notes §b: `newest` resolves to this ID, larger than any message ID. */
@@ -127,8 +127,10 @@ export function fetchedMessages(
   rows: readonly FetchedRow[],
   options: MessageOptions,
 ): Record<string, unknown>[] {
+  const lookups = new MessageLookups(realm);
+  lookups.preloadReactions(rows.map((row) => row.id));
   return rows.map((row) => {
-    const object = messageObject(realm, row, viewerFlags(row), options.applyMarkdown);
+    const object = messageObject(realm, row, viewerFlags(row), options.applyMarkdown, lookups);
     // No avatar uploads exist yet, so every avatar is the external one (SPEC Message.avatar_url).
     if (options.clientExtavatar) object['avatar_url'] = null;
     if (narrow.highlight) Object.assign(object, searchMatch(row, narrow.highlight));
