@@ -91,7 +91,9 @@ export function rangeStatements(sql: NarrowSql, columns: string, narrow: Resolve
   }
   return {
     before: `${select} AND ${sql.idColumn} < ? ORDER BY ${sql.idColumn} DESC LIMIT ?`,
-    at: `${select} AND ${sql.idColumn} = ?`,
+    // The anchor row by the message's own key: on a search narrow, `f.rowid = ?` beside MATCH
+    // made FTS5 walk every match (205 ms on a million messages; `m.id = ?`: 0.03 ms).
+    at: `${select} AND m.id = ?`,
     after: `${select} AND ${sql.idColumn} > ? ORDER BY ${sql.idColumn} ASC LIMIT ?`,
     firstUnread: `SELECT ${unread.idColumn} AS id FROM ${unread.from} WHERE ${unreadWhere.join(' AND ')} ORDER BY ${unread.idColumn} ASC LIMIT 1`,
     firstUnreadParams,
