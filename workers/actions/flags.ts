@@ -4,7 +4,7 @@
  * flag endpoints (flags on a narrow) can run it on their own list of IDs.
  */
 import { errors } from '../lib/errors';
-import { FLAG_BIT, MESSAGE_FLAGS, type MessageFlag } from '../lib/flags';
+import { FLAG_BIT, MESSAGE_FLAGS, type MessageFlag, HISTORICAL_FLAGS } from '../lib/flags';
 import { accessMessage, messageById, userFlags } from '../queries/messages';
 import { isSubscribed } from '../queries/streams';
 import { unreadMessageDetails } from '../queries/unread';
@@ -17,8 +17,6 @@ export const EDITABLE_FLAGS: readonly MessageFlag[] = ['read', 'starred', 'colla
 /** Flags the public API still names but never lets users set (api-notes §b). */
 const LEGACY_FLAGS = new Set(['summarize_in_home', 'summarize_in_stream', 'force_expand', 'force_collapse']);
 
-/** What a message the user never received counts as: read stream history (api-notes §c). */
-export const HISTORICAL_FLAGS = FLAG_BIT.read | FLAG_BIT.historical;
 
 export type FlagOperation = 'add' | 'remove';
 

@@ -1,18 +1,17 @@
 import { errors } from '../lib/errors';
 import { FLAG_BIT } from '../lib/flags';
+import { RESOLVED_TOPIC_PREFIX } from '../lib/resolved-topic';
 import { ROLE } from '../lib/roles';
-import { canAccessStreamHistory, firstStreamMessageId, topicMessages, allSubscriberIds } from '../queries/message-edit';
+import { firstStreamMessageId, topicMessages, allSubscriberIds } from '../queries/message-edit';
 import type { EditHistoryEntry } from '../queries/message-history';
 import type { MessageEditSettings } from '../queries/realm-settings';
-import { streamById, type StreamRow } from '../queries/streams';
+import { canReadStreamHistory, streamById, type StreamRow } from '../queries/streams';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { sendNoticeTxn, silentMention } from './notifications';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
-/** SPEC §States, Topic: a resolved topic is the original topic behind a check mark and a space. */
-export const RESOLVED_TOPIC_PREFIX = '\u2714 ';
 
 // The public API allows 20 seconds past each limit, for requests started just in time.
 export const EDIT_LIMIT_BUFFER_S = 20;
@@ -36,7 +35,7 @@ export interface MovePlan {
  */
 export function messagesToMove(realm: Realm, actor: UserRow, plan: MovePlan): number[] {
   if (plan.propagateMode === 'change_one') return [plan.target.id];
-  const onlyFor = canAccessStreamHistory(realm, actor, plan.stream) ? null : actor;
+  const onlyFor = canReadStreamHistory(realm, actor, plan.stream) ? null : actor;
   const ids = topicMessages(realm, plan.stream.id, plan.target.topic, onlyFor)
     .map((m) => m.id)
     .filter((id) => plan.propagateMode === 'change_all' || id >= plan.target.id);
@@ -61,7 +60,7 @@ export function checkMoveTimeLimitForTopic(realm: Realm, actor: UserRow, plan: M
   }
   if (limits.length === 0) return;
   const oldestAllowed = now - (Math.min(...limits) + EDIT_LIMIT_BUFFER_S);
-  const onlyFor = canAccessStreamHistory(realm, actor, plan.stream) ? null : actor;
+  const onlyFor = canReadStreamHistory(realm, actor, plan.stream) ? null : actor;
   const inTopic = topicMessages(realm, plan.stream.id, plan.target.topic, onlyFor);
   const allowed = inTopic.filter((m) => m.date_sent > oldestAllowed);
   if (allowed.length === inTopic.length) return;
@@ -178,7 +177,7 @@ export function sendMoveNoticesTxn(
   }
 
   // All the messages the user could see left the old topic: the whole topic moved.
-  const onlyFor = canAccessStreamHistory(realm, actor, plan.stream) ? null : actor;
+  const onlyFor = canReadStreamHistory(realm, actor, plan.stream) ? null : actor;
   const movedAll = plan.propagateMode === 'change_all' || topicMessages(realm, plan.stream.id, oldTopic, onlyFor).length === 0;
   const newStream = streamById(realm, plan.newStream.id) ?? plan.newStream;
   const renamed = withoutResolvedPrefix(oldTopic) !== withoutResolvedPrefix(newTopic);

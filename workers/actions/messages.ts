@@ -1,7 +1,7 @@
 import { errors } from '../lib/errors';
 import { FLAG_BIT } from '../lib/flags';
 import { ROLE } from '../lib/roles';
-import { messageObject, type MessageRow } from '../queries/messages';
+import { MessageLookups, messageObject, type MessageRow } from '../queries/messages';
 import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from '../queries/streams';
 import { userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -205,7 +205,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   tx.publish(
     {
       type: 'message',
-      message: messageObject(realm, stored, 0, true),
+      message: messageObject(realm, stored, 0, true, new MessageLookups(realm).withoutReactions(id)),
       raw_content: m.content,
       flags_by_user: Object.fromEntries(flagsByUser),
       sender_queue_id: m.queueId,

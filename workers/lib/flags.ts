@@ -15,6 +15,9 @@ export const FLAG_BIT: Record<MessageFlag, number> = Object.fromEntries(
   MESSAGE_FLAGS.map((flag, i) => [flag, 1 << i]),
 ) as Record<MessageFlag, number>;
 
+/** What a stream message the user never received counts as: read history (api-notes §c). */
+export const HISTORICAL_FLAGS = FLAG_BIT.read | FLAG_BIT.historical;
+
 export function flagNames(bits: number): MessageFlag[] {
   return MESSAGE_FLAGS.filter((flag) => (bits & FLAG_BIT[flag]) !== 0);
 }

@@ -1,22 +1,10 @@
-import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
-import { isSubscribed, type StreamRow } from './streams';
 import type { UserRow } from './users';
 
 /** A message of a topic, as the move and time-limit rules need it. */
 export interface TopicMessage {
   id: number;
   date_sent: number;
-}
-
-/**
- * Can `user` read the whole history of `stream`, messages sent before they joined included?
- * Public streams: everyone but guests; private streams: subscribers when the history is shared
- * (SPEC Stream.history_public_to_subscribers).
- */
-export function canAccessStreamHistory(realm: Realm, user: UserRow, stream: StreamRow): boolean {
-  if (!stream.invite_only && user.role !== ROLE.GUEST) return true;
-  return stream.history_public_to_subscribers === 1 && isSubscribed(realm, user.id, stream.id);
 }
 
 /**

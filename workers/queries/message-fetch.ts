@@ -1,7 +1,8 @@
 import type { Realm } from '../realm';
 import { highlightHtml, highlightTopic } from '../lib/search-highlight';
 import { MessageLookups, messageObject, type MessageRow } from './messages';
-import { HISTORICAL_FLAGS, mutedStream, narrowSql, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
+import { HISTORICAL_FLAGS } from '../lib/flags';
+import { mutedStream, narrowSql, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
 
 /** api-notes §b: `newest` resolves to this ID, larger than any message ID. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;

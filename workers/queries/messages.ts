@@ -1,8 +1,7 @@
 import { errors } from '../lib/errors';
-import { FLAG_BIT, flagNames } from '../lib/flags';
-import { ROLE } from '../lib/roles';
+import { flagNames, HISTORICAL_FLAGS } from '../lib/flags';
 import type { Realm } from '../realm';
-import { isSubscribed, streamById } from './streams';
+import { canReadStreamHistory, streamById } from './streams';
 import { avatarUrl, userById, type UserRow } from './users';
 
 export interface MessageRow {
@@ -43,11 +42,7 @@ export function accessMessage(realm: Realm, user: UserRow, messageId: number): {
   if (flags !== undefined) return { message, flags };
   if (message.stream_id !== null) {
     const stream = streamById(realm, message.stream_id);
-    if (stream) {
-      const publicHistory = !stream.invite_only && user.role !== ROLE.GUEST;
-      const subscribedHistory = stream.history_public_to_subscribers === 1 && isSubscribed(realm, user.id, stream.id);
-      if (publicHistory || subscribedHistory) return { message, flags: FLAG_BIT.read | FLAG_BIT.historical };
-    }
+    if (stream && canReadStreamHistory(realm, user, stream)) return { message, flags: HISTORICAL_FLAGS };
   }
   throw errors.invalidMessage();
 }
@@ -120,6 +115,12 @@ export class MessageLookups {
       this.conversations.set(message.recipient_id, members);
     }
     return members;
+  }
+
+  /** A message being sent has no reactions yet: nothing to read. */
+  withoutReactions(messageId: number): this {
+    (this.reactionsByMessage ??= new Map()).set(messageId, []);
+    return this;
   }
 
   /** Reads the reactions of every message of a page in one query. */

@@ -5,7 +5,7 @@ import { ftsExpression, highlightWords, parseSearch } from '../lib/search-query'
 import type { Realm } from '../realm';
 import { messageById, userFlags } from './messages';
 import type { ResolvedNarrow, ResolvedTerm } from './narrow-sql';
-import { isSubscribed, streamById, streamByName, type StreamRow } from './streams';
+import { canReadStreamHistory, streamById, streamByName, type StreamRow } from './streams';
 import { userByEmail, userById, type UserRow } from './users';
 
 /**
@@ -28,7 +28,7 @@ export function resolveNarrow(realm: Realm, viewer: UserRow, terms: readonly Nar
     switch (term.operator) {
       case 'stream': {
         const stream = resolveStream(realm, term.operand);
-        if (!negated && canReadHistory(realm, viewer, stream)) historyAllowed = true;
+        if (!negated && canReadStreamHistory(realm, viewer, stream)) historyAllowed = true;
         resolved.push({ kind: 'stream', streamId: stream.id, negated });
         break;
       }
@@ -92,11 +92,6 @@ export function resolveNarrow(realm: Realm, viewer: UserRow, terms: readonly Nar
   };
 }
 
-/** SPEC Stream.history_public_to_subscribers; guests see only streams they are subscribed to. */
-export function canReadHistory(realm: Realm, viewer: UserRow, stream: StreamRow): boolean {
-  if (!stream.invite_only && viewer.role !== ROLE.GUEST) return true;
-  return stream.history_public_to_subscribers === 1 && isSubscribed(realm, viewer.id, stream.id);
-}
 
 function resolveStream(realm: Realm, operand: Reference): StreamRow {
   const stream = typeof operand === 'number' ? streamById(realm, operand) : streamByName(realm, operand);
@@ -128,7 +123,7 @@ function expandWith(realm: Realm, viewer: UserRow, terms: readonly NarrowTerm[])
     const message = messageById(realm, term.operand);
     const stream = message && message.stream_id !== null ? streamById(realm, message.stream_id) : undefined;
     const received = message !== undefined && userFlags(realm, viewer.id, message.id) !== undefined;
-    if (!message || (!received && !(stream && canReadHistory(realm, viewer, stream)))) {
+    if (!message || (!received && !(stream && canReadStreamHistory(realm, viewer, stream)))) {
       throw errors.badNarrow(`invalid 'with' operand ${term.operand}`);
     }
     if (stream) {

@@ -1,4 +1,5 @@
-import { FLAG_BIT } from '../lib/flags';
+import { FLAG_BIT, HISTORICAL_FLAGS } from '../lib/flags';
+import { RESOLVED_TOPIC_PREFIX } from '../lib/resolved-topic';
 import type { HasOperand, IsOperand } from '../lib/narrow';
 
 /**
@@ -53,17 +54,12 @@ export interface NarrowSql {
   params: SqlValue[];
 }
 
-// api-notes §b: messages the viewer never received carry flags read + historical.
-export const HISTORICAL_FLAGS = FLAG_BIT.read | FLAG_BIT.historical;
-
 // Content properties, decided from the rendered HTML (api-notes §c `has`).
 const HAS_PATTERNS: Record<HasOperand, string> = {
   link: '%<a href%',
   image: '%message_inline_image%',
   attachment: '%/user_uploads/%',
 };
-
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /**
  * `unreadIndex`: read the viewer's rows through the partial index of unread rows (the planner

@@ -1,4 +1,6 @@
+import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import type { UserRow } from './users';
 
 export interface StreamRow {
   id: number;
@@ -31,6 +33,16 @@ export function streamById(realm: Realm, id: number): StreamRow | undefined {
 
 export function isSubscribed(realm: Realm, userId: number, streamId: number): boolean {
   return realm.stmt('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1').get(userId, streamId) !== undefined;
+}
+
+/**
+ * Can `user` read the whole history of `stream`, messages sent before they joined included?
+ * Public streams: everyone but guests; private streams: subscribers when the history is shared
+ * (SPEC Stream.history_public_to_subscribers).
+ */
+export function canReadStreamHistory(realm: Realm, user: UserRow, stream: StreamRow): boolean {
+  if (!stream.invite_only && user.role !== ROLE.GUEST) return true;
+  return stream.history_public_to_subscribers === 1 && isSubscribed(realm, user.id, stream.id);
 }
 
 export function subscriberIds(realm: Realm, streamId: number): number[] {
