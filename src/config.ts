@@ -1,16 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Durations } from './wire/protocol';
-import type { DeleteTopicSettings } from './wire/protocol';
+import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations } from './wire/protocol';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
 const SPEC_DURATIONS_MS = {
-  EVENT_QUEUE_TIMEOUT_MS: 10 * 60_000,
-  HEARTBEAT_INTERVAL_MS: 60_000,
-  TYPING_STARTED_WAIT_MS: 10_000,
-  TYPING_STOPPED_WAIT_MS: 5_000,
-  TYPING_STARTED_EXPIRY_MS: 15_000,
+  EVENT_QUEUE_TIMEOUT_MS: SPEC_DURATIONS.eventQueueTimeoutMs,
+  HEARTBEAT_INTERVAL_MS: SPEC_DURATIONS.heartbeatIntervalMs,
+  TYPING_STARTED_WAIT_MS: SPEC_DURATIONS.typingStartedWaitMs,
+  TYPING_STOPPED_WAIT_MS: SPEC_DURATIONS.typingStoppedWaitMs,
+  TYPING_STARTED_EXPIRY_MS: SPEC_DURATIONS.typingStartedExpiryMs,
 } as const;
 
 const positiveInt = z.coerce.number().int().positive();

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
     log.info({ signal }, 'stopping: finishing in-flight requests');
     void (async () => {
       await frontEnd.stop();
+      // The shards answer parked polls, save their event queues and close their realm files.
       await shards.close();
+      await frontEnd.drained();
       log.info('stopped');
       log.flush();
       process.exit(0);

@@ -23,7 +23,7 @@ port.on('message', (bytes: ArrayBuffer) => {
       void shard.handle(frame).then(send);
       return;
     case 'cancel':
-      // Nothing is parked yet; the event-queue long-poll will drop its waiter here.
+      shard.cancel(frame.id);
       return;
     case 'ping':
       send({ kind: 'pong', id: frame.id });

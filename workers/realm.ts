@@ -1,7 +1,9 @@
 import type { Statement } from 'better-sqlite3';
-import type { DeleteTopicSettings } from '../src/wire/protocol';
+import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations } from '../src/wire/protocol';
 import { openRealmDb, type Db } from './db/open';
+import { EventQueues } from './events/clients';
 import { EventBus, type QueuedEvent } from './events/outbox';
+import { systemClock, type Clock } from './lib/clock';
 import type { Logger } from './lib/log';
 import type { Renderer } from './render/pool';
 
@@ -32,12 +34,17 @@ export interface RealmOptions {
   renderer: Renderer;
   // edit: delete_topic batching (src/config.ts); absent in unit tests: the defaults
   deleteTopic?: DeleteTopicSettings;
+  // events: absent in unit tests: the spec's durations and the system clock
+  durations?: Durations;
+  clock?: Clock;
 }
 
 /** One organization: its database, its actors and its outbox; owned by one shard thread. */
 export class Realm {
   readonly db: Db;
   readonly events = new EventBus();
+  /** The realm's event queues, fed by `events` after each commit. */
+  readonly eventQueues: EventQueues;
   private readonly statements = new Map<string, Statement>();
   private batch: QueuedAction[] = [];
   private readonly row: RealmRow;
@@ -51,6 +58,17 @@ export class Realm {
   ) {
     this.db = openRealmDb(file);
     this.row = this.loadRow();
+    this.eventQueues = new EventQueues(options.clock ?? systemClock, options.durations ?? SPEC_DURATIONS);
+    this.eventQueues.restore(this.db);
+    this.events.subscribe((batch) => this.eventQueues.deliver(batch));
+  }
+
+  get durations(): Durations {
+    return this.options.durations ?? SPEC_DURATIONS;
+  }
+
+  get clock(): Clock {
+    return this.options.clock ?? systemClock;
   }
 
   get info(): RealmRow {
@@ -143,8 +161,11 @@ export class Realm {
     this.actors.push(actor);
   }
 
+  /** Stops the actors, saves the event queues for the next start, and closes the file. */
   close(): void {
     for (const actor of this.actors.splice(0)) actor.stop();
+    this.eventQueues.stop();
+    this.eventQueues.save(this.db);
     this.db.close();
   }
 

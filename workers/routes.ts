@@ -21,6 +21,7 @@ import { postMarkAllAsRead, postMarkStreamAsRead, postMarkTopicAsRead } from './
 import { getReadReceipts } from './endpoints/read-receipts';
 import { getMessageHistory, patchMessage } from './endpoints/message-edit';
 import { deleteMessage, postDeleteTopic } from './endpoints/message-delete';
+import { deleteEvents, getEvents, postRegister } from './endpoints/events';
 import type { Route } from './lib/route';
 
 /**
@@ -73,6 +74,10 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /messages/{message_id}/history': getMessageHistory, // endpoints/message-edit
   'DELETE /messages/{message_id}': deleteMessage, // endpoints/message-delete
   'POST /streams/{stream_id}/delete_topic': postDeleteTopic, // endpoints/message-delete
+  // events: register, the event queue, typing
+  'POST /register': postRegister, // endpoints/events
+  'GET /events': getEvents, // endpoints/events
+  'DELETE /events': deleteEvents, // endpoints/events
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -73,8 +73,19 @@ export class Shard {
     return dispatch(realm, frame);
   }
 
-  /** Closes every realm database (a clean close also checkpoints the WAL). */
+  /** The client of a parked poll went away. */
+  cancel(requestId: number): void {
+    for (const realm of this.realms.values()) if (realm.eventQueues.cancel(requestId)) return;
+  }
+
+  /**
+   * Answers every parked poll, saves the event queues and closes every realm database (a clean
+   * close also checkpoints the WAL). The answers leave before the `closed` frame.
+   */
   async close(): Promise<void> {
+    for (const realm of this.realms.values()) realm.eventQueues.releaseAll();
+    // The woken polls finish in the next turns of the event loop; let them answer first.
+    await new Promise((resolve) => setImmediate(resolve));
     for (const realm of this.realms.values()) realm.close();
     this.realms.clear();
     await this.renderer.close();
@@ -93,6 +104,7 @@ export class Shard {
       log: this.log,
       renderer: this.renderer,
       deleteTopic: this.settings.deleteTopic,
+      durations: this.settings.durations,
     });
     this.realms.set(name, realm);
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);

@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
 import { ShardPool, type ResponseHandler } from '../realm/router';
 import type { RequestFrame, ResponseFrame } from '../wire/protocol';
-import { API_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
+import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
 import { readParams } from './read-request';
 import { jsonError, writeJson } from './write-response';
 
@@ -31,7 +31,10 @@ export class FrontEnd {
   private readonly resolver: RealmResolver;
   private readonly matcher: RouteMatcher;
   private openRequests = 0;
-  private drainWaiter: (() => void) | null = null;
+  // Parked polls are answered by the shards when they stop, so a stop does not wait for them.
+  private openLongPolls = 0;
+  private drainWaiter: { longPollsToo: boolean; resolve: () => void } | null = null;
+  private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
 
   constructor(
     private readonly config: Config,
@@ -56,12 +59,28 @@ export class FrontEnd {
     });
   }
 
-  /** Stops accepting connections and resolves when every open request has been answered. */
+  /**
+   * Stops accepting connections and resolves when every open request but the parked polls
+   * has been answered; the shards answer those as they stop (then `drained()`).
+   */
   stop(): Promise<void> {
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = null;
-    if (this.openRequests === 0) return Promise.resolve();
-    return new Promise((resolve) => (this.drainWaiter = resolve));
+    return this.waitForDrain(false);
+  }
+
+  /** Resolves when no request at all is open. */
+  drained(): Promise<void> {
+    return this.waitForDrain(true);
+  }
+
+  private waitForDrain(longPollsToo: boolean): Promise<void> {
+    if (this.isDrained(longPollsToo)) return Promise.resolve();
+    return new Promise((resolve) => (this.drainWaiter = { longPollsToo, resolve }));
+  }
+
+  private isDrained(longPollsToo: boolean): boolean {
+    return this.openRequests - (longPollsToo ? 0 : this.openLongPolls) === 0;
   }
 
   private health(res: uWS.HttpResponse): void {
@@ -111,15 +130,18 @@ export class FrontEnd {
     }
 
     const id = this.shards.newRequestId();
+    const longPoll = this.longPollRoutes.has(matched.match.route);
     // `settled` is set once: by the answer, by a 413 mid-body, or by the client going away.
     let settled = false;
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
+      if (longPoll) this.openLongPolls--;
       this.finished();
       return true;
     };
     this.openRequests++;
+    if (longPoll) this.openLongPolls++;
     res.onAborted(() => {
       if (settle()) this.shards.cancel(id);
     });
@@ -171,9 +193,10 @@ export class FrontEnd {
 
   private finished(): void {
     this.openRequests--;
-    if (this.openRequests === 0 && this.drainWaiter) {
-      this.drainWaiter();
+    const waiter = this.drainWaiter;
+    if (waiter && this.isDrained(waiter.longPollsToo)) {
       this.drainWaiter = null;
+      waiter.resolve();
     }
   }
 }

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
 import { decodeFromShard, encodeFrame } from '../wire/codec';
 import type { RequestFrame, ResponseFrame, ShardSettings, ToShard } from '../wire/protocol';
+import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
 
 const SHARD_ENTRY = path.join(__dirname, '..', '..', 'workers', 'main.js');
@@ -46,6 +47,7 @@ export class ShardPool {
   private readonly pings = new Map<number, () => void>();
   private nextId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
+  private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
 
   constructor(
     private readonly settings: Omit<ShardSettings, 'shardIndex' | 'shardCount'>,
@@ -75,7 +77,9 @@ export class ShardPool {
       respond(errorResponse(frame.id, 503, 'Service temporarily unavailable; try again'));
       return;
     }
-    this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + this.requestTimeoutMs, respond });
+    // A parked poll is answered within a heartbeat interval; the timeout counts from there.
+    const wait = this.longPollRoutes.has(frame.route) ? this.settings.durations.heartbeatIntervalMs : 0;
+    this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + wait + this.requestTimeoutMs, respond });
     this.post(shard, frame);
   }
 

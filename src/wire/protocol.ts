@@ -92,3 +92,12 @@ export interface Durations {
   typingStoppedWaitMs: number;
   typingStartedExpiryMs: number;
 }
+
+/** SPEC §Limits and §States: the durations' values, the defaults that tests shorten. */
+export const SPEC_DURATIONS: Durations = {
+  eventQueueTimeoutMs: 10 * 60_000,
+  heartbeatIntervalMs: 60_000,
+  typingStartedWaitMs: 10_000,
+  typingStoppedWaitMs: 5_000,
+  typingStartedExpiryMs: 15_000,
+};

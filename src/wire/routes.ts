@@ -49,7 +49,17 @@ export const API_ROUTE_IDS = [
   'GET /messages/{message_id}/history',
   'DELETE /messages/{message_id}',
   'POST /streams/{stream_id}/delete_topic',
+  // events: register, the event queue, typing (SPEC POST /register, §Events; api-notes §b)
+  'POST /register',
+  'GET /events',
+  'DELETE /events',
 ] as const;
+
+/**
+ * Routes that may hold a request until there is news (api-notes §b GET /events): the shard
+ * answers them within a heartbeat interval, so the front end's request timeout starts after it.
+ */
+export const LONG_POLL_ROUTE_IDS: readonly RouteId[] = ['GET /events'];
 
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];
 

@@ -210,6 +210,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
       flags_by_user: Object.fromEntries(flagsByUser),
       sender_queue_id: m.queueId,
       local_message_id: m.localId,
+      public_stream: stream !== null && stream.invite_only === 0,
     },
     recipients,
   );

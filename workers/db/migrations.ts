@@ -232,4 +232,13 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO messages_fts (rowid, content, topic) VALUES (new.id, new.content, new.topic);
   END;
   `,
+  /* 5: events: event queues saved by a graceful stop and reloaded at start (workers/events/clients.ts) */ `
+  -- One row per queue; the state (options, counters, unacknowledged events) is JSON. Rows are
+  -- read and deleted in one transaction at start, so after a crash no stale queue comes back.
+  CREATE TABLE saved_event_queues (
+    queue_id TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    state TEXT NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -19,6 +19,11 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
+  /** An event that no transaction carries (an actor's, like typing): delivered at once. */
+  publish(event: QueuedEvent['event'], userIds: readonly number[]): void {
+    this.deliver([{ event, userIds }]);
+  }
+
   deliver(events: readonly QueuedEvent[]): void {
     if (events.length === 0) return;
     for (const listener of this.listeners) listener(events);

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { checkQueueNarrow } from '../events/narrow-filter';
+import { CAPABILITY_NAMES, type ClientCapabilities, type EventQueue, type QueueOptions } from '../events/queue';
+import { ApiError } from '../lib/errors';
+import { json, param } from '../lib/params';
+import { userRoute, type UserContext } from '../lib/route';
+import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/version';
+import { initialState } from '../queries/register';
+
+const typeList = () => json(z.array(z.string()).optional());
+
+/** The parameters that shape a queue: POST /register, and GET /events making one on the fly. */
+const queueParams = {
+  apply_markdown: param.bool(false),
+  client_extavatar: param.optionalBool(),
+  event_types: typeList(),
+  all_public_streams: param.bool(false),
+  client_capabilities: json(z.record(z.string(), z.unknown()).optional()),
+  narrow: json(z.array(z.tuple([z.string(), z.string()])).default([])),
+};
+
+type QueueParams = z.output<z.ZodObject<typeof queueParams>>;
+
+function queueOptions(p: QueueParams, authenticated: boolean): QueueOptions {
+  checkQueueNarrow(p.narrow);
+  const declared = p.client_capabilities ?? {};
+  const capabilities = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, declared[name] === true])) as unknown as ClientCapabilities;
+  return {
+    eventTypes: p.event_types ?? null,
+    applyMarkdown: p.apply_markdown,
+    clientExtavatar: p.client_extavatar ?? authenticated,
+    allPublicStreams: p.all_public_streams,
+    narrow: p.narrow,
+    capabilities,
+  };
+}
+
+const versionKeys = {
+  service_feature_level: SERVICE_FEATURE_LEVEL,
+  service_version: SERVICE_VERSION,
+  service_merge_base: SERVICE_MERGE_BASE,
+};
+
+/** POST /register (SPEC): a new event queue and the state it continues from. */
+export const postRegister = userRoute(
+  z.object({
+    ...queueParams,
+    include_subscribers: param.bool(false),
+    slim_presence: param.bool(false),
+    fetch_event_types: typeList(),
+  }),
+  ({ realm, user }, p) => {
+    const options = queueOptions(p, true);
+    const state = initialState(realm, user, {
+      fetchEventTypes: p.fetch_event_types ?? p.event_types ?? null,
+      includeSubscribers: p.include_subscribers,
+      slimPresence: p.slim_presence,
+      queue: options,
+    });
+    const queue = realm.eventQueues.register(user.id, options);
+    return { queue_id: queue.id, last_event_id: -1, ...versionKeys, ...state };
+  },
+);
+
+function badQueue(queueId: string): ApiError {
+  return new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+}
+
+function ownQueue({ realm, user }: UserContext, queueId: string): EventQueue {
+  const queue = realm.eventQueues.find(queueId, user.id);
+  if (!queue) throw badQueue(queueId);
+  return queue;
+}
+
+/**
+ * GET /events (api-notes §b): the events after `last_event_id`, which are acknowledged up to
+ * it; an empty queue holds the poll until an event or a heartbeat. With `dont_block` and no
+ * `queue_id`, a queue is made on the spot from register-style parameters.
+ */
+export const getEvents = userRoute(
+  z.object({
+    queue_id: z.string().optional(),
+    last_event_id: param.optionalInt(),
+    dont_block: param.bool(false),
+    ...queueParams,
+  }),
+  async (ctx, p) => {
+    const queues = ctx.realm.eventQueues;
+    if (p.queue_id === undefined) {
+      if (!p.dont_block) throw new ApiError("Missing 'queue_id' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'queue_id' });
+      const queue = queues.register(ctx.user.id, queueOptions(p, true));
+      return { events: [], queue_id: queue.id };
+    }
+    const queue = ownQueue(ctx, p.queue_id);
+    if (p.last_event_id === undefined) {
+      throw new ApiError("Missing 'last_event_id' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'last_event_id' });
+    }
+    queue.acknowledge(p.last_event_id);
+    queues.touch(queue);
+    if (queue.isEmpty && !p.dont_block) await queues.wait(queue, ctx.frame.id);
+    return { events: queue.pending };
+  },
+);
+
+/** DELETE /events: the caller's queue goes away; a poll parked on it is answered. */
+export const deleteEvents = userRoute(z.object({ queue_id: z.string() }), (ctx, p) => {
+  ctx.realm.eventQueues.remove(ownQueue(ctx, p.queue_id));
+  return {};
+});

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/open';
+import type { Clock, TimerHandle } from '../lib/clock';
+import type { QueuedEvent } from './outbox';
+import { EventQueue, type QueueOptions, type SavedQueue } from './queue';
+import { shapeForQueue, type MessageEventPayload } from './shape';
+
+/** SPEC §Limits: how long an idle queue lives, and how long a poll waits before a heartbeat. */
+export interface QueueDurations {
+  eventQueueTimeoutMs: number;
+  heartbeatIntervalMs: number;
+}
+
+interface Waiter {
+  requestId: number;
+  sinceMs: number;
+  wake: () => void;
+}
+
+// One sweep serves every queue of the realm (heartbeats and collection), not a timer per poll.
+const MAX_SWEEP_MS = 1_000;
+const MIN_SWEEP_MS = 10;
+
+/**
+ * A realm's event queues (SPEC §Events): who has which queue, the polls parked on them, and
+ * the sweep that sends heartbeats and collects idle queues. Committed events arrive through
+ * `deliver`; each queue receives its own shape of them (events/shape.ts).
+ */
+export class EventQueues {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private readonly allPublicStreams = new Set<EventQueue>();
+  private readonly waiters = new Map<EventQueue, Waiter>();
+  private readonly parkedRequests = new Map<number, EventQueue>();
+  private readonly sweepMs: number;
+  private timer: TimerHandle | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly durations: QueueDurations,
+  ) {
+    const shortest = Math.min(durations.eventQueueTimeoutMs, durations.heartbeatIntervalMs);
+    this.sweepMs = Math.max(MIN_SWEEP_MS, Math.min(MAX_SWEEP_MS, Math.floor(shortest / 4)));
+  }
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  get parkedCount(): number {
+    return this.waiters.size;
+  }
+
+  /** A new queue for `userId` (POST /register). */
+  register(userId: number, options: QueueOptions): EventQueue {
+    const queueId = `${Math.floor(this.clock.now() / 1000)}:${randomBytes(6).toString('hex')}`;
+    const queue = new EventQueue(queueId, userId, options, this.clock.now());
+    this.add(queue);
+    return queue;
+  }
+
+  /** The caller's queue; another user's queue is as unknown as a collected one. */
+  find(queueId: string, userId: number): EventQueue | null {
+    const queue = this.queues.get(queueId);
+    return queue && queue.userId === userId ? queue : null;
+  }
+
+  /** A fetch counts as activity, so a polling client keeps its queue. */
+  touch(queue: EventQueue): void {
+    queue.lastActivityMs = this.clock.now();
+  }
+
+  /**
+   * Parks a poll until the queue has news: an event, a heartbeat, a newer poll on the same
+   * queue (one poll per queue, api-notes §b), the client going away, or a server stop.
+   */
+  wait(queue: EventQueue, requestId: number): Promise<void> {
+    this.wake(queue);
+    this.ensureSweeping();
+    return new Promise<void>((resolve) => {
+      this.waiters.set(queue, { requestId, sinceMs: this.clock.now(), wake: resolve });
+      this.parkedRequests.set(requestId, queue);
+    });
+  }
+
+  /** The client went away (the front end's `cancel` frame): its poll no longer waits. */
+  cancel(requestId: number): boolean {
+    const queue = this.parkedRequests.get(requestId);
+    if (!queue) return false;
+    this.wake(queue);
+    return true;
+  }
+
+  remove(queue: EventQueue): void {
+    this.wake(queue);
+    this.queues.delete(queue.id);
+    this.allPublicStreams.delete(queue);
+    const own = this.byUser.get(queue.userId);
+    own?.delete(queue);
+    if (own?.size === 0) this.byUser.delete(queue.userId);
+  }
+
+  /** Every queue of a user (their account was deactivated, their key rotated). */
+  removeUser(userId: number): void {
+    for (const queue of [...(this.byUser.get(userId) ?? [])]) this.remove(queue);
+  }
+
+  /** Committed events, in commit order: each recipient's queues get their shape of each. */
+  deliver(batch: readonly QueuedEvent[]): void {
+    for (const { event, userIds } of batch) {
+      for (const userId of userIds) {
+        const queues = this.byUser.get(userId);
+        if (!queues) continue;
+        for (const queue of queues) this.offer(queue, event, userId);
+      }
+      if (event.type === 'message' && (event as MessageEventPayload).public_stream && this.allPublicStreams.size > 0) {
+        const recipients = new Set(userIds);
+        for (const queue of this.allPublicStreams) {
+          if (!recipients.has(queue.userId)) this.offer(queue, event, queue.userId);
+        }
+      }
+    }
+  }
+
+  /** Answers every parked poll (a graceful stop); the queues stay, to be saved. */
+  releaseAll(): void {
+    for (const queue of [...this.waiters.keys()]) this.wake(queue);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.releaseAll();
+  }
+
+  /** Writes every queue into the realm file (a graceful stop), replacing what was there. */
+  save(db: Db): void {
+    const insert = db.prepare('INSERT INTO saved_event_queues (queue_id, user_id, state) VALUES (?, ?, ?)');
+    db.transaction(() => {
+      db.prepare('DELETE FROM saved_event_queues').run();
+      for (const queue of this.queues.values()) insert.run(queue.id, queue.userId, JSON.stringify(queue.save()));
+    })();
+  }
+
+  /**
+   * Takes back the queues a graceful stop saved, and forgets them in the file at once: after
+   * a crash, clients get BAD_EVENT_QUEUE_ID and re-register (DESIGN §Crash isolation).
+   */
+  restore(db: Db): void {
+    const rows = db.transaction(() => {
+      const saved = db.prepare('SELECT state FROM saved_event_queues').all() as { state: string }[];
+      db.prepare('DELETE FROM saved_event_queues').run();
+      return saved;
+    })();
+    for (const row of rows) this.add(EventQueue.restore(JSON.parse(row.state) as SavedQueue));
+    if (rows.length > 0) this.ensureSweeping();
+  }
+
+  private add(queue: EventQueue): void {
+    this.queues.set(queue.id, queue);
+    let own = this.byUser.get(queue.userId);
+    if (!own) this.byUser.set(queue.userId, (own = new Set()));
+    own.add(queue);
+    if (queue.options.allPublicStreams) this.allPublicStreams.add(queue);
+    this.ensureSweeping();
+  }
+
+  private offer(queue: EventQueue, event: QueuedEvent['event'], userId: number): void {
+    const shaped = shapeForQueue(queue, event, userId);
+    if (shaped.length === 0) return;
+    for (const payload of shaped) queue.push(payload);
+    this.wake(queue);
+  }
+
+  private wake(queue: EventQueue): void {
+    const waiter = this.waiters.get(queue);
+    if (!waiter) return;
+    this.waiters.delete(queue);
+    this.parkedRequests.delete(waiter.requestId);
+    queue.lastActivityMs = this.clock.now();
+    waiter.wake();
+  }
+
+  private ensureSweeping(): void {
+    if (this.timer !== null || this.stopped) return;
+    this.timer = this.clock.setTimeout(() => this.sweep(), this.sweepMs);
+  }
+
+  /** Heartbeats for polls that waited long enough; idle queues without a poll are collected. */
+  private sweep(): void {
+    this.timer = null;
+    const now = this.clock.now();
+    for (const [queue, waiter] of [...this.waiters]) {
+      if (now - waiter.sinceMs < this.durations.heartbeatIntervalMs) continue;
+      queue.push({ type: 'heartbeat' });
+      this.wake(queue);
+    }
+    for (const queue of [...this.queues.values()]) {
+      if (!this.waiters.has(queue) && now - queue.lastActivityMs >= this.durations.eventQueueTimeoutMs) this.remove(queue);
+    }
+    if (this.queues.size > 0) this.ensureSweeping();
+  }
+}

@@ -1,0 +1,114 @@
+import { flagNames, type MessageFlag } from '../lib/flags';
+import { matchesQueueNarrow, type NarrowableMessage } from './narrow-filter';
+import type { EventPayload, EventQueue } from './queue';
+
+/**
+ * What one queue receives of a published event (api-notes §d): its `event_types`, `narrow`,
+ * `apply_markdown`, `client_extavatar` and capabilities decide; [] when nothing. Actions
+ * publish one event for everyone, carrying per-user parts in fields that start here and never
+ * reach a client (INTERNAL_KEYS).
+ */
+export function shapeForQueue(queue: EventQueue, event: EventPayload, userId: number): EventPayload[] {
+  const options = queue.options;
+  if (options.eventTypes !== null && event.type !== 'heartbeat' && !options.eventTypes.includes(event.type)) return [];
+  const capabilities = options.capabilities;
+  switch (event.type) {
+    case 'message':
+      return messageForQueue(queue, event as MessageEventPayload, userId);
+    case 'update_message':
+      return [withoutInternal(event, { flags: userFlagsIn(event, userId) ?? [] })];
+    case 'delete_message':
+      if (capabilities.bulk_message_deletion) return [event];
+      return deletedOneByOne(event);
+    case 'typing':
+      // SPEC POST /typing: stream typing only for clients that declared they show it.
+      return event['message_type'] === 'stream' && !capabilities.stream_typing_notifications ? [] : [event];
+    case 'realm_linkifiers':
+      // SPEC POST /register, linkifier_url_template: no such events for older clients.
+      return capabilities.linkifier_url_template ? [event] : [];
+    case 'update_display_settings':
+    case 'update_global_notifications':
+      // Legacy twins of user_settings, for clients that do not read the settings object.
+      return capabilities.user_settings_object ? [] : [event];
+    default:
+      return [event];
+  }
+}
+
+/** Fields of published events that are for the queues, not for clients. */
+const INTERNAL_KEYS = ['raw_content', 'flags_by_user', 'sender_queue_id', 'local_message_id', 'public_stream'] as const;
+
+export interface MessageEventPayload extends EventPayload {
+  type: 'message';
+  /** The message object as the sender sees it, content rendered. */
+  message: Record<string, unknown> & NarrowableMessage;
+  raw_content: string;
+  /** Each recipient's flags, as bits or names. */
+  flags_by_user: Record<number, number | string[]>;
+  sender_queue_id?: string | undefined;
+  local_message_id?: string | undefined;
+  /** Also for `all_public_streams` queues (a message to a public stream). */
+  public_stream: boolean;
+}
+
+function userFlagsIn(event: EventPayload, userId: number): MessageFlag[] | string[] | undefined {
+  const byUser = event['flags_by_user'] as Record<number, number | string[]> | undefined;
+  const flags = byUser?.[userId];
+  if (flags === undefined) return undefined;
+  return typeof flags === 'number' ? flagNames(flags) : flags;
+}
+
+function withoutInternal(event: EventPayload, extra: Record<string, unknown>): EventPayload {
+  const shaped: EventPayload = { ...event, ...extra };
+  for (const key of INTERNAL_KEYS) delete shaped[key];
+  return shaped;
+}
+
+// The message object in each of its four forms, built once per event for all queues.
+const variantsOf = new WeakMap<EventPayload, Map<number, Record<string, unknown>>>();
+
+function messageVariant(event: MessageEventPayload, applyMarkdown: boolean, clientExtavatar: boolean): Record<string, unknown> {
+  let variants = variantsOf.get(event);
+  if (!variants) variantsOf.set(event, (variants = new Map()));
+  const key = (applyMarkdown ? 1 : 0) | (clientExtavatar ? 2 : 0);
+  let variant = variants.get(key);
+  if (!variant) {
+    variant = { ...event.message };
+    // api-notes §d: the flags travel beside the message, not inside it.
+    delete variant['flags'];
+    if (!applyMarkdown) {
+      variant['content'] = event.raw_content;
+      variant['content_type'] = 'text/x-markdown';
+    }
+    if (clientExtavatar) variant['avatar_url'] = null;
+    variants.set(key, variant);
+  }
+  return variant;
+}
+
+function messageForQueue(queue: EventQueue, event: MessageEventPayload, userId: number): EventPayload[] {
+  const flags = userFlagsIn(event, userId) ?? [];
+  const options = queue.options;
+  if (options.narrow.length > 0) {
+    const viewer = { viewerId: userId, flags: flags as MessageFlag[], publicStream: event.public_stream };
+    if (!matchesQueueNarrow(options.narrow, event.message, viewer)) return [];
+  }
+  const shaped: EventPayload = {
+    type: 'message',
+    message: messageVariant(event, options.applyMarkdown, options.clientExtavatar),
+    flags,
+  };
+  // SPEC §Events: the queue that sent the message learns which local echo it was.
+  if (event.local_message_id !== undefined && event.sender_queue_id === queue.id) shaped['local_message_id'] = event.local_message_id;
+  return [shaped];
+}
+
+/** Without bulk_message_deletion: one event per message, with `message_id` (SPEC §Events). */
+function deletedOneByOne(event: EventPayload): EventPayload[] {
+  const ids = (event['message_ids'] as number[] | undefined) ?? [];
+  return ids.map((id) => {
+    const single: EventPayload = { ...event, message_id: id };
+    delete single['message_ids'];
+    return single;
+  });
+}
