@@ -252,4 +252,17 @@ t.test('a start that is not renewed is followed by a stop from the server', asyn
   t.strictSame(await bobQueue.read(), [start]);
   // A parked poll: the expiry's stop wakes it.
   t.strictSame(await bobQueue.read(true), [{ ...start, op: 'stop' }]);
+
+  t.test('an explicit stop cancels the expiry: no second stop follows', async (t) => {
+    const carol = await createMember(owner, 'Carol');
+    t.equal((await owner.as(alice).post('/typing', { op: 'start', to: [bob.id] })).status, 200);
+    t.equal((await owner.as(alice).post('/typing', { op: 'stop', to: [bob.id] })).status, 200);
+    t.strictSame(await bobQueue.read(), [start, { ...start, op: 'stop' }]);
+    // A later conversation's expiry wakes the parked poll; a stop left armed for the first
+    // conversation would have come before it.
+    t.equal((await owner.as(alice).post('/typing', { op: 'start', to: [bob.id, carol.id] })).status, 200);
+    const group = { ...start, recipients: [participant(bob), participant(carol), participant(alice)] };
+    t.strictSame(await bobQueue.read(), [group]);
+    t.strictSame(await bobQueue.read(true), [{ ...group, op: 'stop' }]);
+  });
 });
