@@ -135,4 +135,7 @@ export const errors = {
   missingAnchor: () => new ApiError("Missing 'anchor' argument."),
   tooManyMessages: (max: number) => new ApiError(`Too many messages requested (maximum ${max}).`),
   anchorNotAtEnd: () => new ApiError('The anchor can only be excluded at an end of the range'),
+  // register: parameters refused to spectators (feature level 149) and guests (api-notes §e)
+  invalidForAnonymous: (name: string) => new ApiError(`Invalid '${name}' parameter for anonymous request`),
+  notAuthorizedForQuery: () => new ApiError('User not authorized for this query'),
 };
