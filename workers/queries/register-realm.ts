@@ -154,7 +154,7 @@ export function realmState(realm: Realm): Record<string, unknown> {
     server_emoji_data_url: `${realm.url}/static/generated/emoji/emoji_api.json`,
     server_needs_upgrade: false,
     event_queue_longpoll_timeout_seconds: 90,
-    jitsi_server_url: null,
+    jitsi_server_url: 'https://meet.jit.si', // the public API's default video-call server
     server_presence_ping_interval_seconds: 60,
     server_presence_offline_threshold_seconds: 200,
   });
