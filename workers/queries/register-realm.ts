@@ -107,11 +107,11 @@ const GIPHY_RATINGS = {
 /** The `realm` fetch type (api-notes §e): every `realm_*` setting, the server's facts and the `max_*` limits. */
 export function realmState(realm: Realm): Record<string, unknown> {
   const row = realmData(realm);
+  const settings = realmSettings(row);
   const state: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries({ ...realmSettings(row), ...messageEditSettings(realm) })) {
+  for (const [name, value] of Object.entries({ ...settings, ...messageEditSettings(realm) })) {
     state[`realm_${name}`] = value;
   }
-  const settings = realmSettings(row);
   Object.assign(state, {
     realm_name: row.name,
     realm_description: row.description,

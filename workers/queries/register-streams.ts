@@ -27,16 +27,18 @@ export interface StreamStateOptions {
 type Inherited = 'desktop_notifications' | 'audible_notifications' | 'push_notifications' | 'email_notifications' | 'wildcard_mentions_notify';
 
 /** The personal properties of one subscription (SPEC POST /users/me/subscriptions/properties). */
-function personalProperties(sub: SubscriptionRow, user: UserRow, options: StreamStateOptions): Record<string, unknown> {
+function inheritedDefaults(user: UserRow): Record<Inherited, boolean> {
   const settings = userSettings(user);
-  // Without the capability a null (inherit) is replaced by the user's own setting.
-  const globals: Record<Inherited, boolean> = {
+  return {
     desktop_notifications: settings.enable_stream_desktop_notifications,
     audible_notifications: settings.enable_stream_audible_notifications,
     push_notifications: settings.enable_stream_push_notifications,
     email_notifications: settings.enable_stream_email_notifications,
     wildcard_mentions_notify: settings.wildcard_mentions_notify,
   };
+}
+
+function personalProperties(sub: SubscriptionRow, globals: Record<Inherited, boolean>, options: StreamStateOptions): Record<string, unknown> {
   const properties: Record<string, unknown> = {
     color: sub.color,
     is_muted: sub.is_muted === 1,
@@ -45,6 +47,7 @@ function personalProperties(sub: SubscriptionRow, user: UserRow, options: Stream
   };
   for (const name of Object.keys(globals) as Inherited[]) {
     const stored = sub[name];
+    // Without the capability a null (inherit) is replaced by the user's own setting.
     properties[name] = stored === null ? (options.notificationSettingsNull ? null : globals[name]) : stored === 1;
   }
   return properties;
@@ -68,11 +71,12 @@ export function subscriptionState(realm: Realm, user: UserRow, options: StreamSt
   const subscriptions: Record<string, unknown>[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
   const neverSubscribed: Record<string, unknown>[] = [];
+  const globals = inheritedDefaults(user);
   for (const stream of streams) {
     const sub = byStream.get(stream.id);
     const active = sub?.active === 1;
     const record: Record<string, unknown> = { ...streamObject(stream) };
-    if (sub) Object.assign(record, personalProperties(sub, user, options), { stream_weekly_traffic: null });
+    if (sub) Object.assign(record, personalProperties(sub, globals, options), { stream_weekly_traffic: null });
     if (options.includeSubscribers && canSeeSubscribers(user, stream, active)) record['subscribers'] = subscriberIds(realm, stream.id);
     if (active) subscriptions.push(record);
     else if (sub) unsubscribed.push(record);
@@ -96,7 +100,8 @@ export function streamsState(realm: Realm, user: UserRow, wants: Wants, options:
     const isGuest = user.role === ROLE.GUEST;
     const rows = listStreams(realm, user.id, {
       includePublic: !isGuest,
-      includeWebPublic: !isGuest,
+      // web-public streams are visible to everyone, guests included
+      includeWebPublic: true,
       includeSubscribed: true,
       includeAllActive: user.role <= ROLE.ADMINISTRATOR,
       includeOwnerSubscribedFor: null,

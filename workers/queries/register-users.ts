@@ -91,14 +91,26 @@ export function userGroupsState(realm: Realm): Record<string, unknown>[] {
     group_id: number;
     subgroup_id: number;
   }[];
+  const membersOf = groupBy(members, (m) => m.group_id, (m) => m.user_id);
+  const subgroupsOf = groupBy(subgroups, (s) => s.group_id, (s) => s.subgroup_id);
   return groups.map((group) => ({
     id: group.id,
     name: group.name,
     description: group.description,
-    members: members.filter((m) => m.group_id === group.id).map((m) => m.user_id),
-    direct_subgroup_ids: subgroups.filter((s) => s.group_id === group.id).map((s) => s.subgroup_id),
+    members: membersOf.get(group.id) ?? [],
+    direct_subgroup_ids: subgroupsOf.get(group.id) ?? [],
     is_system_group: group.is_system_group === 1,
   }));
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => number, value: (row: T) => number): Map<number, number[]> {
+  const grouped = new Map<number, number[]>();
+  for (const row of rows) {
+    const list = grouped.get(key(row));
+    if (list) list.push(value(row));
+    else grouped.set(key(row), [value(row)]);
+  }
+  return grouped;
 }
 
 /** `realm_bots`: the bots the caller owns, or every bot for administrators (api-notes §e). */
