@@ -22,6 +22,11 @@ export async function dispatch(realm: Realm, frame: RequestFrame): Promise<Respo
       if (realm.info.deactivated) throw errors.realmDeactivated();
       user = authenticate(realm, frame.authorization);
     }
+    // register: credentials are optional there (SPEC §Authentication 3), checked when sent
+    if (route.auth === 'optional') {
+      if (realm.info.deactivated) throw errors.realmDeactivated();
+      if (frame.authorization !== '') user = authenticate(realm, frame.authorization);
+    }
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user, frame };
     const result = await route.run(ctx, values);

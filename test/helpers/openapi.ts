@@ -38,7 +38,8 @@ interface OpenApi {
   components: { schemas: Record<string, Schema>; responses: Record<string, ResponseObject> };
 }
 
-const OPENAPI_FILE = path.join(REPO_ROOT, '..', 'shared', 'reference', 'zulip-openapi.yaml');
+// OPENAPI_FILE: for checkouts that do not sit beside shared/ (git worktrees)
+const OPENAPI_FILE = process.env['OPENAPI_FILE'] ?? path.join(REPO_ROOT, '..', 'shared', 'reference', 'zulip-openapi.yaml');
 
 let loaded: OpenApi | null = null;
 
@@ -53,6 +54,8 @@ function openApi(): OpenApi {
   const prefix = /\b([a-z]+)_feature_level\b/.exec(text)?.[1];
   if (prefix) {
     text = text.replace(new RegExp(`\\b${prefix}_(feature_level|version|merge_base|extra_emoji)\\b`, 'g'), 'service_$1');
+    // register: the realm type's plan flag carries the vendor prefix too
+    text = text.replace(new RegExp(`\\b${prefix}_plan_is_not_limited\\b`, 'g'), 'service_plan_is_not_limited');
   }
   text = text.replace(/\bclient_(?!extavatar)[a-z]*avatar\b/g, 'client_extavatar');
   loaded = parse(text, { maxAliasCount: -1 }) as OpenApi;

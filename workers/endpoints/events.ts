@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { checkQueueNarrow } from '../events/narrow-filter';
 import { CAPABILITY_NAMES, type ClientCapabilities, type EventQueue, type QueueOptions } from '../events/queue';
-import { ApiError } from '../lib/errors';
+import { ApiError, errors } from '../lib/errors';
 import { json, param } from '../lib/params';
-import { userRoute, type UserContext } from '../lib/route';
+import { ROLE } from '../lib/roles';
+import { optionalUserRoute, userRoute, type UserContext } from '../lib/route';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/version';
 import { initialState } from '../queries/register';
+import { spectatorAccessEnabled } from '../queries/register-realm';
+import type { UserRow } from '../queries/users';
 
 const typeList = () => json(z.array(z.string()).optional());
 
@@ -21,14 +24,16 @@ const queueParams = {
 
 type QueueParams = z.output<z.ZodObject<typeof queueParams>>;
 
-function queueOptions(p: QueueParams, authenticated: boolean): QueueOptions {
+function queueOptions(p: QueueParams, user: UserRow | null): QueueOptions {
   checkQueueNarrow(p.narrow);
+  // Guests cannot read public streams they are not in (api-notes §e all_public_streams).
+  if (p.all_public_streams && user?.role === ROLE.GUEST) throw errors.notAuthorizedForQuery();
   const declared = p.client_capabilities ?? {};
   const capabilities = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, declared[name] === true])) as unknown as ClientCapabilities;
   return {
     eventTypes: p.event_types ?? null,
     applyMarkdown: p.apply_markdown,
-    clientExtavatar: p.client_extavatar ?? authenticated,
+    clientExtavatar: p.client_extavatar ?? user !== null,
     allPublicStreams: p.all_public_streams,
     narrow: p.narrow,
     capabilities,
@@ -41,8 +46,12 @@ const versionKeys = {
   service_merge_base: SERVICE_MERGE_BASE,
 };
 
-/** POST /register (SPEC): a new event queue and the state it continues from. */
-export const postRegister = userRoute(
+/**
+ * POST /register (SPEC): a new event queue and the state it continues from. Without
+ * credentials, in a realm open to spectators, only web-public state and no queue
+ * (SPEC §Authentication 3).
+ */
+export const postRegister = optionalUserRoute(
   z.object({
     ...queueParams,
     include_subscribers: param.bool(false),
@@ -50,15 +59,20 @@ export const postRegister = userRoute(
     fetch_event_types: typeList(),
   }),
   ({ realm, user }, p) => {
-    const options = queueOptions(p, true);
+    if (user === null) {
+      if (!spectatorAccessEnabled(realm)) throw errors.notLoggedIn();
+      if (p.client_extavatar === true) throw errors.invalidForAnonymous('client_extavatar');
+      if (p.include_subscribers) throw errors.invalidForAnonymous('include_subscribers');
+    }
+    const options = queueOptions(p, user);
     const state = initialState(realm, user, {
       fetchEventTypes: p.fetch_event_types ?? p.event_types ?? null,
       includeSubscribers: p.include_subscribers,
       slimPresence: p.slim_presence,
       queue: options,
     });
-    const queue = realm.eventQueues.register(user.id, options);
-    return { queue_id: queue.id, last_event_id: -1, ...versionKeys, ...state };
+    const queueId = user === null ? null : realm.eventQueues.register(user.id, options).id;
+    return { queue_id: queueId, last_event_id: -1, ...versionKeys, ...state };
   },
 );
 
@@ -88,7 +102,7 @@ export const getEvents = userRoute(
     const queues = ctx.realm.eventQueues;
     if (p.queue_id === undefined) {
       if (!p.dont_block) throw new ApiError("Missing 'queue_id' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'queue_id' });
-      const queue = queues.register(ctx.user.id, queueOptions(p, true));
+      const queue = queues.register(ctx.user.id, queueOptions(p, ctx.user));
       return { events: [], queue_id: queue.id };
     }
     const queue = ownQueue(ctx, p.queue_id);

@@ -70,6 +70,9 @@ export const errors = {
     new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401),
   noSuchRealm: (realm: string) =>
     new ApiError(`There is no organization named '${realm}' on this server`, 'NONEXISTENT_SUBDOMAIN', 404),
+  // register: parameters refused to spectators (feature level 149) and guests (api-notes §e)
+  invalidForAnonymous: (name: string) => new ApiError(`Invalid '${name}' parameter for anonymous request`),
+  notAuthorizedForQuery: () => new ApiError('User not authorized for this query'),
   mustBeAdmin: () => new ApiError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'),
   streamNameDoesNotExist: (name: string) =>
     new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name }),

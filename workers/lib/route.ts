@@ -18,7 +18,7 @@ export type HandlerResult = Record<string, unknown>;
 
 /** A route with its parameter types erased, as the realm dispatches it. */
 export interface Route {
-  auth: 'user' | 'none';
+  auth: 'user' | 'none' | 'optional';
   params: z.ZodObject;
   aliases: Readonly<Record<string, string>>;
   run(ctx: RouteContext, values: unknown): HandlerResult | Promise<HandlerResult>;
@@ -51,6 +51,24 @@ export function openRoute<S extends z.ZodObject>(
 ): Route {
   return {
     auth: 'none',
+    params,
+    aliases: options.aliases ?? {},
+    run: (ctx, values) => handler(ctx, values as z.output<S>),
+  };
+}
+
+// register: optional authentication (SPEC §Authentication 3)
+/**
+ * An endpoint that serves both users and, when the realm allows spectators, callers without
+ * credentials: sent credentials are checked as for a user route; none gives `user: null`.
+ */
+export function optionalUserRoute<S extends z.ZodObject>(
+  params: S,
+  handler: (ctx: RouteContext, values: z.output<S>) => HandlerResult | Promise<HandlerResult>,
+  options: RouteOptions = {},
+): Route {
+  return {
+    auth: 'optional',
     params,
     aliases: options.aliases ?? {},
     run: (ctx, values) => handler(ctx, values as z.output<S>),

@@ -1,0 +1,131 @@
+import t from 'tap';
+import { applyEvents, type Event, type State } from '../helpers/apply-events';
+import { createMember } from '../helpers/fixtures';
+import { ApiClient } from '../helpers/http';
+import { sendToStream, streamIdOf } from '../helpers/realm-file';
+import { startServer } from '../helpers/server';
+
+// STYLE.md habit 7: for each action, the register state plus the events the action produced
+// equals a fresh register, on the keys those events touch.
+
+const MESSAGE_KEYS = ['max_message_id', 'unread_msgs', 'starred_messages', 'recent_private_conversations'];
+const CAPABILITIES = { bulk_message_deletion: true, linkifier_url_template: true, user_settings_object: true };
+
+/** Lists in a canonical order, so that the order of appends does not count as a difference. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, canonical(inner)]));
+  }
+  return value;
+}
+
+interface Case {
+  name: string;
+  keys: string[];
+  act: () => Promise<unknown>;
+  /** Why this action's events on main do not match api-notes §d yet. */
+  todo?: string;
+}
+
+t.test('register state + events = a fresh register', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const owner = new ApiClient(server.baseUrl, server.owner);
+  const aliceCredentials = await createMember(owner, 'Alice');
+  const alice = owner.as(aliceCredentials);
+  const bob = await createMember(owner, 'Bob');
+  const generalId = await streamIdOf(owner, 'general');
+  // A stream the user is in and Bob is not, for the peer_add case.
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lounge' }], principals: [aliceCredentials.id] });
+
+  const registerState = async (): Promise<State> => {
+    const res = await alice.post('/register', { include_subscribers: true, client_capabilities: CAPABILITIES });
+    if (res.status !== 200) throw new Error(res.text);
+    return res.body;
+  };
+
+  let lastSent = 0;
+  let scheduledId = 0;
+  let linkifierId = 0;
+  const at = Math.floor(Date.now() / 1000) + 3600;
+  const cases: Case[] = [
+    { name: 'a stream message mentioning everyone', keys: MESSAGE_KEYS, act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')) },
+    {
+      name: 'a direct message',
+      keys: MESSAGE_KEYS,
+      act: async () => (lastSent = (await owner.post('/messages', { type: 'direct', to: [aliceCredentials.id], content: 'psst' })).body['id'] as number),
+    },
+    {
+      name: 'a group direct message sent by the user',
+      keys: MESSAGE_KEYS,
+      act: () => alice.post('/messages', { type: 'direct', to: [1, bob.id], content: 'all of us' }),
+    },
+    { name: 'an edit of the content', keys: MESSAGE_KEYS, act: () => owner.call('PATCH', `/messages/${lastSent}`, { content: 'psst!' }) },
+    {
+      name: 'a topic move',
+      keys: ['unread_msgs'],
+      act: async () => {
+        const id = await sendToStream(owner, 'general', 'old topic', 'move me');
+        return owner.call('PATCH', `/messages/${id}`, { topic: 'new topic', propagate_mode: 'change_all' });
+      },
+    },
+    { name: 'a reaction', keys: MESSAGE_KEYS, act: () => owner.post(`/messages/${lastSent}/reactions`, { emoji_name: 'smile' }) },
+    { name: 'starring', keys: ['starred_messages'], act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'add', flag: 'starred' }) },
+    { name: 'marking unread as read', keys: ['unread_msgs'], act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'add', flag: 'read' }) },
+    { name: 'marking read as unread', keys: ['unread_msgs'], act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'remove', flag: 'read' }) },
+    { name: 'deleting a message', keys: ['unread_msgs', 'starred_messages'], act: () => owner.call('DELETE', `/messages/${lastSent}`) },
+    { name: 'marking everything as read', keys: ['unread_msgs'], act: () => alice.post('/mark_all_as_read') },
+    {
+      name: 'subscribing the user to a new stream',
+      keys: ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'],
+      act: () => owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'fresh' }], principals: [aliceCredentials.id] }),
+      todo: 'subscription add on main carries {stream_id, user_id}, not api-notes §d subscriptions: [sub]',
+    },
+    {
+      name: 'another user subscribing to a stream the user is in',
+      keys: ['subscriptions'],
+      act: () => owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lounge' }], principals: [bob.id] }),
+    },
+    {
+      name: 'a new user',
+      keys: ['realm_users'],
+      act: () => createMember(owner, 'Carol'),
+      todo: 'realm_user add on main carries a partial person, not the api-notes §d user object',
+    },
+    { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
+    { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
+    { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },
+    {
+      name: 'adding a linkifier',
+      keys: ['realm_linkifiers'],
+      act: async () => (linkifierId = (await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' })).body['id'] as number),
+    },
+    { name: 'editing a linkifier', keys: ['realm_linkifiers'], act: () => owner.call('PATCH', `/realm/filters/${linkifierId}`, { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' }) },
+    { name: 'removing a linkifier', keys: ['realm_linkifiers'], act: () => owner.call('DELETE', `/realm/filters/${linkifierId}`) },
+    {
+      name: 'scheduling a message',
+      keys: ['scheduled_messages'],
+      act: async () =>
+        (scheduledId = (await alice.post('/scheduled_messages', { type: 'stream', to: generalId, topic: 'later', content: 'soon', scheduled_delivery_timestamp: at })).body['scheduled_message_id'] as number),
+    },
+    { name: 'editing a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }) },
+    { name: 'deleting a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('DELETE', `/scheduled_messages/${scheduledId}`) },
+  ];
+
+  for (const testCase of cases) {
+    const options = testCase.todo === undefined ? {} : { todo: testCase.todo };
+    await t.test(testCase.name, options, async (t) => {
+      const before = await registerState();
+      await testCase.act();
+      const polled = await alice.get('/events', { queue_id: before['queue_id'] as string, last_event_id: -1, dont_block: true });
+      t.equal(polled.status, 200, polled.text);
+      const events = polled.body['events'] as Event[];
+      const applied = applyEvents(before, aliceCredentials.id, events);
+      const fresh = await registerState();
+      for (const key of testCase.keys) {
+        t.same(canonical(applied[key]), canonical(fresh[key]), `${key} after ${events.map((e) => e['type']).join(', ') || 'no events'}`);
+      }
+    });
+  }
+});

@@ -1,0 +1,232 @@
+/**
+ * A client's reducer: applies events, as GET /events returns them (api-notes §d), to a
+ * POST /register state (api-notes §e). The state-equivalence test (STYLE.md habit 7) compares
+ * the result with a fresh register. Written for the api-notes shapes, not for what the server
+ * happens to send.
+ */
+export type State = Record<string, unknown>;
+export type Event = Record<string, unknown>;
+
+interface Unread {
+  count: number;
+  pms: { other_user_id: number; sender_id: number; message_ids: number[] }[];
+  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+  huddles: { user_ids_string: string; message_ids: number[] }[];
+  mentions: number[];
+  old_unreads_missing: boolean;
+}
+
+interface MessageDetails {
+  type: 'stream' | 'private';
+  mentioned?: boolean;
+  user_ids?: number[];
+  stream_id?: number;
+  topic?: string;
+}
+
+type Row = Record<string, unknown>;
+
+function list<T = Row>(state: State, key: string): T[] {
+  return state[key] as T[];
+}
+
+function removeIds(ids: number[], gone: ReadonlySet<number>): number[] {
+  return ids.filter((id) => !gone.has(id));
+}
+
+/** Drops message IDs from every unread bucket; empty buckets go. */
+function dropUnread(unread: Unread, ids: readonly number[]): void {
+  const gone = new Set(ids);
+  unread.pms = unread.pms.map((p) => ({ ...p, message_ids: removeIds(p.message_ids, gone) })).filter((p) => p.message_ids.length > 0);
+  unread.streams = unread.streams
+    .map((s) => ({ ...s, unread_message_ids: removeIds(s.unread_message_ids, gone) }))
+    .filter((s) => s.unread_message_ids.length > 0);
+  unread.huddles = unread.huddles.map((h) => ({ ...h, message_ids: removeIds(h.message_ids, gone) })).filter((h) => h.message_ids.length > 0);
+  unread.mentions = removeIds(unread.mentions, gone);
+  unread.count = unread.pms.reduce((n, p) => n + p.message_ids.length, 0) +
+    unread.streams.reduce((n, s) => n + s.unread_message_ids.length, 0) +
+    unread.huddles.reduce((n, h) => n + h.message_ids.length, 0);
+}
+
+/** Adds one unread message to its bucket, keeping IDs ascending. */
+function addUnread(unread: Unread, selfId: number, id: number, details: MessageDetails): void {
+  const insert = (ids: number[]) => [...ids, id].sort((a, b) => a - b);
+  if (details.type === 'stream') {
+    const bucket = unread.streams.find((s) => s.stream_id === details.stream_id && s.topic === details.topic);
+    if (bucket) bucket.unread_message_ids = insert(bucket.unread_message_ids);
+    else unread.streams.push({ stream_id: details.stream_id ?? -1, topic: details.topic ?? '', unread_message_ids: [id] });
+  } else {
+    const others = details.user_ids ?? [];
+    if (others.length <= 1) {
+      const other = others[0] ?? selfId;
+      const bucket = unread.pms.find((p) => p.other_user_id === other);
+      if (bucket) bucket.message_ids = insert(bucket.message_ids);
+      else unread.pms.push({ other_user_id: other, sender_id: other, message_ids: [id] });
+    } else {
+      const key = [...others, selfId].sort((a, b) => a - b).join(',');
+      const bucket = unread.huddles.find((h) => h.user_ids_string === key);
+      if (bucket) bucket.message_ids = insert(bucket.message_ids);
+      else unread.huddles.push({ user_ids_string: key, message_ids: [id] });
+    }
+  }
+  if (details.mentioned) unread.mentions = insert(unread.mentions);
+  unread.count += 1;
+}
+
+function applyMessage(state: State, selfId: number, event: Event): void {
+  const message = event['message'] as Row;
+  const flags = event['flags'] as string[];
+  const id = message['id'] as number;
+  if ('max_message_id' in state) state['max_message_id'] = Math.max(state['max_message_id'] as number, id);
+  const isStream = message['type'] === 'stream';
+  const others = isStream
+    ? []
+    : (message['display_recipient'] as { id: number }[]).map((r) => r.id).filter((member) => member !== selfId).sort((a, b) => a - b);
+  if ('unread_msgs' in state && !flags.includes('read')) {
+    const details: MessageDetails = isStream
+      ? { type: 'stream', stream_id: message['stream_id'] as number, topic: message['subject'] as string }
+      : { type: 'private', user_ids: others };
+    if (flags.includes('mentioned') || flags.includes('wildcard_mentioned')) details.mentioned = true;
+    addUnread(state['unread_msgs'] as Unread, selfId, id, details);
+  }
+  if ('starred_messages' in state && flags.includes('starred')) state['starred_messages'] = [...list<number>(state, 'starred_messages'), id];
+  if ('recent_private_conversations' in state && !isStream) {
+    const key = others.join(',');
+    const rest = list<{ max_message_id: number; user_ids: number[] }>(state, 'recent_private_conversations').filter(
+      (c) => c.user_ids.join(',') !== key,
+    );
+    state['recent_private_conversations'] = [{ max_message_id: id, user_ids: others }, ...rest];
+  }
+}
+
+function applyFlags(state: State, selfId: number, event: Event): void {
+  const ids = event['messages'] as number[];
+  const adding = event['op'] === 'add';
+  if (event['flag'] === 'read' && 'unread_msgs' in state) {
+    const unread = state['unread_msgs'] as Unread;
+    if (adding) {
+      // `all`: every unread message was read, whatever the list says.
+      if (event['all'] === true) Object.assign(unread, { count: 0, pms: [], streams: [], huddles: [], mentions: [] });
+      else dropUnread(unread, ids);
+    } else {
+      const details = event['message_details'] as Record<string, MessageDetails>;
+      for (const id of ids) {
+        const detail = details[String(id)];
+        if (detail) addUnread(unread, selfId, id, detail);
+      }
+    }
+  }
+  if (event['flag'] === 'starred' && 'starred_messages' in state) {
+    const starred = list<number>(state, 'starred_messages');
+    state['starred_messages'] = adding ? [...starred, ...ids].sort((a, b) => a - b) : starred.filter((id) => !ids.includes(id));
+  }
+}
+
+function applyDelete(state: State, event: Event): void {
+  const ids = (event['message_ids'] as number[] | undefined) ?? [event['message_id'] as number];
+  if ('unread_msgs' in state) dropUnread(state['unread_msgs'] as Unread, ids);
+  if ('starred_messages' in state) state['starred_messages'] = list<number>(state, 'starred_messages').filter((id) => !ids.includes(id));
+}
+
+/** A topic or stream move carries unread IDs along (api-notes §d update_message). */
+function applyUpdateMessage(state: State, event: Event): void {
+  if (!('unread_msgs' in state)) return;
+  const newTopic = event['subject'] as string | undefined;
+  const newStream = event['new_stream_id'] as number | undefined;
+  if (newTopic === undefined && newStream === undefined) return;
+  const unread = state['unread_msgs'] as Unread;
+  const moved = new Set(event['message_ids'] as number[]);
+  const carried = unread.streams.flatMap((s) => s.unread_message_ids).filter((id) => moved.has(id));
+  const mentioned = unread.mentions.filter((id) => moved.has(id));
+  dropUnread(unread, carried);
+  for (const id of carried) {
+    addUnread(unread, 0, id, {
+      type: 'stream',
+      stream_id: newStream ?? (event['stream_id'] as number),
+      topic: newTopic ?? (event['orig_subject'] as string),
+      mentioned: mentioned.includes(id),
+    });
+  }
+}
+
+function applySubscription(state: State, event: Event): void {
+  const op = event['op'];
+  if (op === 'add') {
+    const added = event['subscriptions'] as Row[];
+    const ids = new Set(added.map((s) => s['stream_id']));
+    state['subscriptions'] = [...list(state, 'subscriptions'), ...added];
+    state['never_subscribed'] = list(state, 'never_subscribed').filter((s) => !ids.has(s['stream_id']));
+    state['unsubscribed'] = list(state, 'unsubscribed').filter((s) => !ids.has(s['stream_id']));
+  } else if (op === 'peer_add' || op === 'peer_remove') {
+    const streamIds = event['stream_ids'] as number[];
+    const userIds = event['user_ids'] as number[];
+    for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed']) {
+      for (const sub of list(state, key)) {
+        if (!streamIds.includes(sub['stream_id'] as number) || !Array.isArray(sub['subscribers'])) continue;
+        const current = sub['subscribers'] as number[];
+        sub['subscribers'] = op === 'peer_add' ? [...new Set([...current, ...userIds])].sort((a, b) => a - b) : current.filter((u) => !userIds.includes(u));
+      }
+    }
+  }
+}
+
+/** Applies `events` in order to a copy of `state`; `selfId` is the registered user. */
+export function applyEvents(initial: State, selfId: number, events: readonly Event[]): State {
+  const state = structuredClone(initial);
+  for (const event of events) {
+    switch (event['type']) {
+      case 'message':
+        applyMessage(state, selfId, event);
+        break;
+      case 'update_message_flags':
+        applyFlags(state, selfId, event);
+        break;
+      case 'delete_message':
+        applyDelete(state, event);
+        break;
+      case 'update_message':
+        applyUpdateMessage(state, event);
+        break;
+      case 'subscription':
+        if ('subscriptions' in state) applySubscription(state, event);
+        break;
+      case 'stream':
+        if (event['op'] === 'create' && 'streams' in state) state['streams'] = [...list(state, 'streams'), ...(event['streams'] as Row[])];
+        break;
+      case 'realm_user':
+        if (event['op'] === 'add' && 'realm_users' in state) {
+          const { is_active: _active, ...person } = event['person'] as Row;
+          state['realm_users'] = [...list(state, 'realm_users'), person];
+        }
+        break;
+      case 'user_group':
+        if (event['op'] === 'add' && 'realm_user_groups' in state) state['realm_user_groups'] = [...list(state, 'realm_user_groups'), event['group'] as Row];
+        break;
+      case 'alert_words':
+        state['alert_words'] = event['alert_words'];
+        break;
+      case 'realm_linkifiers':
+        state['realm_linkifiers'] = event['realm_linkifiers'];
+        break;
+      case 'scheduled_messages':
+        applyScheduled(state, event);
+        break;
+      default:
+        break;
+    }
+  }
+  return state;
+}
+
+function applyScheduled(state: State, event: Event): void {
+  const current = list(state, 'scheduled_messages');
+  const byDue = (a: Row, b: Row) =>
+    (a['scheduled_delivery_timestamp'] as number) - (b['scheduled_delivery_timestamp'] as number) ||
+    (a['scheduled_message_id'] as number) - (b['scheduled_message_id'] as number);
+  if (event['op'] === 'add') state['scheduled_messages'] = [...current, ...(event['scheduled_messages'] as Row[])].sort(byDue);
+  if (event['op'] === 'update') {
+    const updated = event['scheduled_message'] as Row;
+    state['scheduled_messages'] = current.map((m) => (m['scheduled_message_id'] === updated['scheduled_message_id'] ? updated : m)).sort(byDue);
+  }
+  if (event['op'] === 'remove') state['scheduled_messages'] = current.filter((m) => m['scheduled_message_id'] !== event['scheduled_message_id']);
+}

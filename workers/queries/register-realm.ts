@@ -1,0 +1,219 @@
+import { POLICY } from '../lib/policy';
+import { STOP_WORDS } from '../lib/stop-words';
+import type { Realm } from '../realm';
+import { listLinkifiers } from './linkifiers';
+import { messageEditSettings } from './realm-settings';
+
+/** Which data types POST /register fetches: the request's list, or null for all. */
+export type Wants = (type: string) => boolean;
+
+interface RealmDataRow {
+  name: string;
+  description: string;
+  notifications_stream_id: number | null;
+  settings: string;
+}
+
+// The public API's defaults for a new organization (7.0) of the settings that have no endpoint
+// yet; the realm row's `settings` JSON overrides any of them (PATCH /realm, later).
+const REALM_SETTING_DEFAULTS = {
+  add_custom_emoji_policy: POLICY.MEMBERS,
+  avatar_changes_disabled: false,
+  bot_creation_policy: 1,
+  create_private_stream_policy: POLICY.MEMBERS,
+  create_public_stream_policy: POLICY.MEMBERS,
+  create_web_public_stream_policy: 7, // owners only (the public API's value for this one setting)
+  default_code_block_language: '',
+  default_language: 'en',
+  digest_emails_enabled: false,
+  digest_weekday: 1,
+  disallow_disposable_email_addresses: true,
+  email_changes_disabled: false,
+  emails_restricted_to_domains: false,
+  enable_read_receipts: true,
+  enable_spectator_access: false,
+  giphy_rating: 2,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  invite_required: true,
+  invite_to_realm_policy: POLICY.MEMBERS,
+  invite_to_stream_policy: POLICY.MEMBERS,
+  mandatory_topics: false,
+  message_content_allowed_in_email_notifications: true,
+  message_retention_days: -1,
+  name_changes_disabled: false,
+  private_message_policy: 1,
+  send_welcome_emails: true,
+  user_group_edit_policy: POLICY.MEMBERS,
+  video_chat_provider: 1,
+  waiting_period_threshold: 0,
+  want_advertise_in_communities_directory: false,
+  wildcard_mention_policy: 5,
+};
+
+type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;
+
+/** The limits clients enforce before sending (SPEC §Limits; api-notes §e numbers). */
+export const LIMITS = {
+  max_message_length: 10000,
+  max_topic_length: 60,
+  max_stream_name_length: 60,
+  max_stream_description_length: 1024,
+  max_file_upload_size_mib: 25,
+  max_avatar_file_size_mib: 5,
+  max_icon_file_size_mib: 5,
+  max_logo_file_size_mib: 5,
+};
+
+function realmData(realm: Realm): RealmDataRow {
+  return realm.stmt('SELECT name, description, notifications_stream_id, settings FROM realm WHERE id = 1').get() as RealmDataRow;
+}
+
+function storedSettings(row: RealmDataRow): Record<string, unknown> {
+  try {
+    const value = JSON.parse(row.settings) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The realm's settings without an endpoint of their own: stored values of the default's type, else the default. */
+function realmSettings(row: RealmDataRow): Record<RealmSettingName, unknown> {
+  const stored = storedSettings(row);
+  const settings: Record<string, unknown> = { ...REALM_SETTING_DEFAULTS };
+  for (const [name, fallback] of Object.entries(REALM_SETTING_DEFAULTS)) {
+    if (typeof stored[name] === typeof fallback) settings[name] = stored[name];
+  }
+  return settings as Record<RealmSettingName, unknown>;
+}
+
+/** SPEC §Authentication 3: may POST /register be called without credentials? */
+export function spectatorAccessEnabled(realm: Realm): boolean {
+  return realmSettings(realmData(realm)).enable_spectator_access === true;
+}
+
+// The public API's video-call providers, with neutral names where it names vendors' products.
+const VIDEO_CHAT_PROVIDERS = { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } };
+const GIPHY_RATINGS = {
+  disabled: { name: 'GIPHY integration disabled', id: 0 },
+  y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
+  g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
+  pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
+  pg_13: { name: 'Allow GIFs rated PG-13 (Parental guidance - under 13)', id: 4 },
+  r: { name: 'Allow GIFs rated R (Restricted)', id: 5 },
+};
+
+/** The `realm` fetch type (api-notes §e): every `realm_*` setting, the server's facts and the `max_*` limits. */
+export function realmState(realm: Realm): Record<string, unknown> {
+  const row = realmData(realm);
+  const settings = realmSettings(row);
+  const state: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries({ ...settings, ...messageEditSettings(realm) })) {
+    state[`realm_${name}`] = value;
+  }
+  Object.assign(state, {
+    realm_name: row.name,
+    realm_description: row.description,
+    realm_uri: realm.url,
+    realm_authentication_methods: { Email: true, Dev: false, LDAP: false },
+    realm_presence_disabled: false,
+    realm_upload_quota_mib: null,
+    realm_icon_url: '',
+    realm_icon_source: 'G',
+    realm_logo_url: '',
+    realm_logo_source: 'D',
+    realm_night_logo_url: '',
+    realm_night_logo_source: 'D',
+    realm_bot_domain: new URL(realm.url).hostname,
+    realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+    realm_digest_emails_enabled: settings.digest_emails_enabled,
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_is_zephyr_mirror_realm: false,
+    realm_org_type: 0,
+    realm_plan_type: 1,
+    realm_push_notifications_enabled: false,
+    realm_default_external_accounts: {},
+    realm_notifications_stream_id: row.notifications_stream_id ?? -1,
+    realm_signup_notifications_stream_id: -1,
+    ...LIMITS,
+    settings_send_digest_emails: false,
+    server_generation: 0,
+    development_environment: false,
+    service_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: '',
+    password_min_length: 6,
+    password_min_guesses: 10000,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: true,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_web_public_streams_enabled: true,
+    giphy_rating_options: GIPHY_RATINGS,
+    server_emoji_data_url: `${realm.url}/static/generated/emoji/emoji_api.json`,
+    server_needs_upgrade: false,
+    event_queue_longpoll_timeout_seconds: 90,
+    jitsi_server_url: 'https://meet.jit.si', // the public API's default video-call server
+    server_presence_ping_interval_seconds: 60,
+    server_presence_offline_threshold_seconds: 200,
+  });
+  return state;
+}
+
+/** SPEC Custom profile field types; the list-of-options type is named CHOICE (api-notes §e). */
+export const CUSTOM_PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Short text' },
+  LONG_TEXT: { id: 2, name: 'Long text' },
+  CHOICE: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date picker' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Person picker' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+  PRONOUNS: { id: 8, name: 'Pronouns' },
+};
+
+interface RealmEmojiRow {
+  id: number;
+  name: string;
+  file_name: string;
+  author_id: number | null;
+  deactivated: number;
+}
+
+/** `realm_emoji` (api-notes §e): keyed by ID, deactivated ones included. */
+export function realmEmoji(realm: Realm): Record<string, unknown> {
+  const rows = realm.stmt('SELECT id, name, file_name, author_id, deactivated FROM realm_emoji ORDER BY id').all() as RealmEmojiRow[];
+  const emoji: Record<string, unknown> = {};
+  for (const row of rows) {
+    const url = `/user_avatars/1/emoji/images/${row.file_name}`;
+    emoji[String(row.id)] = {
+      id: String(row.id),
+      name: row.name,
+      source_url: url,
+      still_url: null,
+      deactivated: row.deactivated === 1,
+      author_id: row.author_id,
+    };
+  }
+  return emoji;
+}
+
+/** The realm-wide data types that need no user: settings, emoji, linkifiers, profile fields. */
+export function realmWideState(realm: Realm, wants: Wants, linkifierTemplates: boolean): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  if (wants('realm')) Object.assign(state, realmState(realm));
+  if (wants('custom_profile_fields')) {
+    // No endpoint creates fields yet: the list is empty and grows with it.
+    state['custom_profile_fields'] = [];
+    state['custom_profile_field_types'] = CUSTOM_PROFILE_FIELD_TYPES;
+  }
+  if (wants('stop_words')) state['stop_words'] = [...STOP_WORDS];
+  if (wants('realm_emoji')) state['realm_emoji'] = realmEmoji(realm);
+  // SPEC capability linkifier_url_template: without it the list is empty.
+  if (wants('realm_linkifiers')) state['realm_linkifiers'] = linkifierTemplates ? listLinkifiers(realm) : [];
+  if (wants('realm_filters')) state['realm_filters'] = [];
+  if (wants('realm_playgrounds')) state['realm_playgrounds'] = [];
+  if (wants('realm_domains')) state['realm_domains'] = [];
+  return state;
+}

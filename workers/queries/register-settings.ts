@@ -1,0 +1,88 @@
+import type { UserRow } from './users';
+import { USER_SETTING_DEFAULTS, userSettings } from './user-settings';
+import type { Wants } from './register-realm';
+
+// api-notes §e: the settings the legacy `update_display_settings` type returns at top level.
+const DISPLAY_SETTINGS = [
+  'color_scheme',
+  'default_language',
+  'default_view',
+  'demote_inactive_streams',
+  'dense_mode',
+  'emojiset',
+  'enable_drafts_synchronization',
+  'enter_sends',
+  'fluid_layout_width',
+  'high_contrast_mode',
+  'left_side_userlist',
+  'starred_message_counts',
+  'translate_emoticons',
+  'twenty_four_hour_time',
+] as const;
+
+// api-notes §e: the settings the legacy `update_global_notifications` type returns at top level.
+const NOTIFICATION_SETTINGS = [
+  'desktop_icon_count_display',
+  'email_notifications_batching_period_seconds',
+  'enable_desktop_notifications',
+  'enable_digest_emails',
+  'enable_login_emails',
+  'enable_marketing_emails',
+  'enable_offline_email_notifications',
+  'enable_offline_push_notifications',
+  'enable_online_push_notifications',
+  'enable_sounds',
+  'enable_stream_audible_notifications',
+  'enable_stream_desktop_notifications',
+  'enable_stream_email_notifications',
+  'enable_stream_push_notifications',
+  'message_content_in_email_notifications',
+  'notification_sound',
+  'pm_content_in_desktop_notifications',
+  'presence_enabled',
+  'realm_name_in_email_notifications_policy',
+  'wildcard_mentions_notify',
+] as const;
+
+/** SPEC PATCH /settings emojiset values with their display text. */
+export const EMOJISET_CHOICES = [
+  { key: 'vendora', text: 'Modern' },
+  { key: 'vendora-blob', text: 'Classic' },
+  { key: 'vendorb', text: 'Alternative' },
+  { key: 'text', text: 'Plain text' },
+];
+
+export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'knock', 'none'];
+
+/**
+ * `user_settings` (api-notes §e) and, for clients without `user_settings_object`, the legacy
+ * top-level display and notification settings (SPEC capability meanings).
+ */
+export function userSettingsState(user: UserRow, wants: Wants, settingsObject: boolean): Record<string, unknown> {
+  const settings = userSettings(user);
+  const state: Record<string, unknown> = {};
+  if (wants('user_settings')) {
+    state['user_settings'] = {
+      ...settings,
+      emojiset_choices: EMOJISET_CHOICES,
+      timezone: user.timezone,
+      available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+    };
+  }
+  if (settingsObject) return state;
+  if (wants('update_display_settings')) {
+    for (const name of DISPLAY_SETTINGS) state[name] = settings[name];
+    state['emojiset_choices'] = EMOJISET_CHOICES;
+    state['timezone'] = user.timezone;
+  }
+  if (wants('update_global_notifications')) {
+    for (const name of NOTIFICATION_SETTINGS) state[name] = settings[name];
+    state['available_notification_sounds'] = AVAILABLE_NOTIFICATION_SOUNDS;
+  }
+  return state;
+}
+
+/** `realm_user_settings_defaults`: what a new user starts with (no organization overrides yet). */
+export function realmUserSettingsDefaults(): Record<string, unknown> {
+  return { ...USER_SETTING_DEFAULTS, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+}

@@ -1,0 +1,139 @@
+import { ROLE } from '../lib/roles';
+import type { Realm } from '../realm';
+import type { Wants } from './register-realm';
+import { listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
+import { userSettings } from './user-settings';
+import type { UserRow } from './users';
+
+interface SubscriptionRow {
+  stream_id: number;
+  active: number;
+  color: string;
+  is_muted: number;
+  pin_to_top: number;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+export interface StreamStateOptions {
+  includeSubscribers: boolean;
+  /** Capability `notification_settings_null`: null = inherit the user's setting, sent as is. */
+  notificationSettingsNull: boolean;
+}
+
+type Inherited = 'desktop_notifications' | 'audible_notifications' | 'push_notifications' | 'email_notifications' | 'wildcard_mentions_notify';
+
+/** The personal properties of one subscription (SPEC POST /users/me/subscriptions/properties). */
+function inheritedDefaults(user: UserRow): Record<Inherited, boolean> {
+  const settings = userSettings(user);
+  return {
+    desktop_notifications: settings.enable_stream_desktop_notifications,
+    audible_notifications: settings.enable_stream_audible_notifications,
+    push_notifications: settings.enable_stream_push_notifications,
+    email_notifications: settings.enable_stream_email_notifications,
+    wildcard_mentions_notify: settings.wildcard_mentions_notify,
+  };
+}
+
+function personalProperties(sub: SubscriptionRow, globals: Record<Inherited, boolean>, options: StreamStateOptions): Record<string, unknown> {
+  const properties: Record<string, unknown> = {
+    color: sub.color,
+    is_muted: sub.is_muted === 1,
+    in_home_view: sub.is_muted === 0,
+    pin_to_top: sub.pin_to_top === 1,
+  };
+  for (const name of Object.keys(globals) as Inherited[]) {
+    const stored = sub[name];
+    // Without the capability a null (inherit) is replaced by the user's own setting.
+    properties[name] = stored === null ? (options.notificationSettingsNull ? null : globals[name]) : stored === 1;
+  }
+  return properties;
+}
+
+function canSeeSubscribers(user: UserRow, stream: StreamRow, subscribed: boolean): boolean {
+  return subscribed || user.role <= ROLE.ADMINISTRATOR || (stream.invite_only === 0 && user.role !== ROLE.GUEST);
+}
+
+/** `subscription` (api-notes §e): `subscriptions`, `unsubscribed`, `never_subscribed`. */
+export function subscriptionState(realm: Realm, user: UserRow, options: StreamStateOptions): Record<string, unknown> {
+  const subs = realm
+    .stmt(
+      `SELECT sub.stream_id, sub.active, sub.color, sub.is_muted, sub.pin_to_top, sub.desktop_notifications,
+         sub.audible_notifications, sub.push_notifications, sub.email_notifications, sub.wildcard_mentions_notify
+       FROM subscriptions sub WHERE sub.user_id = ?`,
+    )
+    .all(user.id) as SubscriptionRow[];
+  const byStream = new Map(subs.map((sub) => [sub.stream_id, sub]));
+  const streams = realm.stmt('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[];
+  const subscriptions: Record<string, unknown>[] = [];
+  const unsubscribed: Record<string, unknown>[] = [];
+  const neverSubscribed: Record<string, unknown>[] = [];
+  const globals = inheritedDefaults(user);
+  for (const stream of streams) {
+    const sub = byStream.get(stream.id);
+    const active = sub?.active === 1;
+    const record: Record<string, unknown> = { ...streamObject(stream) };
+    if (sub) Object.assign(record, personalProperties(sub, globals, options), { stream_weekly_traffic: null });
+    if (options.includeSubscribers && canSeeSubscribers(user, stream, active)) record['subscribers'] = subscriberIds(realm, stream.id);
+    if (active) subscriptions.push(record);
+    else if (sub) unsubscribed.push(record);
+    else if (canSeeStream(user, stream)) neverSubscribed.push({ ...record, stream_weekly_traffic: null });
+  }
+  return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
+}
+
+/** Public streams for members, every stream's metadata for administrators, web-public ones for guests. */
+function canSeeStream(user: UserRow, stream: StreamRow): boolean {
+  if (user.role <= ROLE.ADMINISTRATOR) return true;
+  if (user.role === ROLE.GUEST) return stream.is_web_public === 1;
+  return stream.invite_only === 0;
+}
+
+/** The stream data types: subscriptions, streams, default streams and groups. */
+export function streamsState(realm: Realm, user: UserRow, wants: Wants, options: StreamStateOptions): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  if (wants('subscription')) Object.assign(state, subscriptionState(realm, user, options));
+  if (wants('stream')) {
+    const isGuest = user.role === ROLE.GUEST;
+    const rows = listStreams(realm, user.id, {
+      includePublic: !isGuest,
+      // web-public streams are visible to everyone, guests included
+      includeWebPublic: true,
+      includeSubscribed: true,
+      includeAllActive: user.role <= ROLE.ADMINISTRATOR,
+      includeOwnerSubscribedFor: null,
+    });
+    state['streams'] = rows.map((row) => streamObject(row));
+  }
+  if (wants('default_streams')) {
+    state['realm_default_streams'] = user.role === ROLE.GUEST ? [] : defaultStreams(realm).map((row) => streamObject(row));
+  }
+  // No endpoint creates default stream groups yet.
+  if (wants('default_stream_groups')) state['realm_default_stream_groups'] = [];
+  return state;
+}
+
+function defaultStreams(realm: Realm): StreamRow[] {
+  return realm.stmt('SELECT * FROM streams WHERE is_default = 1 AND deactivated = 0 ORDER BY id').all() as StreamRow[];
+}
+
+/** What a spectator may see (SPEC §Authentication 3): web-public streams only. */
+export function spectatorStreamsState(realm: Realm, wants: Wants): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  const webPublic = () =>
+    (realm.stmt('SELECT * FROM streams WHERE is_web_public = 1 AND deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[]).map(
+      (row) => streamObject(row),
+    );
+  if (wants('stream')) state['streams'] = webPublic();
+  if (wants('subscription')) {
+    state['subscriptions'] = [];
+    state['unsubscribed'] = [];
+    state['never_subscribed'] = webPublic().map((stream) => ({ ...stream, stream_weekly_traffic: null }));
+  }
+  if (wants('default_streams')) state['realm_default_streams'] = [];
+  if (wants('default_stream_groups')) state['realm_default_stream_groups'] = [];
+  return state;
+}

@@ -1,0 +1,156 @@
+import { ROLE } from '../lib/roles';
+import type { Realm } from '../realm';
+import type { Wants } from './register-realm';
+import { avatarUrl, isoDate, type UserRow } from './users';
+
+interface PersonRow extends UserRow {
+  is_system_bot: number;
+}
+
+export interface AvatarOptions {
+  /** `client_extavatar`: the client computes the external picture's URL itself. */
+  clientExtavatar: boolean;
+}
+
+/** SPEC User: the user object of `realm_users` and friends (without `is_active` there). */
+export function personObject(user: UserRow, avatars: AvatarOptions): Record<string, unknown> {
+  const person: Record<string, unknown> = {
+    user_id: user.id,
+    delivery_email: user.delivery_email,
+    email: user.email,
+    full_name: user.full_name,
+    date_joined: isoDate(user.date_joined),
+    is_owner: user.role === ROLE.OWNER,
+    is_admin: user.role <= ROLE.ADMINISTRATOR,
+    is_guest: user.role === ROLE.GUEST,
+    is_billing_admin: user.is_billing_admin === 1,
+    is_bot: user.is_bot === 1,
+    role: user.role,
+    timezone: user.timezone,
+    // SPEC User.avatar_url: null when the client computes the external picture itself
+    avatar_url: avatars.clientExtavatar ? null : avatarUrl(user),
+    avatar_version: user.avatar_version,
+  };
+  if (user.is_bot) {
+    person['bot_type'] = user.bot_type;
+    person['bot_owner_id'] = user.bot_owner_id;
+  } else {
+    person['profile_data'] = {};
+  }
+  return person;
+}
+
+/** `realm_user` (api-notes §e): the users, the system bots, and the caller's own keys. */
+export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptions): Record<string, unknown> {
+  const rows = realm.stmt('SELECT * FROM users ORDER BY id').all() as PersonRow[];
+  const people = rows.filter((row) => row.is_system_bot === 0);
+  const isAdmin = user.role <= ROLE.ADMINISTRATOR;
+  const isMember = user.role <= ROLE.MEMBER;
+  return {
+    realm_users: people.filter((row) => row.is_active === 1).map((row) => personObject(row, avatars)),
+    realm_non_active_users: people
+      .filter((row) => row.is_active === 0)
+      .map((row) => ({ ...personObject(row, avatars), is_active: false })),
+    cross_realm_bots: rows
+      .filter((row) => row.is_system_bot === 1)
+      .map((row) => ({ ...personObject(row, avatars), is_system_bot: true })),
+    avatar_source: 'G',
+    avatar_url: avatarUrl(user),
+    avatar_url_medium: avatarUrl(user),
+    can_create_private_streams: isMember,
+    can_create_public_streams: isMember,
+    can_create_streams: isMember,
+    can_create_web_public_streams: user.role === ROLE.OWNER,
+    can_subscribe_other_users: isMember,
+    can_invite_others_to_realm: isMember,
+    is_admin: isAdmin,
+    is_owner: user.role === ROLE.OWNER,
+    is_moderator: user.role === ROLE.MODERATOR,
+    is_guest: user.role === ROLE.GUEST,
+    is_billing_admin: user.is_billing_admin === 1,
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.delivery_email,
+    full_name: user.full_name,
+  };
+}
+
+/** `realm_user_groups` (api-notes §e): every group with its direct members and subgroups. */
+export function userGroupsState(realm: Realm): Record<string, unknown>[] {
+  const groups = realm.stmt('SELECT id, name, description, is_system_group FROM user_groups ORDER BY id').all() as {
+    id: number;
+    name: string;
+    description: string;
+    is_system_group: number;
+  }[];
+  const members = realm.stmt('SELECT group_id, user_id FROM user_group_members ORDER BY group_id, user_id').all() as {
+    group_id: number;
+    user_id: number;
+  }[];
+  const subgroups = realm.stmt('SELECT group_id, subgroup_id FROM user_group_subgroups ORDER BY group_id, subgroup_id').all() as {
+    group_id: number;
+    subgroup_id: number;
+  }[];
+  const membersOf = groupBy(members, (m) => m.group_id, (m) => m.user_id);
+  const subgroupsOf = groupBy(subgroups, (s) => s.group_id, (s) => s.subgroup_id);
+  return groups.map((group) => ({
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    members: membersOf.get(group.id) ?? [],
+    direct_subgroup_ids: subgroupsOf.get(group.id) ?? [],
+    is_system_group: group.is_system_group === 1,
+  }));
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => number, value: (row: T) => number): Map<number, number[]> {
+  const grouped = new Map<number, number[]>();
+  for (const row of rows) {
+    const list = grouped.get(key(row));
+    if (list) list.push(value(row));
+    else grouped.set(key(row), [value(row)]);
+  }
+  return grouped;
+}
+
+/** `realm_bots`: the bots the caller owns, or every bot for administrators (api-notes §e). */
+function botsState(realm: Realm, user: UserRow): Record<string, unknown>[] {
+  const rows = realm.stmt('SELECT * FROM users WHERE is_bot = 1 AND is_system_bot = 0 ORDER BY id').all() as PersonRow[];
+  return rows
+    .filter((row) => user.role <= ROLE.ADMINISTRATOR || row.bot_owner_id === user.id)
+    .map((row) => ({
+      user_id: row.id,
+      full_name: row.full_name,
+      api_key: row.api_key,
+      avatar_url: avatarUrl(row),
+      bot_type: row.bot_type,
+      owner_id: row.bot_owner_id,
+      email: row.email,
+      is_active: row.is_active === 1,
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+      services: [],
+    }));
+}
+
+/** The data types about people: users, groups, bots, statuses, presence, muting. */
+export function peopleState(
+  realm: Realm,
+  user: UserRow,
+  wants: Wants,
+  options: AvatarOptions & { slimPresence: boolean },
+): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  if (wants('realm_user')) Object.assign(state, realmUserState(realm, user, options));
+  if (wants('realm_bot')) state['realm_bots'] = botsState(realm, user);
+  if (wants('realm_user_groups')) state['realm_user_groups'] = userGroupsState(realm);
+  // Statuses, presence and muting have no endpoints yet: empty, and they grow with them.
+  if (wants('user_status')) state['user_status'] = {};
+  if (wants('presence')) {
+    state['presences'] = {};
+    state['server_timestamp'] = realm.clock.now() / 1000;
+  }
+  if (wants('muted_users')) state['muted_users'] = [];
+  return state;
+}
