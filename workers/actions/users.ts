@@ -1,7 +1,8 @@
 import { errors } from '../lib/errors';
 import { ROLE, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
-import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
+import { personObject } from '../queries/event-objects';
+import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 import { subscribeUsersTxn } from './subscriptions';
 
@@ -63,12 +64,12 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     tx.realm
       .stmt('INSERT INTO user_group_members (group_id, user_id) SELECT id, ? FROM user_groups WHERE name = ? AND is_system_group = 1')
       .run(userId, group);
+    // api-notes §d realm_user add: the whole person, to everyone (the new user included),
+    // before the peer_add events that name them.
+    const created = userById(tx.realm, userId) as UserRow;
+    tx.publish({ type: 'realm_user', op: 'add', person: personObject(created) }, activeUserIds(realm));
     const defaultStreams = tx.realm.stmt('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
     subscribeUsersTxn(tx, [userId], defaultStreams.map((s) => s.id));
-    tx.publish(
-      { type: 'realm_user', op: 'add', person: { user_id: userId, email, full_name: fullName, role: ROLE.MEMBER } },
-      activeUserIds(realm),
-    );
     return userId;
   });
 }
