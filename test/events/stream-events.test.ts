@@ -88,9 +88,10 @@ t.test('stream, subscription and user events', async (t) => {
   });
 
   t.test('a new user is announced with the whole person', async (t) => {
-    const aliceQueue = await EventReader.register(alice, { event_types: ['realm_user'] });
+    const aliceQueue = await EventReader.register(alice, { event_types: ['realm_user', 'user_group'] });
     const carol = await createMember(api, 'Carol');
-    const [added] = await aliceQueue.nextPayloads();
+    const [added, joined] = await aliceQueue.nextPayloads();
+    t.match(joined, { type: 'user_group', op: 'add_members', group_id: Number, user_ids: [carol.id] }, 'then the role group gains them');
     const person = added?.['person'] as Record<string, unknown>;
     t.match(added, { type: 'realm_user', op: 'add' });
     t.match(person, {
