@@ -77,6 +77,20 @@ t.test('events of changes to messages', async (t) => {
     });
   });
 
+  t.test('resolving a topic: update_message, then the notification bot’s message to the subscribers', async (t) => {
+    const id = await sendToStream(alice, 'general', 'bug', 'broken');
+    const bobQueue = await EventReader.register(bob, { event_types: ['message', 'update_message'], apply_markdown: false });
+    const res = await alice.call('PATCH', `/messages/${id}`, { topic: '✔ bug', propagate_mode: 'change_all' });
+    t.equal(res.status, 200, res.text);
+    const events = await bobQueue.nextPayloads();
+    t.same(events.map((e) => e['type']), ['update_message', 'message']);
+    t.match(events[0], { subject: '✔ bug', orig_subject: 'bug', propagate_mode: 'change_all', message_ids: [id] });
+    const notice = events[1]?.['message'] as Record<string, unknown>;
+    t.match(notice, { type: 'stream', stream_id: general, subject: '✔ bug', content_type: 'text/x-markdown', sender_full_name: 'Notification Bot' });
+    t.match(notice['content'], /has marked this topic as resolved\.$/);
+    t.same(events[1]?.['flags'], []);
+  });
+
   t.test('a move into a private stream: delete_message to users losing access, update_message to the others', async (t) => {
     const id = await sendToStream(alice, 'general', 'moving', 'going private');
     const aliceQueue = await EventReader.register(alice);
