@@ -116,6 +116,17 @@ t.test('events of changes to messages', async (t) => {
     });
   });
 
+  t.test('an edit in a private stream without shared history skips subscribers who never received the message', async (t) => {
+    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'closet' }], invite_only: true, principals: [ownerId, aliceCreds.id] });
+    const id = await sendToStream(alice, 'closet', 'old', 'before Bob');
+    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'closet' }], principals: [bobCreds.id] });
+    const bobQueue = await EventReader.register(bob);
+    const ownerQueue = await EventReader.register(api);
+    t.equal((await alice.call('PATCH', `/messages/${id}`, { content: 'edited' })).status, 200);
+    t.same(await bobQueue.nextOfType('update_message'), [], 'Bob joined after it was sent');
+    t.equal((await ownerQueue.nextOfType('update_message')).length, 1, 'a subscriber at send time gets it');
+  });
+
   t.test('deleting: all IDs at once with bulk_message_deletion, one event per ID without it', async (t) => {
     const id = await sendToStream(alice, 'general', 'doomed', 'bye');
     const bulkQueue = await EventReader.register(bob, bulk);

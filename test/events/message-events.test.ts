@@ -56,6 +56,15 @@ t.test('message events', async (t) => {
     t.same((await aliceQueue.nextOfType('message'))[0]?.['flags'], []);
   });
 
+  t.test('an alert word and a wildcard mention set has_alert_word and wildcard_mentioned for the receivers only', async (t) => {
+    await bob.post('/users/me/alert_words', { alert_words: ['pineapple'] });
+    const aliceQueue = await EventReader.register(alice);
+    const bobQueue = await EventReader.register(bob);
+    await alice.post('/messages', { type: 'stream', to: 'general', topic: 'fruit', content: 'pineapple for @**all**' });
+    t.same((await bobQueue.nextOfType('message'))[0]?.['flags'], ['wildcard_mentioned', 'has_alert_word']);
+    t.same((await aliceQueue.nextOfType('message'))[0]?.['flags'], [], 'not for the sender');
+  });
+
   t.test('local_message_id goes only to the queue that sent queue_id and local_id', async (t) => {
     const sending = await EventReader.register(alice);
     const otherTab = await EventReader.register(alice);
