@@ -13,8 +13,9 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-// An event literal's `type` key (`message_type:` and the like do not match: no word boundary).
-const EVENT_TYPE_KEY = /\btype: '([a-z_]+)'/g;
+// An event literal's `type` key: `message_type:` does not match (no word boundary), nor a type
+// annotation such as `type: 'direct' | 'stream'` (a literal key is followed by `,` `}` or a line end).
+const EVENT_TYPE_KEY = /\btype: '([a-z_]+)'(?=\s*[,}\n])/g;
 
 /**
  * The `type` strings of the events built by the code that publishes or queues them: the
