@@ -13,6 +13,8 @@ const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'get-own-user': () => import('./get-own-user'),
   'frame-codec': () => import('./frame-codec'),
   'markdown-render': () => import('./markdown-render'),
+  fanout: () => import('./fanout'),
+  'parked-queues': () => import('./parked-queues'),
 };
 
 async function main(): Promise<void> {

@@ -4,6 +4,7 @@ import { openRealmDb, type Db } from './db/open';
 import { EventQueues } from './events/clients';
 import { EventBus, type QueuedEvent } from './events/outbox';
 import { systemClock, type Clock } from './lib/clock';
+import type { TypingNotifier } from './events/typing';
 import type { Logger } from './lib/log';
 import type { Renderer } from './render/pool';
 
@@ -50,6 +51,9 @@ export class Realm {
   private readonly row: RealmRow;
   // Background work (timers) this realm owns, stopped on close (STYLE §2.5: state on the Realm).
   private readonly actors: { stop(): void }[] = [];
+  // typing: the realm's typing actor attaches itself here (workers/shard.ts); actions hand it
+  // their notices through this interface, since actions may not import actors.
+  typing: TypingNotifier | null = null;
 
   constructor(
     readonly name: string,

@@ -22,6 +22,7 @@ import { getReadReceipts } from './endpoints/read-receipts';
 import { getMessageHistory, patchMessage } from './endpoints/message-edit';
 import { deleteMessage, postDeleteTopic } from './endpoints/message-delete';
 import { deleteEvents, getEvents, postRegister } from './endpoints/events';
+import { postTyping } from './endpoints/typing';
 import type { Route } from './lib/route';
 
 /**
@@ -78,6 +79,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /register': postRegister, // endpoints/events
   'GET /events': getEvents, // endpoints/events
   'DELETE /events': deleteEvents, // endpoints/events
+  'POST /typing': postTyping, // endpoints/typing
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -4,6 +4,7 @@ import type { RequestFrame, ResponseFrame, ShardSettings } from '../src/wire/pro
 import { TEST_ROUTE_IDS } from '../src/wire/routes';
 import { shardIndexFor } from '../src/wire/shard-hash';
 import { ScheduledMessageSender } from './actors/scheduler';
+import { TypingActor } from './actors/typing';
 import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
@@ -110,6 +111,10 @@ export class Shard {
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);
     realm.own(scheduler);
     scheduler.arm();
+    // typing: expires unrenewed `start`s (SPEC §States "Typing"); actions reach it as realm.typing
+    const typing = new TypingActor(realm, realm.clock, realm.durations.typingStartedExpiryMs);
+    realm.own(typing);
+    realm.typing = typing;
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

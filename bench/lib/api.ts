@@ -32,3 +32,14 @@ export async function createMembers(baseUrl: string, ownerAuth: string, count: n
   }
   return ids;
 }
+
+/** Members as `createMembers` made them, each with the Authorization header of their own key. */
+export async function memberAuthHeaders(baseUrl: string, count: number): Promise<string[]> {
+  const headers: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `bench-member-${i}@example.com`;
+    const fetched = await apiCall(baseUrl, '', 'POST', '/fetch_api_key', { username: email, password: `pw-${i}-bench` });
+    headers.push(basicAuth(email, String(fetched['api_key'])));
+  }
+  return headers;
+}

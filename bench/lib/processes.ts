@@ -38,6 +38,8 @@ export interface Running {
   port: number;
   url: string;
   dataDir: string;
+  /** The process, to read its memory (/proc/<pid>/status). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -69,7 +71,7 @@ export async function startChatServer(env: Record<string, string> = {}, existing
     ...env,
   });
   await waitForPort(port, child);
-  return { port, url: `http://127.0.0.1:${port}`, dataDir, stop: stopper(child) };
+  return { port, url: `http://127.0.0.1:${port}`, dataDir, pid: child.pid ?? 0, stop: stopper(child) };
 }
 
 /** The baseline: a bare uWS server answering the same envelope (bench/lib/baseline-server.ts). */
@@ -77,7 +79,15 @@ export async function startBaseline(): Promise<Running> {
   const port = await freePort();
   const child = runNode(path.join(__dirname, 'baseline-server.js'), [String(port)], {});
   await waitForPort(port, child);
-  return { port, url: `http://127.0.0.1:${port}`, dataDir: '', stop: stopper(child) };
+  return { port, url: `http://127.0.0.1:${port}`, dataDir: '', pid: child.pid ?? 0, stop: stopper(child) };
+}
+
+/** The ceiling of the long-poll scenarios (bench/lib/parked-server.ts). */
+export async function startParked(): Promise<Running> {
+  const port = await freePort();
+  const child = runNode(path.join(__dirname, 'parked-server.js'), [String(port)], {});
+  await waitForPort(port, child);
+  return { port, url: `http://127.0.0.1:${port}`, dataDir: '', pid: child.pid ?? 0, stop: stopper(child) };
 }
 
 /** The ceiling of a storage scenario (bench/lib/ideal-server.ts) on `dbFile`. */
@@ -85,7 +95,7 @@ export async function startIdeal(mode: 'send' | 'read', dbFile: string): Promise
   const port = await freePort();
   const child = runNode(path.join(__dirname, 'ideal-server.js'), [String(port), mode, dbFile], {});
   await waitForPort(port, child);
-  return { port, url: `http://127.0.0.1:${port}`, dataDir: path.dirname(dbFile), stop: stopper(child) };
+  return { port, url: `http://127.0.0.1:${port}`, dataDir: path.dirname(dbFile), pid: child.pid ?? 0, stop: stopper(child) };
 }
 
 export function ownerAuthHeader(dataDir: string): string {

@@ -53,6 +53,8 @@ export const API_ROUTE_IDS = [
   'POST /register',
   'GET /events',
   'DELETE /events',
+  // typing: POST /typing (SPEC POST /typing)
+  'POST /typing',
 ] as const;
 
 /**

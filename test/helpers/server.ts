@@ -29,6 +29,8 @@ export interface TestServer {
 export interface StartOptions {
   env?: Record<string, string>;
   dataDir?: string;
+  /** A fixed port, for a restart that clients must find where they left it. */
+  port?: number;
 }
 
 export function tempDataDir(): string {
@@ -58,7 +60,7 @@ export function readIni(file: string): Record<string, string> {
 
 /** Starts the real server (build/src/main.js) on a free port and a temporary data dir. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? tempDataDir();
   let output = '';
   const child = spawn(process.execPath, [SERVER_ENTRY], {

@@ -41,7 +41,7 @@ export class EventQueues {
     private readonly durations: QueueDurations,
   ) {
     const shortest = Math.min(durations.eventQueueTimeoutMs, durations.heartbeatIntervalMs);
-    this.sweepMs = Math.max(MIN_SWEEP_MS, Math.min(MAX_SWEEP_MS, Math.floor(shortest / 4)));
+    this.sweepMs = Math.max(MIN_SWEEP_MS, Math.min(MAX_SWEEP_MS, Math.floor(shortest / 10)));
   }
 
   get size(): number {

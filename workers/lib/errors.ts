@@ -135,4 +135,11 @@ export const errors = {
   missingAnchor: () => new ApiError("Missing 'anchor' argument."),
   tooManyMessages: (max: number) => new ApiError(`Too many messages requested (maximum ${max}).`),
   anchorNotAtEnd: () => new ApiError('The anchor can only be excluded at an end of the range'),
+  // typing: POST /typing (api-notes §f, openapi set-typing-status)
+  emptyToList: () => new ApiError("Empty 'to' list"),
+  multipleStreams: () => new ApiError('Cannot send to multiple streams'),
+  missingTopic: () => new ApiError('Missing topic'),
+  invalidUserId: (id: number) => new ApiError(`Invalid user ID ${id}`),
+  invalidEmail: (email: string) => new ApiError(`Invalid email '${email}'`),
+  typingDisabled: (kind: 'direct' | 'stream') => new ApiError(`User has disabled typing notifications for ${kind} messages`),
 };

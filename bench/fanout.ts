@@ -1,0 +1,78 @@
+import { apiCall, createMembers, memberAuthHeaders } from './lib/api';
+import { closeSockets, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
+import { ownerAuthHeader, startChatServer, startParked } from './lib/processes';
+
+const USERS = 100;
+const QUEUES_PER_USER = 10;
+const ROUNDS = Number(process.env['BENCH_FANOUT_ROUNDS'] ?? 20);
+// Time for every poll of a round to reach its shard and park before the message goes out.
+const PARK_MS = 300;
+
+interface Rounds {
+  /** Per round: ms from sending the message until the last poll was answered. */
+  allAnsweredMs: number[];
+  failures: number;
+}
+
+async function rounds(targets: PollTarget[], send: () => Promise<unknown>): Promise<Rounds> {
+  const allAnsweredMs: number[] = [];
+  let failures = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const polls = parkPolls(targets);
+    await sleep(PARK_MS);
+    const start = performance.now();
+    await send();
+    const answered = await polls.answered(() => start);
+    failures += answered.failures;
+    allAnsweredMs.push(answered.latenciesMs[answered.latenciesMs.length - 1] ?? NaN);
+    answered.lastEventIds.forEach((id, i) => ((targets[i] as PollTarget).lastEventId = id));
+  }
+  allAnsweredMs.sort((a, b) => a - b);
+  return { allAnsweredMs, failures };
+}
+
+function summary(r: Rounds): string {
+  return `p50 ${percentile(r.allAnsweredMs, 50).toFixed(1)} ms, p99 ${percentile(r.allAnsweredMs, 99).toFixed(1)} ms`;
+}
+
+/**
+ * fanout (issue 7): 1,000 queues (100 users × 10) on one stream, each with a poll parked; one
+ * message sent; the time until every poll is answered, per round. The ceiling: a bare uWS
+ * server answering 1,000 parked requests at once (bench/lib/parked-server.ts).
+ */
+export async function run(): Promise<void> {
+  const server = await startChatServer();
+  const ceiling = await startParked();
+  try {
+    const owner = ownerAuthHeader(server.dataDir);
+    const members = await createMembers(server.url, owner, USERS - 1);
+    const auths = [owner, ...(await memberAuthHeaders(server.url, USERS - 1))];
+    await apiCall(server.url, owner, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'bench stream' }], principals: members });
+    const targets: PollTarget[] = [];
+    for (const auth of auths) {
+      for (let q = 0; q < QUEUES_PER_USER; q++) {
+        const registered = await apiCall(server.url, auth, 'POST', '/register', { event_types: ['message'], apply_markdown: true });
+        targets.push({ url: `${server.url}/api/v1/events`, auth, queueId: String(registered['queue_id']), lastEventId: -1 });
+      }
+    }
+    const message = { type: 'stream', to: 'bench stream', topic: 'bench', content: 'Hello, **world**!' };
+    const subject = await rounds(targets, () => apiCall(server.url, owner, 'POST', '/messages', message));
+    const bareTargets = targets.map((target) => ({ ...target, url: `${ceiling.url}/events` }));
+    const bare = await rounds(bareTargets, () => fetch(`${ceiling.url}/release`, { method: 'POST', body: 'x' }));
+    const failures = subject.failures + bare.failures;
+    const label = `fanout (${targets.length} parked polls, ${ROUNDS} rounds, until all answered)`;
+    if (failures > 0) {
+      console.log(`${label}: INVALID RUN: ${failures} polls not answered 200`);
+      process.exitCode = 1;
+      return;
+    }
+    const ratio = percentile(bare.allAnsweredMs, 99) / percentile(subject.allAnsweredMs, 99);
+    console.log(`${label}: ${summary(subject)} | ceiling bare uWS ${summary(bare)} | ratio ${ratio.toFixed(3)} (target p99 <= 50 ms)`);
+  } finally {
+    closeSockets();
+    await server.stop();
+    await ceiling.stop();
+  }
+}
+
+if (require.main === module) void run();
