@@ -113,6 +113,20 @@ t.test('stream, subscription and user events', async (t) => {
     t.ok(ownerId > 0);
   });
 
+  t.test('typing: direct typing names every participant, stream typing the stream and topic', async (t) => {
+    const general = await streamIdOf(api, 'general');
+    const bobQueue = await EventReader.register(bob, { event_types: ['typing'], client_capabilities: { stream_typing_notifications: true } });
+    t.equal((await alice.post('/typing', { op: 'start', to: [bobCreds.id] })).status, 200);
+    const [direct] = await bobQueue.nextPayloads();
+    t.match(direct, { type: 'typing', op: 'start', message_type: 'private', sender: { user_id: aliceCreds.id, email: aliceCreds.email } });
+    const recipients = (direct?.['recipients'] as { user_id: number }[]).map((r) => r.user_id).sort((a, b) => a - b);
+    t.same(recipients, [aliceCreds.id, bobCreds.id].sort((a, b) => a - b));
+    t.equal((await alice.post('/typing', { type: 'stream', op: 'stop', to: [general], topic: 'chat' })).status, 200);
+    t.same(await bobQueue.nextPayloads(), [
+      { type: 'typing', op: 'stop', message_type: 'stream', sender: { user_id: aliceCreds.id, email: aliceCreds.email }, stream_id: general, topic: 'chat' },
+    ]);
+  });
+
   t.test('every event received validated against the declared union', async (t) => {
     t.ok(received.count > 0);
     t.same(received.invalid, []);
