@@ -1,8 +1,9 @@
 import { subscriptionColor } from '../lib/colors';
 import { ApiError, errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
+import { streamAudience, subscriptionObject } from '../queries/event-objects';
 import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
-import { activeUserIds, isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
+import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
@@ -102,7 +103,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
       let stream = streamByName(realm, name);
       if (!stream) {
         if (actor.role === ROLE.GUEST) throw errors.badRequest('Insufficient permission');
-        stream = createStreamTxn(tx, name, description, settings);
+        stream = createStreamTxn(tx, name, description, settings, principals.map((user) => user.id));
         created.push(stream);
       } else if (stream.invite_only && !isAdmin(actor) && !isSubscribed(realm, actor.id, stream.id)) {
         unauthorized.push(stream.name);
@@ -137,7 +138,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
   });
 }
 
-function createStreamTxn(tx: Txn, name: string, description: string, settings: StreamSettings): StreamRow {
+function createStreamTxn(tx: Txn, name: string, description: string, settings: StreamSettings, subscribingIds: number[]): StreamRow {
   const now = Math.floor(Date.now() / 1000);
   const recipientId = Number(tx.realm.stmt('INSERT INTO recipients (kind) VALUES (2)').run().lastInsertRowid);
   // Public streams always share history with subscribers; private ones only when asked.
@@ -173,9 +174,10 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
       ).lastInsertRowid,
   );
   const stream = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(id) as StreamRow;
-  if (!settings.inviteOnly) {
-    tx.publish({ type: 'stream', op: 'create', streams: [streamObject(stream)] }, activeUserIds(tx.realm));
-  }
+  // api-notes §d stream create: to whoever can see the stream, including those about to be
+  // subscribed (private streams: they and the administrators).
+  const audience = new Set([...streamAudience(tx.realm, stream), ...subscribingIds]);
+  tx.publish({ type: 'stream', op: 'create', streams: [streamObject(stream)] }, [...audience]);
   return stream;
 }
 
@@ -201,8 +203,15 @@ export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds
   for (const streamId of streamIds) {
     const newUsers = userIds.filter((u) => added.has(`${u}:${streamId}`));
     if (newUsers.length === 0) continue;
-    for (const userId of newUsers) tx.publish({ type: 'subscription', op: 'add', stream_id: streamId, user_id: userId }, [userId]);
-    tx.publish({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: newUsers }, activeUserIds(tx.realm));
+    const stream = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(streamId) as StreamRow;
+    // api-notes §d subscription add: the whole subscription, to the subscribed user only.
+    for (const userId of newUsers) {
+      tx.publish({ type: 'subscription', op: 'add', subscriptions: [subscriptionObject(tx.realm, userId, stream)] }, [userId]);
+    }
+    // peer_add: to the other users who can see the stream's subscribers.
+    const newSet = new Set(newUsers);
+    const peers = streamAudience(tx.realm, stream).filter((userId) => !newSet.has(userId));
+    if (peers.length > 0) tx.publish({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: newUsers }, peers);
   }
   return added;
 }

@@ -1,7 +1,8 @@
 import { errors } from '../lib/errors';
 import { ROLE, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
-import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
+import { personObject } from '../queries/event-objects';
+import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 import { subscribeUsersTxn } from './subscriptions';
 
@@ -60,15 +61,16 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
         .run(email, email, fullName, generateApiKey(), passwordHash, ROLE.MEMBER, now).lastInsertRowid,
     );
     const group = systemGroupNameForRole(ROLE.MEMBER) as string;
-    tx.realm
-      .stmt('INSERT INTO user_group_members (group_id, user_id) SELECT id, ? FROM user_groups WHERE name = ? AND is_system_group = 1')
-      .run(userId, group);
+    const roleGroup = tx.realm.stmt('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(group) as { id: number };
+    tx.realm.stmt('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(roleGroup.id, userId);
+    // api-notes §d realm_user add: the whole person, to everyone (the new user included),
+    // before the events that name them: their role group's add_members, the peer_adds.
+    const created = userById(tx.realm, userId) as UserRow;
+    const everyone = activeUserIds(realm);
+    tx.publish({ type: 'realm_user', op: 'add', person: personObject(created) }, everyone);
+    tx.publish({ type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [userId] }, everyone);
     const defaultStreams = tx.realm.stmt('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
     subscribeUsersTxn(tx, [userId], defaultStreams.map((s) => s.id));
-    tx.publish(
-      { type: 'realm_user', op: 'add', person: { user_id: userId, email, full_name: fullName, role: ROLE.MEMBER } },
-      activeUserIds(realm),
-    );
     return userId;
   });
 }
