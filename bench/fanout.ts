@@ -17,15 +17,17 @@ interface Rounds {
 async function rounds(targets: PollTarget[], send: () => Promise<unknown>): Promise<Rounds> {
   const allAnsweredMs: number[] = [];
   let failures = 0;
-  for (let round = 0; round < ROUNDS; round++) {
+  // Round 0 opens the 1,000 connections and is not counted.
+  for (let round = -1; round < ROUNDS; round++) {
     const polls = parkPolls(targets);
     await sleep(PARK_MS);
     const start = performance.now();
     await send();
     const answered = await polls.answered(() => start);
+    answered.lastEventIds.forEach((id, i) => ((targets[i] as PollTarget).lastEventId = id));
+    if (round < 0) continue;
     failures += answered.failures;
     allAnsweredMs.push(answered.latenciesMs[answered.latenciesMs.length - 1] ?? NaN);
-    answered.lastEventIds.forEach((id, i) => ((targets[i] as PollTarget).lastEventId = id));
   }
   allAnsweredMs.sort((a, b) => a - b);
   return { allAnsweredMs, failures };
@@ -58,7 +60,7 @@ export async function run(): Promise<void> {
     const message = { type: 'stream', to: 'bench stream', topic: 'bench', content: 'Hello, **world**!' };
     const subject = await rounds(targets, () => apiCall(server.url, owner, 'POST', '/messages', message));
     const bareTargets = targets.map((target) => ({ ...target, url: `${ceiling.url}/events` }));
-    const bare = await rounds(bareTargets, () => fetch(`${ceiling.url}/release`, { method: 'POST', body: 'x' }));
+    const bare = await rounds(bareTargets, () => fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }));
     const failures = subject.failures + bare.failures;
     const label = `fanout (${targets.length} parked polls, ${ROUNDS} rounds, until all answered)`;
     if (failures > 0) {
@@ -66,8 +68,8 @@ export async function run(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const ratio = percentile(bare.allAnsweredMs, 99) / percentile(subject.allAnsweredMs, 99);
-    console.log(`${label}: ${summary(subject)} | ceiling bare uWS ${summary(bare)} | ratio ${ratio.toFixed(3)} (target p99 <= 50 ms)`);
+    const ratio = (p: number): string => (percentile(bare.allAnsweredMs, p) / percentile(subject.allAnsweredMs, p)).toFixed(3);
+    console.log(`${label}: ${summary(subject)} | ceiling bare uWS ${summary(bare)} | ratio p50 ${ratio(50)}, p99 ${ratio(99)} (target p99 <= 50 ms)`);
   } finally {
     closeSockets();
     await server.stop();

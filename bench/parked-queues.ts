@@ -52,7 +52,7 @@ export async function run(): Promise<void> {
     const message = { type: 'stream', to: 'bench stream', topic: 'bench', content: 'Hello, **world**!' };
     const subject = await parkAndRelease(targets, server.pid, () => apiCall(server.url, owner, 'POST', '/messages', message));
     const bareTargets = targets.map((target) => ({ ...target, url: `${ceiling.url}/events` }));
-    const bare = await parkAndRelease(bareTargets, ceiling.pid, () => fetch(`${ceiling.url}/release`, { method: 'POST', body: 'x' }));
+    const bare = await parkAndRelease(bareTargets, ceiling.pid, () => fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }));
     const label = `parked-queues (${QUEUES} queues, each with a parked poll)`;
     if (subject.failures + bare.failures > 0) {
       console.log(`${label}: INVALID RUN: ${subject.failures + bare.failures} polls not answered 200`);

@@ -69,12 +69,20 @@ function poll(target: PollTarget): Promise<RawAnswer> {
   });
 }
 
+// A round that takes this long lost a poll: fail the run rather than hang.
+const ROUND_LIMIT_MS = 30_000;
+
 /** Starts every poll; `answered(start)` resolves when all have been answered. */
 export function parkPolls(targets: readonly PollTarget[]): { answered: (startMs: () => number) => Promise<Answered> } {
   const pending = targets.map((target) => poll(target));
   return {
     answered: async (startMs) => {
-      const results = await Promise.all(pending);
+      let timer: NodeJS.Timeout | undefined;
+      const lost = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`polls not answered within ${ROUND_LIMIT_MS} ms`)), ROUND_LIMIT_MS);
+      });
+      const results = await Promise.race([Promise.all(pending), lost]);
+      clearTimeout(timer);
       const start = startMs();
       let failures = 0;
       const lastEventIds = results.map((res, i) => {

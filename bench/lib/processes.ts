@@ -43,8 +43,11 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-function runNode(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+// BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server under load.
+const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+
+function runNode(script: string, args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
@@ -69,7 +72,7 @@ export async function startChatServer(env: Record<string, string> = {}, existing
     EXTERNAL_HOST: `localhost:${port}`,
     LOG_LEVEL: 'warn',
     ...env,
-  });
+  }, SERVER_NODE_ARGS);
   await waitForPort(port, child);
   return { port, url: `http://127.0.0.1:${port}`, dataDir, pid: child.pid ?? 0, stop: stopper(child) };
 }
