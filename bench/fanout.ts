@@ -1,5 +1,5 @@
 import { apiCall, createMembers, memberAuthHeaders } from './lib/api';
-import { closeSockets, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
+import { closeSockets, connectAll, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
 import { ownerAuthHeader, startChatServer, startParked } from './lib/processes';
 
 const USERS = 100;
@@ -18,6 +18,7 @@ async function rounds(targets: PollTarget[], send: () => Promise<unknown>): Prom
   const allAnsweredMs: number[] = [];
   let failures = 0;
   // Round 0 opens the 1,000 connections and is not counted.
+  await connectAll(targets);
   for (let round = -1; round < ROUNDS; round++) {
     const polls = parkPolls(targets);
     await sleep(PARK_MS);

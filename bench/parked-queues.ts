@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { apiCall, createMembers, memberAuthHeaders } from './lib/api';
-import { closeSockets, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
+import { closeSockets, connectAll, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
 import { ownerAuthHeader, startChatServer, startParked } from './lib/processes';
 
 const USERS = 100;
@@ -16,6 +16,7 @@ function rssMiB(pid: number): number {
 }
 
 async function parkAndRelease(targets: PollTarget[], pid: number, release: () => Promise<unknown>): Promise<{ rss: number; allAnsweredMs: number; p50Ms: number; failures: number }> {
+  await connectAll(targets);
   const polls = parkPolls(targets);
   await sleep(PARK_MS);
   const rss = rssMiB(pid);
@@ -51,6 +52,8 @@ export async function run(): Promise<void> {
     }
     const message = { type: 'stream', to: 'bench stream', topic: 'bench', content: 'Hello, **world**!' };
     const subject = await parkAndRelease(targets, server.pid, () => apiCall(server.url, owner, 'POST', '/messages', message));
+    // 10,000 sockets each: the client closes the first set before opening the second.
+    closeSockets();
     const bareTargets = targets.map((target) => ({ ...target, url: `${ceiling.url}/events` }));
     const bare = await parkAndRelease(bareTargets, ceiling.pid, () => fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }));
     const label = `parked-queues (${QUEUES} queues, each with a parked poll)`;

@@ -41,6 +41,26 @@ function connectionFor(target: PollTarget): Connection {
   return connection;
 }
 
+/**
+ * Opens the targets' connections a batch at a time: thousands of connects at once overflow
+ * the listen backlog and the kernel retries them seconds later.
+ */
+export async function connectAll(targets: readonly PollTarget[], batch = 200): Promise<void> {
+  for (let i = 0; i < targets.length; i += batch) {
+    await Promise.all(
+      targets.slice(i, i + batch).map(
+        (target) =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connectionFor(target).socket;
+            if (!socket.connecting) return resolve();
+            socket.once('connect', () => resolve());
+            socket.once('error', reject);
+          }),
+      ),
+    );
+  }
+}
+
 interface RawAnswer {
   at: number;
   status: number;
