@@ -17,6 +17,7 @@ t.test('stream, subscription and user events', async (t) => {
 
   t.test('creating a public stream: create to everyone, add with the whole subscription to the subscriber, peer_add to the others', async (t) => {
     const aliceQueue = await EventReader.register(alice, { event_types: ['stream', 'subscription'] });
+    const aliceNullsQueue = await EventReader.register(alice, { event_types: ['subscription'], client_capabilities: { notification_settings_null: true } });
     const bobQueue = await EventReader.register(bob, { event_types: ['stream', 'subscription'] });
     const res = await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'garden', description: 'Plants *only*' }] });
     t.equal(res.status, 200);
@@ -45,15 +46,26 @@ t.test('stream, subscription and user events', async (t) => {
       is_muted: false,
       in_home_view: true,
       pin_to_top: false,
+      // Without notification_settings_null, "inherit" arrives as the user's own settings.
+      desktop_notifications: false,
+      audible_notifications: false,
+      push_notifications: false,
+      email_notifications: false,
+      wildcard_mentions_notify: true,
+      stream_weekly_traffic: null,
+      subscribers: [aliceCreds.id],
+    });
+    t.type(subscription['color'], 'string');
+    const [withNulls] = await aliceNullsQueue.nextPayloads();
+    t.match((withNulls?.['subscriptions'] as Record<string, unknown>[])[0], {
+      stream_id: streamId,
       desktop_notifications: null,
       audible_notifications: null,
       push_notifications: null,
       email_notifications: null,
       wildcard_mentions_notify: null,
-      stream_weekly_traffic: null,
-      subscribers: [aliceCreds.id],
     });
-    t.type(subscription['color'], 'string');
+    t.notOk('inherited_settings' in (withNulls ?? {}), 'the internal key stays on the server');
     const bobEvents = await bobQueue.nextPayloads();
     t.same(bobEvents.map((e) => `${String(e['type'])}/${String(e['op'])}`), ['stream/create', 'subscription/peer_add']);
     t.same(bobEvents[1], { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [aliceCreds.id] });

@@ -2,6 +2,7 @@ import { subscriptionColor } from '../lib/colors';
 import { ApiError, errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import { streamAudience, subscriptionObject } from '../queries/event-objects';
+import { inheritedDefaults } from '../queries/subscription-properties';
 import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
 import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -206,7 +207,17 @@ export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds
     const stream = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(streamId) as StreamRow;
     // api-notes §d subscription add: the whole subscription, to the subscribed user only.
     for (const userId of newUsers) {
-      tx.publish({ type: 'subscription', op: 'add', subscriptions: [subscriptionObject(tx.realm, userId, stream)] }, [userId]);
+      const subscriber = userById(tx.realm, userId) as UserRow;
+      tx.publish(
+        {
+          type: 'subscription',
+          op: 'add',
+          subscriptions: [subscriptionObject(tx.realm, userId, stream)],
+          // For queues without notification_settings_null (events/shape.ts).
+          inherited_settings: inheritedDefaults(subscriber),
+        },
+        [userId],
+      );
     }
     // peer_add: to the other users who can see the stream's subscribers.
     const newSet = new Set(newUsers);

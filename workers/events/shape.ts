@@ -23,6 +23,10 @@ export function shapeForQueue(queue: EventQueue, event: EventPayload, userId: nu
     case 'typing':
       // SPEC POST /typing: stream typing only for clients that declared they show it.
       return event['message_type'] === 'stream' && !capabilities.stream_typing_notifications ? [] : [event];
+    case 'realm_user':
+      return [options.clientExtavatar ? withComputedAvatar(event) : event];
+    case 'subscription':
+      return [event['op'] === 'add' ? subscriptionsForQueue(event, capabilities.notification_settings_null) : event];
     case 'realm_linkifiers':
       // SPEC POST /register, linkifier_url_template: no such events for older clients.
       return capabilities.linkifier_url_template ? [event] : [];
@@ -36,7 +40,7 @@ export function shapeForQueue(queue: EventQueue, event: EventPayload, userId: nu
 }
 
 /** Fields of published events that are for the queues, not for clients. */
-const INTERNAL_KEYS = ['raw_content', 'flags_by_user', 'sender_queue_id', 'local_message_id', 'public_stream'] as const;
+const INTERNAL_KEYS = ['raw_content', 'flags_by_user', 'sender_queue_id', 'local_message_id', 'public_stream', 'inherited_settings'] as const;
 
 export interface MessageEventPayload extends EventPayload {
   type: 'message';
@@ -111,4 +115,30 @@ function deletedOneByOne(event: EventPayload): EventPayload[] {
     delete single['message_ids'];
     return single;
   });
+}
+
+/**
+ * SPEC capability notification_settings_null: a client without it gets a null (inherit)
+ * stream notification setting as the user's own setting, which the event carries.
+ */
+function subscriptionsForQueue(event: EventPayload, nullsAllowed: boolean): EventPayload {
+  const inherited = (event['inherited_settings'] ?? {}) as Record<string, boolean>;
+  const subscriptions = (event['subscriptions'] as Record<string, unknown>[]).map((sub) => {
+    if (nullsAllowed) return sub;
+    const resolved = { ...sub };
+    for (const [name, value] of Object.entries(inherited)) if (resolved[name] === null) resolved[name] = value;
+    return resolved;
+  });
+  return withoutInternal(event, { subscriptions });
+}
+
+/**
+ * client_extavatar (SPEC User.avatar_url): the client computes the external provider's URL
+ * itself, so the person's avatar_url is null. No user has an uploaded avatar yet, whose URL
+ * would stay.
+ */
+function withComputedAvatar(event: EventPayload): EventPayload {
+  const person = event['person'] as Record<string, unknown> | undefined;
+  if (!person || !('avatar_url' in person)) return event;
+  return { ...event, person: { ...person, avatar_url: null } };
 }

@@ -1,6 +1,7 @@
 import { isAdminRole, ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { streamObject, subscriberIds, type StreamRow } from './streams';
+import { personalProperties, subscriptionSettings } from './subscription-properties';
 import { avatarUrl, isoDate, type UserRow } from './users';
 
 /*
@@ -8,50 +9,16 @@ import { avatarUrl, isoDate, type UserRow } from './users';
  * queries that answer the same questions for GET requests.
  */
 
-interface SubscriptionSettingsRow {
-  color: string;
-  is_muted: number;
-  pin_to_top: number;
-  desktop_notifications: number | null;
-  audible_notifications: number | null;
-  push_notifications: number | null;
-  email_notifications: number | null;
-  wildcard_mentions_notify: number | null;
-}
-
-function nullableBoolean(value: number | null): boolean | null {
-  return value === null ? null : value === 1;
-}
-
 /**
  * api-notes §d subscription add: every stream field plus the subscriber's personal properties
- * (null: the user's global setting applies) and the subscriber list.
+ * and the subscriber list. Null notification settings stay null here; a queue without the
+ * `notification_settings_null` capability gets them resolved (events/shape.ts) from the
+ * internal `inherited_settings`.
  */
 export function subscriptionObject(realm: Realm, userId: number, stream: StreamRow): Record<string, unknown> {
-  const row = realm
-    .stmt(
-      `SELECT color, is_muted, pin_to_top, desktop_notifications, audible_notifications, push_notifications,
-         email_notifications, wildcard_mentions_notify
-       FROM subscriptions WHERE user_id = ? AND stream_id = ?`,
-    )
-    .get(userId, stream.id) as SubscriptionSettingsRow;
-  return {
-    ...streamObject(stream),
-    audible_notifications: nullableBoolean(row.audible_notifications),
-    color: row.color,
-    desktop_notifications: nullableBoolean(row.desktop_notifications),
-    // No incoming-email gateway exists (SPEC): no address to show.
-    email_address: '',
-    email_notifications: nullableBoolean(row.email_notifications),
-    in_home_view: row.is_muted === 0,
-    is_muted: row.is_muted === 1,
-    pin_to_top: row.pin_to_top === 1,
-    push_notifications: nullableBoolean(row.push_notifications),
-    // The public API's value for a stream without a week of history.
-    stream_weekly_traffic: null,
-    subscribers: subscriberIds(realm, stream.id),
-    wildcard_mentions_notify: nullableBoolean(row.wildcard_mentions_notify),
-  };
+  const settings = subscriptionSettings(realm, userId, stream.id);
+  if (!settings) throw new Error(`no subscription of user ${userId} to stream ${stream.id}`);
+  return { ...streamObject(stream), ...personalProperties(settings, null), subscribers: subscriberIds(realm, stream.id) };
 }
 
 function activeUsersWithRoles(realm: Realm): { id: number; role: number }[] {

@@ -2,55 +2,18 @@ import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import type { Wants } from './register-realm';
 import { listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
-import { userSettings } from './user-settings';
+import { inheritedDefaults, personalProperties, SUBSCRIPTION_SETTINGS_COLUMNS, type SubscriptionSettingsRow } from './subscription-properties';
 import type { UserRow } from './users';
 
-interface SubscriptionRow {
+interface SubscriptionRow extends SubscriptionSettingsRow {
   stream_id: number;
   active: number;
-  color: string;
-  is_muted: number;
-  pin_to_top: number;
-  desktop_notifications: number | null;
-  audible_notifications: number | null;
-  push_notifications: number | null;
-  email_notifications: number | null;
-  wildcard_mentions_notify: number | null;
 }
 
 export interface StreamStateOptions {
   includeSubscribers: boolean;
   /** Capability `notification_settings_null`: null = inherit the user's setting, sent as is. */
   notificationSettingsNull: boolean;
-}
-
-type Inherited = 'desktop_notifications' | 'audible_notifications' | 'push_notifications' | 'email_notifications' | 'wildcard_mentions_notify';
-
-/** The personal properties of one subscription (SPEC POST /users/me/subscriptions/properties). */
-function inheritedDefaults(user: UserRow): Record<Inherited, boolean> {
-  const settings = userSettings(user);
-  return {
-    desktop_notifications: settings.enable_stream_desktop_notifications,
-    audible_notifications: settings.enable_stream_audible_notifications,
-    push_notifications: settings.enable_stream_push_notifications,
-    email_notifications: settings.enable_stream_email_notifications,
-    wildcard_mentions_notify: settings.wildcard_mentions_notify,
-  };
-}
-
-function personalProperties(sub: SubscriptionRow, globals: Record<Inherited, boolean>, options: StreamStateOptions): Record<string, unknown> {
-  const properties: Record<string, unknown> = {
-    color: sub.color,
-    is_muted: sub.is_muted === 1,
-    in_home_view: sub.is_muted === 0,
-    pin_to_top: sub.pin_to_top === 1,
-  };
-  for (const name of Object.keys(globals) as Inherited[]) {
-    const stored = sub[name];
-    // Without the capability a null (inherit) is replaced by the user's own setting.
-    properties[name] = stored === null ? (options.notificationSettingsNull ? null : globals[name]) : stored === 1;
-  }
-  return properties;
 }
 
 function canSeeSubscribers(user: UserRow, stream: StreamRow, subscribed: boolean): boolean {
@@ -61,9 +24,7 @@ function canSeeSubscribers(user: UserRow, stream: StreamRow, subscribed: boolean
 export function subscriptionState(realm: Realm, user: UserRow, options: StreamStateOptions): Record<string, unknown> {
   const subs = realm
     .stmt(
-      `SELECT sub.stream_id, sub.active, sub.color, sub.is_muted, sub.pin_to_top, sub.desktop_notifications,
-         sub.audible_notifications, sub.push_notifications, sub.email_notifications, sub.wildcard_mentions_notify
-       FROM subscriptions sub WHERE sub.user_id = ?`,
+      `SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`,
     )
     .all(user.id) as SubscriptionRow[];
   const byStream = new Map(subs.map((sub) => [sub.stream_id, sub]));
@@ -71,12 +32,13 @@ export function subscriptionState(realm: Realm, user: UserRow, options: StreamSt
   const subscriptions: Record<string, unknown>[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
   const neverSubscribed: Record<string, unknown>[] = [];
-  const globals = inheritedDefaults(user);
+  // Without the capability a null (inherit) is replaced by the user's own setting.
+  const inherited = options.notificationSettingsNull ? null : inheritedDefaults(user);
   for (const stream of streams) {
     const sub = byStream.get(stream.id);
     const active = sub?.active === 1;
     const record: Record<string, unknown> = { ...streamObject(stream) };
-    if (sub) Object.assign(record, personalProperties(sub, globals, options), { stream_weekly_traffic: null });
+    if (sub) Object.assign(record, personalProperties(sub, inherited));
     if (options.includeSubscribers && canSeeSubscribers(user, stream, active)) record['subscribers'] = subscriberIds(realm, stream.id);
     if (active) subscriptions.push(record);
     else if (sub) unsubscribed.push(record);
