@@ -1,4 +1,4 @@
-import { apiCall, createMembers, memberAuthHeaders } from './lib/api';
+import { apiCall, streamAudience } from './lib/api';
 import { closeSockets, connectAll, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
 import { ownerAuthHeader, startChatServer, startParked } from './lib/processes';
 
@@ -48,9 +48,7 @@ export async function run(): Promise<void> {
   const ceiling = await startParked();
   try {
     const owner = ownerAuthHeader(server.dataDir);
-    const members = await createMembers(server.url, owner, USERS - 1);
-    const auths = [owner, ...(await memberAuthHeaders(server.url, USERS - 1))];
-    await apiCall(server.url, owner, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'bench stream' }], principals: members });
+    const auths = await streamAudience(server.url, owner, USERS);
     const targets: PollTarget[] = [];
     for (const auth of auths) {
       for (let q = 0; q < QUEUES_PER_USER; q++) {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { apiCall, createMembers, memberAuthHeaders } from './lib/api';
+import { apiCall, streamAudience } from './lib/api';
 import { closeSockets, connectAll, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
 import { ownerAuthHeader, startChatServer, startParked } from './lib/processes';
 
@@ -37,9 +37,7 @@ export async function run(): Promise<void> {
   const ceiling = await startParked();
   try {
     const owner = ownerAuthHeader(server.dataDir);
-    const members = await createMembers(server.url, owner, USERS - 1);
-    const auths = [owner, ...(await memberAuthHeaders(server.url, USERS - 1))];
-    await apiCall(server.url, owner, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'bench stream' }], principals: members });
+    const auths = await streamAudience(server.url, owner, USERS);
     const idleRss = rssMiB(server.pid);
     const targets: PollTarget[] = [];
     for (let i = 0; i < QUEUES; i += REGISTER_CONCURRENCY) {

@@ -43,3 +43,14 @@ export async function memberAuthHeaders(baseUrl: string, count: number): Promise
   }
   return headers;
 }
+
+/**
+ * The long-poll scenarios' audience: `users` accounts (the owner and new members) all on
+ * 'bench stream'; returns each one's Authorization header, the owner's first.
+ */
+export async function streamAudience(baseUrl: string, ownerAuth: string, users: number): Promise<string[]> {
+  const members = await createMembers(baseUrl, ownerAuth, users - 1);
+  const auths = [ownerAuth, ...(await memberAuthHeaders(baseUrl, users - 1))];
+  await apiCall(baseUrl, ownerAuth, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'bench stream' }], principals: members });
+  return auths;
+}

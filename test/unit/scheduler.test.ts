@@ -7,47 +7,10 @@ import { doCreateScheduledMessage, doDeleteScheduledMessage, doUpdateScheduledMe
 import { MAX_TIMER_DELAY_MS, ScheduledMessageSender } from '../../workers/actors/scheduler';
 import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
-import type { Clock, TimerHandle } from '../../workers/lib/clock';
+import { FakeClock } from '../helpers/fake-clock';
 import { userById, type UserRow } from '../../workers/queries/users';
 import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
-
-/** A clock that moves only when told to (STYLE §2.4 habit 9). */
-class FakeClock implements Clock {
-  private nextId = 1;
-  readonly timers = new Map<number, { at: number; callback: () => void }>();
-
-  constructor(private current: number) {}
-
-  now(): number {
-    return this.current;
-  }
-
-  setTimeout(callback: () => void, delayMs: number): TimerHandle {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.current + delayMs, callback });
-    return id;
-  }
-
-  clearTimeout(handle: TimerHandle): void {
-    this.timers.delete(handle as number);
-  }
-
-  /** The due times (ms) of the armed timers. */
-  armedAt(): number[] {
-    return [...this.timers.values()].map((timer) => timer.at);
-  }
-
-  /** Moves to `at` and runs the timers due by then. */
-  advanceTo(at: number): void {
-    this.current = at;
-    for (const [id, timer] of [...this.timers]) {
-      if (timer.at > at) continue;
-      this.timers.delete(id);
-      timer.callback();
-    }
-  }
-}
 
 async function newRealm(): Promise<Realm> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
@@ -132,7 +95,7 @@ t.test('the scheduled-message delivery actor', async (t) => {
 
   t.test('delivers the earliest when its time comes, then re-arms for the next', async (t) => {
     events.length = 0;
-    clock.advanceTo((startSeconds + 100) * 1000);
+    clock.jumpTo((startSeconds + 100) * 1000);
     await scheduler.whenIdle();
     const first = ids[2] as number;
     const state = rowState(realm, first);
@@ -152,7 +115,7 @@ t.test('the scheduled-message delivery actor', async (t) => {
   });
 
   t.test('delivers everything overdue in one round, each exactly once', async (t) => {
-    clock.advanceTo((startSeconds + 1000) * 1000);
+    clock.jumpTo((startSeconds + 1000) * 1000);
     await scheduler.whenIdle();
     for (const id of [ids[0], ids[1], ids[3]] as number[]) t.equal(rowState(realm, id).delivered, 1);
     const sent = realm.stmt("SELECT count(*) AS n FROM messages WHERE content LIKE 'due at +%'").get() as { n: number };
@@ -174,7 +137,7 @@ t.test('the scheduled-message delivery actor', async (t) => {
     );
     scheduler.arm();
     events.length = 0;
-    clock.advanceTo((startSeconds + 1100) * 1000);
+    clock.jumpTo((startSeconds + 1100) * 1000);
     await scheduler.whenIdle();
     const row = realm.stmt('SELECT delivered, failed, failure_message FROM scheduled_messages WHERE id = ?').get(id);
     t.same(row, { delivered: 0, failed: 1, failure_message: `Stream with ID '${generalId}' does not exist` });
@@ -205,7 +168,7 @@ t.test('the scheduled-message delivery actor', async (t) => {
     const id = await schedule(farOffset, 'far off');
     const now = clock.now();
     t.same(clock.armedAt(), [now + MAX_TIMER_DELAY_MS]);
-    clock.advanceTo(now + MAX_TIMER_DELAY_MS);
+    clock.jumpTo(now + MAX_TIMER_DELAY_MS);
     await scheduler.whenIdle();
     t.equal(rowState(realm, id).delivered, 0, 'not yet due');
     t.same(clock.armedAt(), [(startSeconds + farOffset) * 1000]);

@@ -2,41 +2,7 @@ import t from 'tap';
 import { TypingActor, typingTickMs } from '../../workers/actors/typing';
 import { EventBus, type QueuedEvent } from '../../workers/events/outbox';
 import type { TypingEvent, TypingNotice } from '../../workers/events/typing';
-import type { Clock, TimerHandle } from '../../workers/lib/clock';
-
-/** A clock that moves only when told to (STYLE §2.4 habit 9). */
-class FakeClock implements Clock {
-  private nextId = 1;
-  readonly timers = new Map<number, { at: number; callback: () => void }>();
-
-  constructor(private current: number) {}
-
-  now(): number {
-    return this.current;
-  }
-
-  setTimeout(callback: () => void, delayMs: number): TimerHandle {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.current + delayMs, callback });
-    return id;
-  }
-
-  clearTimeout(handle: TimerHandle): void {
-    this.timers.delete(handle as number);
-  }
-
-  /** Moves to `at`, running the timers due by then in order (a timer armed meanwhile too). */
-  advanceTo(at: number): void {
-    for (;;) {
-      const due = [...this.timers].filter(([, timer]) => timer.at <= at).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.current = Math.max(this.current, due[1].at);
-      due[1].callback();
-    }
-    this.current = at;
-  }
-}
+import { FakeClock } from '../helpers/fake-clock';
 
 const EXPIRY_MS = 15_000;
 const START = 1_700_000_000_000;
