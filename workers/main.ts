@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
-import type { FromShard, ShardSettings } from '../src/wire/protocol';
+import type { FromShard, ResponseFrame, ShardSettings } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { Shard } from './shard';
 
@@ -16,11 +16,27 @@ function send(frame: FromShard): void {
   port?.postMessage(bytes, [bytes]);
 }
 
+// Responses finished in the same turn (woken polls answer together) leave in one message;
+// setImmediate runs after every microtask of the turn, so the batch is whole.
+let finished: ResponseFrame[] = [];
+
+function respond(frame: ResponseFrame): void {
+  finished.push(frame);
+  if (finished.length === 1) setImmediate(flushResponses);
+}
+
+function flushResponses(): void {
+  const frames = finished;
+  if (frames.length === 0) return;
+  finished = [];
+  send(frames.length === 1 ? (frames[0] as ResponseFrame) : { kind: 'responses', frames });
+}
+
 port.on('message', (bytes: ArrayBuffer) => {
   const frame = decodeToShard(bytes);
   switch (frame.kind) {
     case 'request':
-      void shard.handle(frame).then(send);
+      void shard.handle(frame).then(respond);
       return;
     case 'cancel':
       shard.cancel(frame.id);
@@ -30,6 +46,7 @@ port.on('message', (bytes: ArrayBuffer) => {
       return;
     case 'close':
       void shard.close().then(() => {
+        flushResponses();
         send({ kind: 'closed' });
         port.close();
       });

@@ -152,13 +152,12 @@ export class ShardPool {
   private onMessage(shard: Shard, bytes: ArrayBuffer): void {
     const frame = decodeFromShard(bytes);
     switch (frame.kind) {
-      case 'response': {
-        const pending = this.pending.get(frame.id);
-        if (!pending) return; // the client went away or the request timed out
-        this.pending.delete(frame.id);
-        pending.respond(frame);
+      case 'response':
+        this.deliver(frame);
         return;
-      }
+      case 'responses':
+        for (const response of frame.frames) this.deliver(response);
+        return;
       case 'pong':
         this.pings.get(frame.id)?.();
         this.pings.delete(frame.id);
@@ -168,6 +167,13 @@ export class ShardPool {
         shard.onClosed = null;
         return;
     }
+  }
+
+  private deliver(response: ResponseFrame): void {
+    const pending = this.pending.get(response.id);
+    if (!pending) return; // the client went away or the request timed out
+    this.pending.delete(response.id);
+    pending.respond(response);
   }
 
   private onExit(shard: Shard, worker: Worker, code: number): void {

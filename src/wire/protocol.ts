@@ -60,8 +60,17 @@ export interface ClosedFrame {
   kind: 'closed';
 }
 
+/**
+ * The responses a shard finished in one turn of its event loop, in one message: a fan-out
+ * answers a thousand parked polls at once, and one message costs less than a thousand.
+ */
+export interface ResponseBatchFrame {
+  kind: 'responses';
+  frames: ResponseFrame[];
+}
+
 export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame;
-export type FromShard = ResponseFrame | PongFrame | ClosedFrame;
+export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame;
 
 /** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
 export interface ShardSettings {
