@@ -18,14 +18,10 @@ export async function dispatch(realm: Realm, frame: RequestFrame): Promise<Respo
     const route = ROUTES[frame.route as keyof typeof ROUTES];
     if (!route) return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
     let user: UserRow | null = null;
-    if (route.auth === 'user') {
+    if (route.auth !== 'none') {
       if (realm.info.deactivated) throw errors.realmDeactivated();
-      user = authenticate(realm, frame.authorization);
-    }
-    // register: credentials are optional there (SPEC §Authentication 3), checked when sent
-    if (route.auth === 'optional') {
-      if (realm.info.deactivated) throw errors.realmDeactivated();
-      if (frame.authorization !== '') user = authenticate(realm, frame.authorization);
+      // Optional credentials (register, SPEC §Authentication 3) are checked when sent.
+      if (route.auth === 'user' || frame.authorization !== '') user = authenticate(realm, frame.authorization);
     }
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user, frame };
