@@ -71,6 +71,14 @@ t.test('the event queue', async (t) => {
     t.same(stillThere.body, { result: 'success', msg: '', events: [] }, 'the owner still has it');
   });
 
+  t.test('a register narrow the queue cannot apply is BAD_NARROW', async (t) => {
+    const unknown = await api.post('/register', { narrow: [['search', 'deploy']] });
+    t.equal(unknown.status, 400);
+    t.same(unknown.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator search', code: 'BAD_NARROW', desc: 'unknown operator search' });
+    const badIs = await api.post('/register', { narrow: [['is', 'sparkly']] });
+    t.same(badIs.body, { result: 'error', msg: "Invalid narrow operator: unknown 'is' operand sparkly", code: 'BAD_NARROW', desc: "unknown 'is' operand sparkly" });
+  });
+
   t.test('register answers a queue with no events yet', async (t) => {
     const res = await api.post('/register', { event_types: ['message'] });
     t.equal(res.status, 200);

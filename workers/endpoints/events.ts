@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkQueueNarrow } from '../events/narrow-filter';
 import { CAPABILITY_NAMES, type ClientCapabilities, type EventQueue, type QueueOptions } from '../events/queue';
-import { ApiError, errors } from '../lib/errors';
+import { errors } from '../lib/errors';
 import { json, param } from '../lib/params';
 import { ROLE } from '../lib/roles';
 import { optionalUserRoute, userRoute, type UserContext } from '../lib/route';
@@ -76,13 +76,9 @@ export const postRegister = optionalUserRoute(
   },
 );
 
-function badQueue(queueId: string): ApiError {
-  return new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
-}
-
 function ownQueue({ realm, user }: UserContext, queueId: string): EventQueue {
   const queue = realm.eventQueues.find(queueId, user.id);
-  if (!queue) throw badQueue(queueId);
+  if (!queue) throw errors.badEventQueueId(queueId);
   return queue;
 }
 
@@ -101,13 +97,13 @@ export const getEvents = userRoute(
   async (ctx, p) => {
     const queues = ctx.realm.eventQueues;
     if (p.queue_id === undefined) {
-      if (!p.dont_block) throw new ApiError("Missing 'queue_id' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'queue_id' });
+      if (!p.dont_block) throw errors.missingArgument('queue_id');
       const queue = queues.register(ctx.user.id, queueOptions(p, ctx.user));
       return { events: [], queue_id: queue.id };
     }
     const queue = ownQueue(ctx, p.queue_id);
     if (p.last_event_id === undefined) {
-      throw new ApiError("Missing 'last_event_id' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'last_event_id' });
+      throw errors.missingArgument('last_event_id');
     }
     queue.acknowledge(p.last_event_id);
     queues.touch(queue);

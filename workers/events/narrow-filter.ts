@@ -1,4 +1,4 @@
-import { ApiError } from '../lib/errors';
+import { errors } from '../lib/errors';
 import type { MessageFlag } from '../lib/flags';
 import { RESOLVED_TOPIC_PREFIX } from '../lib/resolved-topic';
 
@@ -15,12 +15,12 @@ const IS_OPERANDS = new Set(['dm', 'private', 'starred', 'mentioned', 'alerted',
 /** Register's check: a pair this filter cannot apply is BAD_NARROW, not a silent no-op. */
 export function checkQueueNarrow(narrow: QueueNarrow): void {
   for (const [operator, operand] of narrow) {
-    if (!OPERATORS.has(operator)) throw new ApiError(`Invalid narrow operator: unknown operator ${operator}`, 'BAD_NARROW', 400, { desc: `unknown operator ${operator}` });
+    if (!OPERATORS.has(operator)) throw errors.badNarrow(`unknown operator ${operator}`);
     if (operator === 'is' && !IS_OPERANDS.has(operand)) {
-      throw new ApiError(`Invalid narrow operator: unknown 'is' operand ${operand}`, 'BAD_NARROW', 400, { desc: `unknown 'is' operand ${operand}` });
+      throw errors.badNarrow(`unknown 'is' operand ${operand}`);
     }
     if (operator === 'streams' && operand !== 'public') {
-      throw new ApiError(`Invalid narrow operator: unknown 'streams' operand ${operand}`, 'BAD_NARROW', 400, { desc: `unknown 'streams' operand ${operand}` });
+      throw errors.badNarrow(`unknown 'streams' operand ${operand}`);
     }
   }
 }

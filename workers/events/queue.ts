@@ -1,4 +1,4 @@
-import { ApiError } from '../lib/errors';
+import { errors } from '../lib/errors';
 
 /** The capabilities a client declares at register (SPEC POST /register), all false by default. */
 export interface ClientCapabilities {
@@ -105,10 +105,10 @@ export class EventQueue {
    */
   acknowledge(lastEventId: number): void {
     if (lastEventId < this.newestPrunedId) {
-      throw new ApiError(`An event newer than ${lastEventId} has already been pruned!`);
+      throw errors.eventAlreadyPruned(lastEventId);
     }
     if (lastEventId === this.newestPrunedId) return;
-    if (lastEventId >= this.nextEventId) throw new ApiError(`Event ${lastEventId} was not in this queue`);
+    if (lastEventId >= this.nextEventId) throw errors.eventNotInQueue(lastEventId);
     let drop = 0;
     while (drop < this.events.length && (this.events[drop] as ClientEvent).id <= lastEventId) drop++;
     if (drop > 0) this.events = this.events.slice(drop);

@@ -145,4 +145,9 @@ export const errors = {
   invalidUserId: (id: number) => new ApiError(`Invalid user ID ${id}`),
   invalidEmail: (email: string) => new ApiError(`Invalid email '${email}'`),
   typingDisabled: (kind: 'direct' | 'stream') => new ApiError(`User has disabled typing notifications for ${kind} messages`),
+  // events: the event queue (api-notes §b GET /events, DELETE /events)
+  badEventQueueId: (queueId: string) =>
+    new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId }),
+  eventAlreadyPruned: (lastEventId: number) => new ApiError(`An event newer than ${lastEventId} has already been pruned!`),
+  eventNotInQueue: (lastEventId: number) => new ApiError(`Event ${lastEventId} was not in this queue`),
 };
