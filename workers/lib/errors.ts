@@ -145,4 +145,7 @@ export const errors = {
   invalidUserId: (id: number) => new ApiError(`Invalid user ID ${id}`),
   invalidEmail: (email: string) => new ApiError(`Invalid email '${email}'`),
   typingDisabled: (kind: 'direct' | 'stream') => new ApiError(`User has disabled typing notifications for ${kind} messages`),
+  // stream-reads: lookups of streams, subscribers and topics (api-notes §f, openapi get-stream-id)
+  invalidStreamName: (name: string) => new ApiError(`Invalid stream name '${name}'`),
+  noSuchUser: () => new ApiError('No such user'),
 };
