@@ -58,7 +58,7 @@ export interface TopicSummary {
  */
 export function streamTopics(realm: Realm, user: UserRow, streamId: number): TopicSummary[] {
   const stream = accessStreamById(realm, user, streamId, false);
-  if (canReadStreamHistory(realm, user, stream) || stream.is_web_public === 1) {
+  if (canReadStreamHistory(realm, user, stream)) {
     // messages_stream_topic (stream_id, topic COLLATE NOCASE, id)
     return realm
       .stmt(
