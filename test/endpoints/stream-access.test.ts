@@ -163,4 +163,92 @@ t.test('the read access matrix', async (t) => {
     const listed = (res.body['streams'] as { name: string }[]).map((s) => s.name).filter((name) => name.startsWith('acc-'));
     t.same(listed, [names.web]);
   });
+
+  t.test('spectators', async (t) => {
+    const spectator = api.as(null);
+    const fetch = (narrow: object[], extra: Record<string, string | number | boolean> = {}) =>
+      spectator.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow, ...extra });
+    const notLoggedIn = { result: 'error', msg: 'Not logged in: API authentication or user session required' };
+    const webPublic = { operator: 'streams', operand: 'web-public' };
+
+    t.test('without spectator access, an unauthenticated fetch is the usual 401', async (t) => {
+      const res = await fetch([webPublic]);
+      t.equal(res.status, 401);
+      t.same(res.body, notLoggedIn);
+    });
+
+    t.test('with spectator access enabled', async (t) => {
+      const settings = JSON.parse(String(realmFile.value('SELECT settings FROM realm WHERE id = 1'))) as Record<string, unknown>;
+      realmFile.setRealmSettings({ ...settings, enable_spectator_access: true });
+      t.teardown(() => realmFile.setRealmSettings(settings));
+
+      t.test('a narrow that is not web-public, or filters on per-user state, is refused as unauthenticated', async (t) => {
+        for (const narrow of [
+          [],
+          [{ operator: 'stream', operand: ids.public }],
+          [{ operator: 'streams', operand: 'public' }],
+          [{ operator: 'streams', operand: 'web-public', negated: true }],
+          [webPublic, { operator: 'is', operand: 'starred' }],
+          [webPublic, { operator: 'dm', operand: [alice.id] }],
+        ]) {
+          const res = await fetch(narrow);
+          t.equal(res.status, 401, JSON.stringify(narrow));
+          t.same(res.body, notLoggedIn, JSON.stringify(narrow));
+        }
+      });
+
+      t.test('asking for client_extavatar is an error', async (t) => {
+        const res = await fetch([webPublic], { client_extavatar: true });
+        t.equal(res.status, 400);
+        t.same(res.body, { result: 'error', msg: "Invalid 'client_extavatar' parameter for anonymous request", code: 'BAD_REQUEST' });
+      });
+
+      t.test('streams:web-public reads every web-public stream, all of it read and historical', async (t) => {
+        const res = await fetch([webPublic]);
+        t.equal(res.status, 200, res.text);
+        const messages = res.body['messages'] as Record<string, unknown>[];
+        t.same(
+          messages.map((m) => m['id']),
+          [before.web, after.web],
+        );
+        t.same(messages[0]?.['flags'], ['read', 'historical']);
+        t.equal(messages[0]?.['avatar_url'] !== null, true, 'avatars are sent to spectators');
+      });
+
+      t.test('a web-public stream narrow reads that stream, a topic of it too', async (t) => {
+        const byName = await fetch([{ operator: 'stream', operand: names.web }]);
+        t.same(
+          (byName.body['messages'] as { id: number }[]).map((m) => m.id),
+          [before.web, after.web],
+        );
+        const topic = await fetch([
+          { operator: 'stream', operand: ids.web },
+          { operator: 'topic', operand: 'after' },
+        ]);
+        t.same(
+          (topic.body['messages'] as { id: number }[]).map((m) => m.id),
+          [after.web],
+        );
+      });
+
+      t.test('other streams named beside streams:web-public match nothing', async (t) => {
+        const res = await fetch([webPublic, { operator: 'stream', operand: ids.shared }]);
+        t.equal(res.status, 200, res.text);
+        t.same(res.body['messages'], []);
+      });
+
+      t.test('users still read as before', async (t) => {
+        const res = await api.as(member).get('/messages', {
+          anchor: 'newest',
+          num_before: 100,
+          num_after: 0,
+          narrow: [{ operator: 'stream', operand: ids.public }],
+        });
+        t.same(
+          (res.body['messages'] as { id: number }[]).map((m) => m.id),
+          [before.public, after.public],
+        );
+      });
+    });
+  });
 });
