@@ -67,7 +67,7 @@ export function streamTopics(realm: Realm, user: UserRow, streamId: number): Top
       )
       .all(stream.id) as TopicSummary[];
   }
-  // user_messages primary key (user_id, message_id), then messages by id
+  // messages_stream_topic for the stream's messages, each probed in the user_messages primary key
   return realm
     .stmt(
       `SELECT m.topic AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
