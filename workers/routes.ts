@@ -23,6 +23,14 @@ import { getMessageHistory, patchMessage } from './endpoints/message-edit';
 import { deleteMessage, postDeleteTopic } from './endpoints/message-delete';
 import { deleteEvents, getEvents, postRegister } from './endpoints/events';
 import { postTyping } from './endpoints/typing';
+import {
+  getStreamById,
+  getStreamId,
+  getStreamMembers,
+  getStreamTopics,
+  getSubscriptionStatus,
+  getSubscriptions,
+} from './endpoints/stream-reads';
 import type { Route } from './lib/route';
 
 /**
@@ -80,6 +88,13 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /events': getEvents, // endpoints/events
   'DELETE /events': deleteEvents, // endpoints/events
   'POST /typing': postTyping, // endpoints/typing
+  // stream-reads: the stream domain's reads
+  'GET /users/me/subscriptions': getSubscriptions, // endpoints/stream-reads
+  'GET /users/{user_id}/subscriptions/{stream_id}': getSubscriptionStatus, // endpoints/stream-reads
+  'GET /streams/{stream_id}': getStreamById, // endpoints/stream-reads
+  'GET /get_stream_id': getStreamId, // endpoints/stream-reads
+  'GET /streams/{stream_id}/members': getStreamMembers, // endpoints/stream-reads
+  'GET /users/me/{stream_id}/topics': getStreamTopics, // endpoints/stream-reads
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

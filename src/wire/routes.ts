@@ -55,6 +55,13 @@ export const API_ROUTE_IDS = [
   'DELETE /events',
   // typing: POST /typing (SPEC POST /typing)
   'POST /typing',
+  // stream-reads: the stream domain's reads (openapi get-subscriptions, get-stream-by-id, ...)
+  'GET /users/me/subscriptions',
+  'GET /users/{user_id}/subscriptions/{stream_id}',
+  'GET /streams/{stream_id}',
+  'GET /get_stream_id',
+  'GET /streams/{stream_id}/members',
+  'GET /users/me/{stream_id}/topics',
 ] as const;
 
 /**

@@ -5,9 +5,11 @@ import { parseAnchor } from '../lib/anchor';
 import { errors } from '../lib/errors';
 import { parseNarrow } from '../lib/narrow';
 import { json, param } from '../lib/params';
-import { userRoute } from '../lib/route';
+import { optionalUserRoute, userRoute } from '../lib/route';
 import { FULL_COLUMNS, fetchedMessages, matchesNarrow, selectRange, type FetchedRow } from '../queries/message-fetch';
 import { resolveNarrow } from '../queries/narrow-resolve';
+import { spectatorAccessEnabled } from '../queries/register-realm';
+import { resolveSpectatorNarrow } from '../queries/spectator-narrow';
 
 // api-notes §b: at most 5000 messages per fetch.
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -15,8 +17,11 @@ export const MAX_MESSAGES_PER_FETCH = 5000;
 const count = () => json(param.safeInt.min(0));
 const narrowParam = () => json(z.array(z.unknown()).default([]));
 
-/** GET /messages (api-notes §b, §c): a range of a narrow around an anchor. */
-export const getMessages = userRoute(
+/**
+ * GET /messages (api-notes §b, §c): a range of a narrow around an anchor. Without credentials,
+ * a spectator's web-public narrow in a realm open to spectators (queries/spectator-narrow.ts).
+ */
+export const getMessages = optionalUserRoute(
   z.object({
     anchor: z.string().optional(),
     include_anchor: param.bool(true),
@@ -24,14 +29,20 @@ export const getMessages = userRoute(
     num_after: count(),
     narrow: narrowParam(),
     apply_markdown: param.bool(true),
-    client_extavatar: param.bool(true),
+    // Default true for users, false for spectators, who may not ask for it (openapi get-messages).
+    client_extavatar: param.optionalBool(),
     use_first_unread_anchor: param.bool(false),
   }),
   ({ realm, user }, p) => {
+    if (user === null) {
+      if (!spectatorAccessEnabled(realm)) throw errors.notLoggedIn();
+      if (p.client_extavatar === true) throw errors.invalidForAnonymous('client_extavatar');
+    }
     if (p.num_before + p.num_after > MAX_MESSAGES_PER_FETCH) throw errors.tooManyMessages(MAX_MESSAGES_PER_FETCH);
     if (!p.include_anchor && p.num_before > 0 && p.num_after > 0) throw errors.anchorNotAtEnd();
     const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
-    const narrow = resolveNarrow(realm, user, parseNarrow(p.narrow));
+    const terms = parseNarrow(p.narrow);
+    const narrow = user === null ? resolveSpectatorNarrow(realm, terms) : resolveNarrow(realm, user, terms);
     const range = selectRange<FetchedRow>(
       realm,
       narrow,
@@ -42,7 +53,7 @@ export const getMessages = userRoute(
     return {
       messages: fetchedMessages(realm, narrow, range.rows, {
         applyMarkdown: p.apply_markdown,
-        clientExtavatar: p.client_extavatar,
+        clientExtavatar: p.client_extavatar ?? user !== null,
       }),
       anchor: range.anchor,
       found_anchor: range.foundAnchor,

@@ -150,4 +150,7 @@ export const errors = {
     new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId }),
   eventAlreadyPruned: (lastEventId: number) => new ApiError(`An event newer than ${lastEventId} has already been pruned!`),
   eventNotInQueue: (lastEventId: number) => new ApiError(`Event ${lastEventId} was not in this queue`),
+  // stream-reads: lookups of streams, subscribers and topics (api-notes §f, openapi get-stream-id)
+  invalidStreamName: (name: string) => new ApiError(`Invalid stream name '${name}'`),
+  noSuchUser: () => new ApiError('No such user'),
 };

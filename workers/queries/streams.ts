@@ -37,10 +37,12 @@ export function isSubscribed(realm: Realm, userId: number, streamId: number): bo
 
 /**
  * Can `user` read the whole history of `stream`, messages sent before they joined included?
- * Public streams: everyone but guests; private streams: subscribers when the history is shared
+ * Web-public streams: everyone; public streams: everyone but guests; private streams: subscribers when the history is shared
  * (SPEC Stream.history_public_to_subscribers).
  */
 export function canReadStreamHistory(realm: Realm, user: UserRow, stream: StreamRow): boolean {
+  // stream-reads: a web-public stream's history is open to every user, guests included.
+  if (stream.is_web_public === 1) return true;
   if (!stream.invite_only && user.role !== ROLE.GUEST) return true;
   return stream.history_public_to_subscribers === 1 && isSubscribed(realm, user.id, stream.id);
 }

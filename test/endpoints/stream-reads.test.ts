@@ -1,0 +1,172 @@
+import t from 'tap';
+import { ApiClient } from '../helpers/http';
+import { createMember } from '../helpers/fixtures';
+import { responseViolations } from '../helpers/openapi';
+import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
+import { startServer } from '../helpers/server';
+
+const INVALID_STREAM_ID = { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' };
+
+t.test('the stream reads', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const realmFile = new RealmFile(server);
+  t.teardown(() => realmFile.close());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const alice = await createMember(api, 'Alice');
+  const bob = await createMember(api, 'Bob');
+  const asAlice = api.as(alice);
+  const asBob = api.as(bob);
+  const ownerId = Number((await api.get('/users/me')).body['user_id']);
+
+  const created = await asAlice.post('/users/me/subscriptions', {
+    subscriptions: [{ name: 'reads-public', description: 'Read **me**' }],
+    principals: [alice.id, bob.id],
+  });
+  t.equal(created.status, 200, created.text);
+  const publicId = await streamIdOf(api, 'reads-public');
+  await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: 'reads-private' }], invite_only: true });
+  const privateId = await streamIdOf(api, 'reads-private');
+  const first = await sendToStream(asAlice, 'reads-public', 'lunch', 'pizza');
+  const second = await sendToStream(asAlice, 'reads-public', 'dinner', 'soup');
+  const third = await sendToStream(asBob, 'reads-public', 'Lunch', 'more pizza');
+
+  /** The stream object as SPEC §Stream lists it, with the values the realm file stored. */
+  const publicStream = () => ({
+    stream_id: publicId,
+    name: 'reads-public',
+    description: 'Read **me**',
+    rendered_description: '<p>Read <strong>me</strong></p>',
+    date_created: realmFile.value('SELECT date_created FROM streams WHERE id = ?', publicId),
+    invite_only: false,
+    is_web_public: false,
+    stream_post_policy: 1,
+    message_retention_days: null,
+    history_public_to_subscribers: true,
+    first_message_id: first,
+    is_announcement_only: false,
+    can_remove_subscribers_group_id: realmFile.value('SELECT can_remove_subscribers_group_id FROM streams WHERE id = ?', publicId),
+  });
+
+  t.test('errors', async (t) => {
+    t.test('an unknown stream ID is an invalid stream ID everywhere', async (t) => {
+      for (const path of ['/streams/999999', '/streams/999999/members', '/users/me/999999/topics', '/users/me/subscriptions/999999']) {
+        const res = await asAlice.get(path);
+        t.equal(res.status, 400, path);
+        t.same(res.body, INVALID_STREAM_ID, path);
+      }
+    });
+    t.test('a private stream the user is not on is answered as if it did not exist', async (t) => {
+      for (const path of [`/streams/${privateId}`, `/streams/${privateId}/members`, `/users/me/${privateId}/topics`]) {
+        const res = await asBob.get(path);
+        t.equal(res.status, 400, path);
+        t.same(res.body, INVALID_STREAM_ID, path);
+      }
+      const byName = await asBob.get('/get_stream_id', { stream: 'reads-private' });
+      t.same(byName.body, { result: 'error', msg: "Invalid stream name 'reads-private'", code: 'BAD_REQUEST' });
+    });
+    t.test('an unknown stream name is an invalid stream name', async (t) => {
+      const res = await asAlice.get('/get_stream_id', { stream: 'nonexistent' });
+      t.equal(res.status, 400);
+      t.same(res.body, { result: 'error', msg: "Invalid stream name 'nonexistent'", code: 'BAD_REQUEST' });
+    });
+    t.test('the stream name is required', async (t) => {
+      const res = await asAlice.get('/get_stream_id');
+      t.equal(res.status, 400);
+      t.same(res.body, { result: 'error', msg: "Missing 'stream' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'stream' });
+    });
+    t.test('the subscription status of an unknown user is refused', async (t) => {
+      const res = await asAlice.get(`/users/999999/subscriptions/${publicId}`);
+      t.equal(res.status, 400);
+      t.same(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    });
+    t.test('include_all_active is for administrators only', async (t) => {
+      const res = await asAlice.get('/streams', { include_all_active: true });
+      t.equal(res.status, 400);
+      t.same(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
+    });
+  });
+
+  t.test('GET /streams/{stream_id} returns every Stream field', async (t) => {
+    const res = await asBob.get(`/streams/${publicId}`);
+    t.same(res.body, { result: 'success', msg: '', stream: publicStream() });
+    t.same(responseViolations('get', '/streams/{stream_id}', res.body), []);
+  });
+
+  t.test('GET /get_stream_id finds a stream by name, whatever its case', async (t) => {
+    const res = await asBob.get('/get_stream_id', { stream: 'READS-public' });
+    t.same(res.body, { result: 'success', msg: '', stream_id: publicId });
+    t.same(responseViolations('get', '/get_stream_id', res.body), []);
+  });
+
+  t.test('GET /streams/{stream_id}/members lists the active subscribers', async (t) => {
+    const res = await asBob.get(`/streams/${publicId}/members`);
+    t.same(res.body, { result: 'success', msg: '', subscribers: [alice.id, bob.id] });
+    t.same(responseViolations('get', '/streams/{stream_id}/members', res.body), []);
+    const owner = await api.get(`/streams/${privateId}/members`);
+    t.same(owner.body, { result: 'success', msg: '', subscribers: [alice.id] }, 'an administrator sees a private stream');
+  });
+
+  t.test('GET /users/me/{stream_id}/topics lists topics newest first, in their latest spelling', async (t) => {
+    const res = await asBob.get(`/users/me/${publicId}/topics`);
+    t.same(res.body, {
+      result: 'success',
+      msg: '',
+      topics: [
+        { name: 'Lunch', max_id: third },
+        { name: 'dinner', max_id: second },
+      ],
+    });
+    t.same(responseViolations('get', '/users/me/{stream_id}/topics', res.body), []);
+    const empty = await asAlice.get(`/users/me/${privateId}/topics`);
+    t.same(empty.body, { result: 'success', msg: '', topics: [] });
+  });
+
+  t.test('GET /users/{user_id}/subscriptions/{stream_id} says whether the user is subscribed', async (t) => {
+    const mine = await asBob.get(`/users/me/subscriptions/${publicId}`);
+    t.same(mine.body, { result: 'success', msg: '', is_subscribed: true });
+    t.same(responseViolations('get', '/users/{user_id}/subscriptions/{stream_id}', mine.body), []);
+    const owners = await asBob.get(`/users/${ownerId}/subscriptions/${publicId}`);
+    t.same(owners.body, { result: 'success', msg: '', is_subscribed: false });
+  });
+
+  t.test('GET /users/me/subscriptions lists the subscriptions as register does', async (t) => {
+    const res = await asAlice.get('/users/me/subscriptions');
+    const subscriptions = res.body['subscriptions'] as Record<string, unknown>[];
+    t.same(
+      subscriptions.map((s) => s['name']),
+      ['general', 'reads-private', 'reads-public'],
+      'new users are on the default stream',
+    );
+    const pub = subscriptions.find((s) => s['stream_id'] === publicId);
+    t.match(pub, { ...publicStream(), is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null, email_address: '' });
+    t.equal(pub?.['subscribers'], undefined, 'no subscribers unless asked');
+    t.same(responseViolations('get', '/users/me/subscriptions', res.body), []);
+    const registered = await asAlice.post('/register', { fetch_event_types: ['subscription'], client_capabilities: { notification_settings_null: true } });
+    t.same(subscriptions, registered.body['subscriptions'], 'the same records as register');
+    const withSubscribers = await asAlice.get('/users/me/subscriptions', { include_subscribers: true });
+    const subscribers = (withSubscribers.body['subscriptions'] as Record<string, unknown>[]).map((s) => s['subscribers']);
+    t.same(subscribers, [[ownerId, alice.id, bob.id], [alice.id], [alice.id, bob.id]]);
+    t.same(responseViolations('get', '/users/me/subscriptions', withSubscribers.body), []);
+  });
+
+  t.test('GET /streams: each include flag with its default', async (t) => {
+    const names = async (client: ApiClient, params: Record<string, boolean> = {}) =>
+      ((await client.get('/streams', params)).body['streams'] as { name: string }[]).map((s) => s.name);
+    realmFile.run("UPDATE streams SET is_web_public = 1 WHERE name = 'reads-private'");
+    t.teardown(() => realmFile.run("UPDATE streams SET is_web_public = 0 WHERE name = 'reads-private'"));
+    const general = (await names(api, { include_all_active: true })).filter((n) => !n.startsWith('reads-'));
+    t.same(await names(asBob), [...general, 'reads-public'].sort(), 'public and subscribed by default');
+    t.same(await names(asBob, { include_web_public: true }), [...general, 'reads-private', 'reads-public'].sort());
+    t.same(await names(asBob, { include_public: false }), ['general', 'reads-public'], 'subscribed only');
+    t.same(await names(asBob, { include_public: false, include_subscribed: false }), []);
+    const withDefault = await asBob.get('/streams', { include_default: true });
+    const streams = withDefault.body['streams'] as Record<string, unknown>[];
+    t.same(
+      streams.find((s) => s['stream_id'] === publicId),
+      { ...publicStream(), is_default: false },
+    );
+    t.same(responseViolations('get', '/streams', withDefault.body), []);
+    t.same(await names(api, { include_all_active: true, include_public: false }), [...general, 'reads-private', 'reads-public'].sort());
+  });
+});
