@@ -4,6 +4,7 @@ import { getMatchesNarrow, getMessages, postFlagsForNarrow } from './endpoints/m
 import { getMessage, postMessages, postRenderMessage } from './endpoints/messages';
 import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
+import { patchSubscriptionProperty, postSubscriptionProperties } from './endpoints/subscription-properties';
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
@@ -46,6 +47,9 @@ export const ROUTES: Record<RouteId, Route> = {
   // Streams and subscriptions
   'POST /users/me/subscriptions': postSubscriptions, // endpoints/subscriptions
   'GET /streams': getStreams, // endpoints/streams
+  // stream-prefs: per-user subscription properties
+  'POST /users/me/subscriptions/properties': postSubscriptionProperties, // endpoints/subscription-properties
+  'PATCH /users/me/subscriptions/{stream_id}': patchSubscriptionProperty, // endpoints/subscription-properties
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
   // Alert words

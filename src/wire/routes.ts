@@ -20,6 +20,9 @@ export const API_ROUTE_IDS = [
   // Streams and subscriptions
   'POST /users/me/subscriptions',
   'GET /streams',
+  // stream-prefs: per-user subscription properties
+  'POST /users/me/subscriptions/properties',
+  'PATCH /users/me/subscriptions/{stream_id}',
   // User groups
   'POST /user_groups/create',
   // Alert words

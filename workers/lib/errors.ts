@@ -145,4 +145,7 @@ export const errors = {
   invalidUserId: (id: number) => new ApiError(`Invalid user ID ${id}`),
   invalidEmail: (email: string) => new ApiError(`Invalid email '${email}'`),
   typingDisabled: (kind: 'direct' | 'stream') => new ApiError(`User has disabled typing notifications for ${kind} messages`),
+  // stream-prefs: subscription properties (SPEC POST /users/me/subscriptions/properties)
+  notSubscribedToStream: (id: number) => new ApiError(`Not subscribed to stream id ${id}`),
+  unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
 };
