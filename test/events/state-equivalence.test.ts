@@ -92,6 +92,18 @@ t.test('register state + events = a fresh register', async (t) => {
       keys: ['realm_users'],
       act: () => createMember(owner, 'Carol'),
     },
+    {
+      name: 'changing personal subscription properties, muting included',
+      keys: ['subscriptions'],
+      act: async () =>
+        alice.post('/users/me/subscriptions/properties', {
+          subscription_data: [
+            { stream_id: await streamIdOf(owner, 'lounge'), property: 'is_muted', value: true },
+            { stream_id: await streamIdOf(owner, 'lounge'), property: 'color', value: '#123abc' },
+            { stream_id: await streamIdOf(owner, 'lounge'), property: 'push_notifications', value: true },
+          ],
+        }),
+    },
     { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
     { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
     { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },

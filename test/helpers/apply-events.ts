@@ -157,6 +157,10 @@ function applySubscription(state: State, event: Event): void {
     state['subscriptions'] = [...list(state, 'subscriptions'), ...added];
     state['never_subscribed'] = list(state, 'never_subscribed').filter((s) => !ids.has(s['stream_id']));
     state['unsubscribed'] = list(state, 'unsubscribed').filter((s) => !ids.has(s['stream_id']));
+  } else if (op === 'update') {
+    // A personal property of one subscription (SPEC POST /users/me/subscriptions/properties).
+    const sub = list(state, 'subscriptions').find((s) => s['stream_id'] === event['stream_id']);
+    if (sub) sub[event['property'] as string] = event['value'];
   } else if (op === 'peer_add' || op === 'peer_remove') {
     const streamIds = event['stream_ids'] as number[];
     const userIds = event['user_ids'] as number[];
