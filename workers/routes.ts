@@ -5,6 +5,7 @@ import { getMessage, postMessages, postRenderMessage } from './endpoints/message
 import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
 import { patchSubscriptionProperty, postSubscriptionProperties } from './endpoints/subscription-properties';
+import { postUserTopic } from './endpoints/user-topics';
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
@@ -50,6 +51,7 @@ export const ROUTES: Record<RouteId, Route> = {
   // stream-prefs: per-user subscription properties
   'POST /users/me/subscriptions/properties': postSubscriptionProperties, // endpoints/subscription-properties
   'PATCH /users/me/subscriptions/{stream_id}': patchSubscriptionProperty, // endpoints/subscription-properties
+  'POST /user_topics': postUserTopic, // endpoints/user-topics
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
   // Alert words

@@ -23,6 +23,7 @@ export const API_ROUTE_IDS = [
   // stream-prefs: per-user subscription properties
   'POST /users/me/subscriptions/properties',
   'PATCH /users/me/subscriptions/{stream_id}',
+  'POST /user_topics',
   // User groups
   'POST /user_groups/create',
   // Alert words

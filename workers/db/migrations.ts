@@ -241,4 +241,16 @@ export const MIGRATIONS: readonly string[] = [
     state TEXT NOT NULL
   ) STRICT;
   `,
+  /* 6: stream-prefs: per-user topic visibility policies (SPEC Topic visibility policy, POST /user_topics) */ `
+  -- Only policies 1 (muted) and 2 (unmuted) are stored; 0 deletes the row. Topics compare
+  -- without case, as messages' topics do.
+  CREATE TABLE user_topics (
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    stream_id INTEGER NOT NULL REFERENCES streams(id),
+    topic TEXT NOT NULL COLLATE NOCASE,
+    visibility_policy INTEGER NOT NULL,
+    last_updated INTEGER NOT NULL,
+    PRIMARY KEY (user_id, stream_id, topic)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -148,4 +148,5 @@ export const errors = {
   // stream-prefs: subscription properties (SPEC POST /users/me/subscriptions/properties)
   notSubscribedToStream: (id: number) => new ApiError(`Not subscribed to stream id ${id}`),
   unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
+  invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
 };
