@@ -174,6 +174,13 @@ function applySubscription(state: State, event: Event): void {
   }
 }
 
+function applyUserTopic(state: State, event: Event): void {
+  const same = (row: Row) => row['stream_id'] === event['stream_id'] && String(row['topic_name']).toLowerCase() === String(event['topic_name']).toLowerCase();
+  const rest = list(state, 'user_topics').filter((row) => !same(row));
+  const { type: _type, id: _id, ...row } = event;
+  state['user_topics'] = event['visibility_policy'] === 0 ? rest : [...rest, row];
+}
+
 /** Applies `events` in order to a copy of `state`; `selfId` is the registered user. */
 export function applyEvents(initial: State, selfId: number, events: readonly Event[]): State {
   const state = structuredClone(initial);
@@ -193,6 +200,9 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'subscription':
         if ('subscriptions' in state) applySubscription(state, event);
+        break;
+      case 'user_topic':
+        if ('user_topics' in state) applyUserTopic(state, event);
         break;
       case 'stream':
         if (event['op'] === 'create' && 'streams' in state) state['streams'] = [...list(state, 'streams'), ...(event['streams'] as Row[])];
