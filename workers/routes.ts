@@ -6,6 +6,7 @@ import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
 import { patchSubscriptionProperty, postSubscriptionProperties } from './endpoints/subscription-properties';
 import { postUserTopic } from './endpoints/user-topics';
+import { deleteDefaultStream, postDefaultStream } from './endpoints/default-streams';
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
@@ -52,6 +53,8 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /users/me/subscriptions/properties': postSubscriptionProperties, // endpoints/subscription-properties
   'PATCH /users/me/subscriptions/{stream_id}': patchSubscriptionProperty, // endpoints/subscription-properties
   'POST /user_topics': postUserTopic, // endpoints/user-topics
+  'POST /default_streams': postDefaultStream, // endpoints/default-streams
+  'DELETE /default_streams': deleteDefaultStream, // endpoints/default-streams
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
   // Alert words

@@ -24,6 +24,8 @@ export const API_ROUTE_IDS = [
   'POST /users/me/subscriptions/properties',
   'PATCH /users/me/subscriptions/{stream_id}',
   'POST /user_topics',
+  'POST /default_streams',
+  'DELETE /default_streams',
   // User groups
   'POST /user_groups/create',
   // Alert words

@@ -107,6 +107,8 @@ t.test('register state + events = a fresh register', async (t) => {
     { name: 'muting a topic', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 1 }) },
     { name: 'unmuting a topic', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 2 }) },
     { name: 'removing a topic policy', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 0 }) },
+    { name: 'adding a default stream', keys: ['realm_default_streams'], act: async () => owner.post('/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
+    { name: 'removing a default stream', keys: ['realm_default_streams'], act: async () => owner.call('DELETE', '/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
     { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
     { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
     { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },

@@ -201,6 +201,9 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
       case 'subscription':
         if ('subscriptions' in state) applySubscription(state, event);
         break;
+      case 'default_streams':
+        if ('realm_default_streams' in state) state['realm_default_streams'] = event['default_streams'];
+        break;
       case 'user_topic':
         if ('user_topics' in state) applyUserTopic(state, event);
         break;

@@ -241,7 +241,7 @@ export const MIGRATIONS: readonly string[] = [
     state TEXT NOT NULL
   ) STRICT;
   `,
-  /* 6: stream-prefs: per-user topic visibility policies (SPEC Topic visibility policy, POST /user_topics) */ `
+  /* 6: stream-prefs: per-user topic visibility policies (SPEC Topic visibility policy, POST /user_topics); an index on default streams */ `
   -- Only policies 1 (muted) and 2 (unmuted) are stored; 0 deletes the row. Topics compare
   -- without case, as messages' topics do.
   CREATE TABLE user_topics (
@@ -252,5 +252,7 @@ export const MIGRATIONS: readonly string[] = [
     last_updated INTEGER NOT NULL,
     PRIMARY KEY (user_id, stream_id, topic)
   ) STRICT, WITHOUT ROWID;
+  -- The default streams (register, new users) read through this small partial index.
+  CREATE INDEX streams_default ON streams(id) WHERE is_default = 1;
   `,
 ];

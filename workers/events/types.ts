@@ -22,7 +22,7 @@ import {
 } from './realm-payloads';
 import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
 // stream-prefs
-import { mutedTopicsEvent } from './stream-prefs-payloads';
+import { defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
 
 /*
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
@@ -62,6 +62,7 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   heartbeatEvent,
   // stream-prefs
   mutedTopicsEvent,
+  defaultStreamsEvent,
 ]);
 
 export type ClientEventPayload = z.infer<typeof clientEventSchema>;

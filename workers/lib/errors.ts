@@ -149,4 +149,5 @@ export const errors = {
   notSubscribedToStream: (id: number) => new ApiError(`Not subscribed to stream id ${id}`),
   unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
   invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
+  privateStreamCannotBeDefault: () => new ApiError('Private streams cannot be made default.'),
 };
