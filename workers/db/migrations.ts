@@ -241,7 +241,7 @@ export const MIGRATIONS: readonly string[] = [
     state TEXT NOT NULL
   ) STRICT;
   `,
-  /* 6: stream-prefs: per-user topic visibility policies (SPEC Topic visibility policy, POST /user_topics); an index on default streams */ `
+  /* 6: stream-prefs: per-user topic visibility policies (SPEC Topic visibility policy, POST /user_topics); indexes for default streams and retention */ `
   -- Only policies 1 (muted) and 2 (unmuted) are stored; 0 deletes the row. Topics compare
   -- without case, as messages' topics do.
   CREATE TABLE user_topics (
@@ -254,5 +254,7 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   -- The default streams (register, new users) read through this small partial index.
   CREATE INDEX streams_default ON streams(id) WHERE is_default = 1;
+  -- The retention actor reads each stream's messages older than a cutoff, oldest first.
+  CREATE INDEX messages_retention ON messages(recipient_id, date_sent);
   `,
 ];
