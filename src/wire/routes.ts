@@ -26,6 +26,10 @@ export const API_ROUTE_IDS = [
   'POST /user_topics',
   'POST /default_streams',
   'DELETE /default_streams',
+  'POST /default_stream_groups/create',
+  'PATCH /default_stream_groups/{group_id}',
+  'DELETE /default_stream_groups/{group_id}',
+  'PATCH /default_stream_groups/{group_id}/streams',
   // User groups
   'POST /user_groups/create',
   // Alert words

@@ -257,4 +257,17 @@ export const MIGRATIONS: readonly string[] = [
   -- The retention actor reads each stream's messages older than a cutoff, oldest first.
   CREATE INDEX messages_retention ON messages(recipient_id, date_sent);
   `,
+  /* 7: stream-prefs: default stream groups (api-notes §a /default_stream_groups) */ `
+  CREATE TABLE default_stream_groups (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT ''
+  ) STRICT;
+  CREATE UNIQUE INDEX default_stream_groups_name ON default_stream_groups(name COLLATE NOCASE);
+  CREATE TABLE default_stream_group_streams (
+    group_id INTEGER NOT NULL REFERENCES default_stream_groups(id) ON DELETE CASCADE,
+    stream_id INTEGER NOT NULL REFERENCES streams(id),
+    PRIMARY KEY (group_id, stream_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -16,3 +16,12 @@ export const defaultStreamsEvent = z.strictObject({
   type: z.literal('default_streams'),
   default_streams: z.array(streamObjectSchema),
 });
+
+/** Every default stream group, after an administrator changed one (openapi DefaultStreamGroup). */
+export const defaultStreamGroupsEvent = z.strictObject({
+  ...base,
+  type: z.literal('default_stream_groups'),
+  default_stream_groups: z.array(
+    z.strictObject({ name: z.string(), id: z.number().int(), description: z.string(), streams: z.array(streamObjectSchema) }),
+  ),
+});

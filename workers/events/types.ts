@@ -22,7 +22,7 @@ import {
 } from './realm-payloads';
 import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
 // stream-prefs
-import { defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
+import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
 
 /*
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
@@ -63,6 +63,7 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   // stream-prefs
   mutedTopicsEvent,
   defaultStreamsEvent,
+  defaultStreamGroupsEvent,
 ]);
 
 export type ClientEventPayload = z.infer<typeof clientEventSchema>;

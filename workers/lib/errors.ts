@@ -150,4 +150,14 @@ export const errors = {
   unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
   invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
   privateStreamCannotBeDefault: () => new ApiError('Private streams cannot be made default.'),
+  invalidStreamName: (name: string) => new ApiError(`Invalid stream name '${name}'`),
+  defaultStreamGroupExists: (name: string) => new ApiError(`Default stream group '${name}' already exists`),
+  defaultStreamGroupNotFound: (id: number) => new ApiError(`Default stream group with id '${id}' does not exist.`),
+  defaultStreamInGroup: (stream: string, group: string) => new ApiError(`'${stream}' is a default stream and cannot be added to '${group}'`),
+  streamAlreadyInGroup: (stream: string, group: string) =>
+    new ApiError(`Stream '${stream}' is already present in default stream group '${group}'`),
+  streamNotInGroup: (stream: string, group: string) => new ApiError(`Stream '${stream}' is not present in default stream group '${group}'`),
+  groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
+  nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
+  invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
 };
