@@ -109,6 +109,19 @@ t.test('register state + events = a fresh register', async (t) => {
     { name: 'removing a topic policy', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 0 }) },
     { name: 'adding a default stream', keys: ['realm_default_streams'], act: async () => owner.post('/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
     { name: 'removing a default stream', keys: ['realm_default_streams'], act: async () => owner.call('DELETE', '/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
+    {
+      name: 'creating a default stream group',
+      keys: ['realm_default_stream_groups'],
+      act: () => owner.post('/default_stream_groups/create', { group_name: 'starter', description: 'first steps', stream_names: ['lounge'] }),
+    },
+    {
+      name: 'renaming a default stream group',
+      keys: ['realm_default_stream_groups'],
+      act: async () => {
+        const groups = (await alice.post('/register', { event_types: ['default_stream_groups'] })).body['realm_default_stream_groups'] as { id: number }[];
+        return owner.call('PATCH', `/default_stream_groups/${groups[0]?.id ?? 0}`, { new_group_name: 'starters' });
+      },
+    },
     { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
     { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
     { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },

@@ -204,6 +204,9 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
       case 'default_streams':
         if ('realm_default_streams' in state) state['realm_default_streams'] = event['default_streams'];
         break;
+      case 'default_stream_groups':
+        if ('realm_default_stream_groups' in state) state['realm_default_stream_groups'] = event['default_stream_groups'];
+        break;
       case 'user_topic':
         if ('user_topics' in state) applyUserTopic(state, event);
         break;
