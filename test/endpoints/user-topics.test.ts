@@ -89,4 +89,19 @@ t.test('topic visibility policies', async (t) => {
     const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
     t.match(state['user_topics'], [{ stream_id: garden, topic_name: 'tulips', visibility_policy: 2 }]);
   });
+
+  t.test('first_unread skips muted topics unless the narrow names the topic, and keeps unmuted topics of muted streams', async (t) => {
+    const firstUnread = async (narrow: string[][]): Promise<unknown> =>
+      (await alice.get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 0, narrow })).body['anchor'];
+    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: false }] });
+    t.equal((await alice.post('/mark_all_as_read')).status, 200);
+    t.equal((await setPolicy(garden, 'quiet', 1)).status, 200);
+    const quiet = await sendToStream(owner, 'garden', 'quiet', 'shh');
+    const loud = await sendToStream(owner, 'garden', 'loud', 'hey');
+    t.equal(await firstUnread([]), loud, 'the muted topic is skipped');
+    t.equal(await firstUnread([['stream', 'garden'], ['topic', 'quiet']]), quiet, 'unless the narrow names it');
+    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }] });
+    const tulips = await sendToStream(owner, 'garden', 'tulips', 'open');
+    t.equal(await firstUnread([]), tulips, 'in the muted stream only the unmuted topic counts');
+  });
 });

@@ -178,7 +178,7 @@ function termCondition(term: ResolvedTerm, viewerId: number, flags: string): Con
 const receivedBy = 'EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ? AND x.message_id = m.id)';
 
 /** The viewer (one `?`) set this policy on the message's topic; the user_topics primary key serves it. */
-function topicWithPolicy(policy: 1 | 2): string {
+export function topicWithPolicy(policy: 1 | 2): string {
   return `EXISTS (SELECT 1 FROM user_topics t WHERE t.user_id = ? AND t.stream_id = m.stream_id AND t.topic = m.topic AND t.visibility_policy = ${policy})`;
 }
 
