@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
@@ -61,6 +63,19 @@ t.test('default streams', async (t) => {
     const carol = owner.as(await createMember(owner, 'Carol'));
     const subs = (await carol.post('/register', { event_types: ['subscription'] })).body['subscriptions'] as Stream[];
     t.ok(subs.some((s) => s.stream_id === welcome), 'a new user is subscribed to the default stream');
+  });
+
+  t.test('a guest sees no default streams and gets no default_streams events', async (t) => {
+    const guestCredentials = await createMember(owner, 'Guest');
+    // No role-change endpoint exists yet: the role is set in the realm file (SPEC roles: 600 guest).
+    const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
+    db.prepare('UPDATE users SET role = 600 WHERE id = ?').run(guestCredentials.id);
+    db.close();
+    const guest = owner.as(guestCredentials);
+    t.same(await defaultNames(guest), []);
+    const reader = await EventReader.register(guest, { event_types: ['default_streams'] });
+    t.equal((await owner.post('/default_streams', { stream_id: welcome })).status, 200);
+    t.same(await reader.nextPayloads(), []);
   });
 
   t.test('removing a default stream: event and register list without it; new users not subscribed', async (t) => {
