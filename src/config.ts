@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations } from './wire/protocol';
+import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type RetentionSettings } from './wire/protocol';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
 const SPEC_DURATIONS_MS = {
@@ -43,6 +43,10 @@ const envSchema = z.object({
   // then answers partially_completed (the public API allows itself 50 s); tests shorten it.
   DELETE_TOPIC_TIME_BUDGET_MS: z.coerce.number().int().min(0).default(50_000),
   DELETE_TOPIC_BATCH_SIZE: positiveInt.default(100),
+  // stream-prefs: the retention actor sweeps each realm this often (SPEC Stream
+  // message_retention_days), deleting this many expired messages per transaction.
+  RETENTION_INTERVAL_MS: duration.default(60 * 60_000),
+  RETENTION_BATCH_SIZE: positiveInt.default(1000),
   // Test hooks (a route that crashes a shard) exist only when this is set; never in production.
   TEST_HOOKS: flag.default(false),
 });
@@ -61,6 +65,8 @@ export interface Config {
   testHooks: boolean;
   // edit: delete_topic batching
   deleteTopic: DeleteTopicSettings;
+  // stream-prefs
+  retention: RetentionSettings;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     testHooks: e.TEST_HOOKS,
     deleteTopic: { timeBudgetMs: e.DELETE_TOPIC_TIME_BUDGET_MS, batchSize: e.DELETE_TOPIC_BATCH_SIZE },
+    // stream-prefs
+    retention: { intervalMs: e.RETENTION_INTERVAL_MS, batchSize: e.RETENTION_BATCH_SIZE },
   };
 }
 

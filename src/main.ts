@@ -30,6 +30,7 @@ async function main(): Promise<void> {
       renderThreads: config.renderThreads,
       durations: config.durations,
       deleteTopic: config.deleteTopic,
+      retention: config.retention,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -4,6 +4,15 @@ import { getMatchesNarrow, getMessages, postFlagsForNarrow } from './endpoints/m
 import { getMessage, postMessages, postRenderMessage } from './endpoints/messages';
 import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
+import { patchSubscriptionProperty, postSubscriptionProperties } from './endpoints/subscription-properties';
+import { postUserTopic } from './endpoints/user-topics';
+import { deleteDefaultStream, postDefaultStream } from './endpoints/default-streams';
+import {
+  deleteDefaultStreamGroup,
+  patchDefaultStreamGroup,
+  patchDefaultStreamGroupStreams,
+  postDefaultStreamGroup,
+} from './endpoints/default-stream-groups';
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
@@ -54,6 +63,16 @@ export const ROUTES: Record<RouteId, Route> = {
   // Streams and subscriptions
   'POST /users/me/subscriptions': postSubscriptions, // endpoints/subscriptions
   'GET /streams': getStreams, // endpoints/streams
+  // stream-prefs: per-user subscription properties
+  'POST /users/me/subscriptions/properties': postSubscriptionProperties, // endpoints/subscription-properties
+  'PATCH /users/me/subscriptions/{stream_id}': patchSubscriptionProperty, // endpoints/subscription-properties
+  'POST /user_topics': postUserTopic, // endpoints/user-topics
+  'POST /default_streams': postDefaultStream, // endpoints/default-streams
+  'DELETE /default_streams': deleteDefaultStream, // endpoints/default-streams
+  'POST /default_stream_groups/create': postDefaultStreamGroup, // endpoints/default-stream-groups
+  'PATCH /default_stream_groups/{group_id}': patchDefaultStreamGroup, // endpoints/default-stream-groups
+  'DELETE /default_stream_groups/{group_id}': deleteDefaultStreamGroup, // endpoints/default-stream-groups
+  'PATCH /default_stream_groups/{group_id}/streams': patchDefaultStreamGroupStreams, // endpoints/default-stream-groups
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
   // Alert words

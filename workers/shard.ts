@@ -5,6 +5,7 @@ import { TEST_ROUTE_IDS } from '../src/wire/routes';
 import { shardIndexFor } from '../src/wire/shard-hash';
 import { ScheduledMessageSender } from './actors/scheduler';
 import { TypingActor } from './actors/typing';
+import { RetentionActor } from './actors/retention';
 import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
@@ -115,6 +116,10 @@ export class Shard {
     const typing = new TypingActor(realm, realm.clock, realm.durations.typingStartedExpiryMs);
     realm.own(typing);
     realm.typing = typing;
+    // stream-prefs: message retention (SPEC Stream message_retention_days)
+    const retention = new RetentionActor(realm, realm.clock, this.log, this.settings.retention);
+    realm.own(retention);
+    retention.arm();
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

@@ -85,6 +85,14 @@ export interface ShardSettings {
   durations: Durations;
   // edit: delete_topic batching
   deleteTopic: DeleteTopicSettings;
+  // stream-prefs: message retention sweeps
+  retention: RetentionSettings;
+}
+
+/** stream-prefs: how often the retention actor sweeps, and how many messages per transaction. */
+export interface RetentionSettings {
+  intervalMs: number;
+  batchSize: number;
 }
 
 /** edit: POST /streams/{stream_id}/delete_topic works in batches within a time budget. */

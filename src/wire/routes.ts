@@ -20,6 +20,16 @@ export const API_ROUTE_IDS = [
   // Streams and subscriptions
   'POST /users/me/subscriptions',
   'GET /streams',
+  // stream-prefs: per-user subscription properties
+  'POST /users/me/subscriptions/properties',
+  'PATCH /users/me/subscriptions/{stream_id}',
+  'POST /user_topics',
+  'POST /default_streams',
+  'DELETE /default_streams',
+  'POST /default_stream_groups/create',
+  'PATCH /default_stream_groups/{group_id}',
+  'DELETE /default_stream_groups/{group_id}',
+  'PATCH /default_stream_groups/{group_id}/streams',
   // User groups
   'POST /user_groups/create',
   // Alert words

@@ -92,6 +92,36 @@ t.test('register state + events = a fresh register', async (t) => {
       keys: ['realm_users'],
       act: () => createMember(owner, 'Carol'),
     },
+    {
+      name: 'changing personal subscription properties, muting included',
+      keys: ['subscriptions'],
+      act: async () =>
+        alice.post('/users/me/subscriptions/properties', {
+          subscription_data: [
+            { stream_id: await streamIdOf(owner, 'lounge'), property: 'is_muted', value: true },
+            { stream_id: await streamIdOf(owner, 'lounge'), property: 'color', value: '#123abc' },
+            { stream_id: await streamIdOf(owner, 'lounge'), property: 'push_notifications', value: true },
+          ],
+        }),
+    },
+    { name: 'muting a topic', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 1 }) },
+    { name: 'unmuting a topic', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 2 }) },
+    { name: 'removing a topic policy', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 0 }) },
+    { name: 'adding a default stream', keys: ['realm_default_streams'], act: async () => owner.post('/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
+    { name: 'removing a default stream', keys: ['realm_default_streams'], act: async () => owner.call('DELETE', '/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
+    {
+      name: 'creating a default stream group',
+      keys: ['realm_default_stream_groups'],
+      act: () => owner.post('/default_stream_groups/create', { group_name: 'starter', description: 'first steps', stream_names: ['lounge'] }),
+    },
+    {
+      name: 'renaming a default stream group',
+      keys: ['realm_default_stream_groups'],
+      act: async () => {
+        const groups = (await alice.post('/register', { event_types: ['default_stream_groups'] })).body['realm_default_stream_groups'] as { id: number }[];
+        return owner.call('PATCH', `/default_stream_groups/${groups[0]?.id ?? 0}`, { new_group_name: 'starters' });
+      },
+    },
     { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
     { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
     { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },

@@ -157,6 +157,10 @@ function applySubscription(state: State, event: Event): void {
     state['subscriptions'] = [...list(state, 'subscriptions'), ...added];
     state['never_subscribed'] = list(state, 'never_subscribed').filter((s) => !ids.has(s['stream_id']));
     state['unsubscribed'] = list(state, 'unsubscribed').filter((s) => !ids.has(s['stream_id']));
+  } else if (op === 'update') {
+    // A personal property of one subscription (SPEC POST /users/me/subscriptions/properties).
+    const sub = list(state, 'subscriptions').find((s) => s['stream_id'] === event['stream_id']);
+    if (sub) sub[event['property'] as string] = event['value'];
   } else if (op === 'peer_add' || op === 'peer_remove') {
     const streamIds = event['stream_ids'] as number[];
     const userIds = event['user_ids'] as number[];
@@ -168,6 +172,13 @@ function applySubscription(state: State, event: Event): void {
       }
     }
   }
+}
+
+function applyUserTopic(state: State, event: Event): void {
+  const same = (row: Row) => row['stream_id'] === event['stream_id'] && String(row['topic_name']).toLowerCase() === String(event['topic_name']).toLowerCase();
+  const rest = list(state, 'user_topics').filter((row) => !same(row));
+  const { type: _type, id: _id, ...row } = event;
+  state['user_topics'] = event['visibility_policy'] === 0 ? rest : [...rest, row];
 }
 
 /** Applies `events` in order to a copy of `state`; `selfId` is the registered user. */
@@ -189,6 +200,15 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'subscription':
         if ('subscriptions' in state) applySubscription(state, event);
+        break;
+      case 'default_streams':
+        if ('realm_default_streams' in state) state['realm_default_streams'] = event['default_streams'];
+        break;
+      case 'default_stream_groups':
+        if ('realm_default_stream_groups' in state) state['realm_default_stream_groups'] = event['default_stream_groups'];
+        break;
+      case 'user_topic':
+        if ('user_topics' in state) applyUserTopic(state, event);
         break;
       case 'stream':
         if (event['op'] === 'create' && 'streams' in state) state['streams'] = [...list(state, 'streams'), ...(event['streams'] as Row[])];

@@ -50,6 +50,8 @@ t.test('the event union', async (t) => {
       'realm_user', 'typing', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm',
       'realm_linkifiers', 'realm_playgrounds', 'realm_emoji', 'user_status', 'user_topic', 'user_group', 'attachment',
       'custom_profile_fields', 'alert_words', 'scheduled_messages', 'drafts', 'muted_users', 'presence', 'heartbeat',
+      // stream-prefs: the legacy twin of user_topic (api-notes §d)
+      'muted_topics', 'default_streams', 'default_stream_groups',
     ]));
   });
 

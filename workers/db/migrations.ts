@@ -241,4 +241,33 @@ export const MIGRATIONS: readonly string[] = [
     state TEXT NOT NULL
   ) STRICT;
   `,
+  /* 6: stream-prefs: per-user topic visibility policies (SPEC Topic visibility policy, POST /user_topics); indexes for default streams and retention */ `
+  -- Only policies 1 (muted) and 2 (unmuted) are stored; 0 deletes the row. Topics compare
+  -- without case, as messages' topics do.
+  CREATE TABLE user_topics (
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    stream_id INTEGER NOT NULL REFERENCES streams(id),
+    topic TEXT NOT NULL COLLATE NOCASE,
+    visibility_policy INTEGER NOT NULL,
+    last_updated INTEGER NOT NULL,
+    PRIMARY KEY (user_id, stream_id, topic)
+  ) STRICT, WITHOUT ROWID;
+  -- The default streams (register, new users) read through this small partial index.
+  CREATE INDEX streams_default ON streams(id) WHERE is_default = 1;
+  -- The retention actor reads each stream's messages older than a cutoff, oldest first.
+  CREATE INDEX messages_retention ON messages(recipient_id, date_sent);
+  `,
+  /* 7: stream-prefs: default stream groups (api-notes §a /default_stream_groups) */ `
+  CREATE TABLE default_stream_groups (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT ''
+  ) STRICT;
+  CREATE UNIQUE INDEX default_stream_groups_name ON default_stream_groups(name COLLATE NOCASE);
+  CREATE TABLE default_stream_group_streams (
+    group_id INTEGER NOT NULL REFERENCES default_stream_groups(id) ON DELETE CASCADE,
+    stream_id INTEGER NOT NULL REFERENCES streams(id),
+    PRIMARY KEY (group_id, stream_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -34,6 +34,9 @@ export function shapeForQueue(queue: EventQueue, event: EventPayload, userId: nu
     case 'update_global_notifications':
       // Legacy twins of user_settings, for clients that do not read the settings object.
       return capabilities.user_settings_object ? [] : [event];
+    // stream-prefs: the legacy list only for queues that asked for it and not for its successor (api-notes §d).
+    case 'muted_topics':
+      return options.eventTypes === null || options.eventTypes.includes('user_topic') ? [] : [event];
     default:
       return [event];
   }

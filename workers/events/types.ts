@@ -21,6 +21,8 @@ import {
   heartbeatEvent,
 } from './realm-payloads';
 import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
+// stream-prefs
+import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
 
 /*
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
@@ -58,6 +60,10 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   mutedUsersEvent,
   presenceEvent,
   heartbeatEvent,
+  // stream-prefs
+  mutedTopicsEvent,
+  defaultStreamsEvent,
+  defaultStreamGroupsEvent,
 ]);
 
 export type ClientEventPayload = z.infer<typeof clientEventSchema>;

@@ -153,4 +153,18 @@ export const errors = {
   // stream-reads: lookups of streams, subscribers and topics (api-notes §f, openapi get-stream-id)
   invalidStreamName: (name: string) => new ApiError(`Invalid stream name '${name}'`),
   noSuchUser: () => new ApiError('No such user'),
+  // stream-prefs: subscription properties (SPEC POST /users/me/subscriptions/properties)
+  notSubscribedToStream: (id: number) => new ApiError(`Not subscribed to stream id ${id}`),
+  unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
+  invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
+  privateStreamCannotBeDefault: () => new ApiError('Private streams cannot be made default.'),
+  defaultStreamGroupExists: (name: string) => new ApiError(`Default stream group '${name}' already exists`),
+  defaultStreamGroupNotFound: (id: number) => new ApiError(`Default stream group with id '${id}' does not exist.`),
+  defaultStreamInGroup: (stream: string, group: string) => new ApiError(`'${stream}' is a default stream and cannot be added to '${group}'`),
+  streamAlreadyInGroup: (stream: string, group: string) =>
+    new ApiError(`Stream '${stream}' is already present in default stream group '${group}'`),
+  streamNotInGroup: (stream: string, group: string) => new ApiError(`Stream '${stream}' is not present in default stream group '${group}'`),
+  groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
+  nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
+  invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
 };

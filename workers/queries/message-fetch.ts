@@ -2,7 +2,7 @@ import type { Realm } from '../realm';
 import { highlightHtml, highlightTopic } from '../lib/search-highlight';
 import { MessageLookups, messageObject, type MessageRow } from './messages';
 import { HISTORICAL_FLAGS } from '../lib/flags';
-import { mutedStream, narrowSql, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
+import { mutedStream, narrowSql, topicWithPolicy, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
 
 /** api-notes §b: `newest` resolves to this ID, larger than any message ID. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
@@ -87,7 +87,13 @@ export function rangeStatements(sql: NarrowSql, columns: string, narrow: Resolve
   const unreadWhere = [...unread.where];
   const firstUnreadParams: SqlValue[] = [...unread.params];
   if (!narrow.terms.some((term) => term.kind === 'stream' && !term.negated)) {
-    unreadWhere.push(`NOT coalesce(${mutedStream}, 0)`);
+    // stream-prefs: an unmuted topic of a muted stream counts (SPEC Topic visibility policy).
+    unreadWhere.push(`NOT coalesce(${mutedStream} AND NOT ${topicWithPolicy(2)}, 0)`);
+    firstUnreadParams.push(narrow.viewerId, narrow.viewerId);
+  }
+  // stream-prefs: muted topics are skipped too, unless the narrow names the topic (api-notes §c).
+  if (!narrow.terms.some((term) => term.kind === 'topic' && !term.negated)) {
+    unreadWhere.push(`NOT coalesce(${topicWithPolicy(1)}, 0)`);
     firstUnreadParams.push(narrow.viewerId);
   }
   return {

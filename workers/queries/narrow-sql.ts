@@ -154,7 +154,11 @@ function termCondition(term: ResolvedTerm, viewerId: number, flags: string): Con
     case 'has':
       return { condition: 'm.rendered_content LIKE ?', params: [HAS_PATTERNS[term.operand]] };
     case 'in-home':
-      return { condition: `NOT ${mutedStream}`, params: [viewerId] };
+      // stream-prefs: muted topics left out; an unmuted topic of a muted stream kept (SPEC Topic visibility policy).
+      return {
+        condition: `NOT (${mutedStream} AND NOT ${topicWithPolicy(2)}) AND NOT ${topicWithPolicy(1)}`,
+        params: [viewerId, viewerId, viewerId],
+      };
     case 'id':
       return { condition: 'm.id = ?', params: [term.messageId] };
     case 'search':
@@ -172,6 +176,11 @@ function termCondition(term: ResolvedTerm, viewerId: number, flags: string): Con
 
 // Every member of a direct conversation has a row: membership is one primary-key lookup.
 const receivedBy = 'EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ? AND x.message_id = m.id)';
+
+/** The viewer (one `?`) set this policy on the message's topic; the user_topics primary key serves it. */
+export function topicWithPolicy(policy: 1 | 2): string {
+  return `EXISTS (SELECT 1 FROM user_topics t WHERE t.user_id = ? AND t.stream_id = m.stream_id AND t.topic = m.topic AND t.visibility_policy = ${policy})`;
+}
 
 export const mutedStream =
   'EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.is_muted = 1)';
@@ -192,7 +201,7 @@ function isCondition(operand: IsOperand, flags: string): Condition {
     case 'resolved':
       return { condition: '(m.stream_id IS NOT NULL AND substr(m.topic, 1, 2) = ?)', params: [RESOLVED_TOPIC_PREFIX] };
     case 'followed':
-      // Followed topics live in user_topics, which does not exist yet: nothing is followed.
+      // SPEC Topic visibility policy has no "followed" value (0/1/2 only): nothing is followed.
       return { condition: '0', params: [] };
   }
 }

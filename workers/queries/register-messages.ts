@@ -4,6 +4,7 @@ import { alertWordsOf } from './alert-words';
 import type { Wants } from './register-realm';
 import { pendingScheduledMessagesOf, scheduledMessageObject } from './scheduled-messages';
 import { maxMessageId, type UserRow } from './users';
+import { mutedTopicsOf, userTopicsOf } from './user-topics';
 
 // api-notes §e: unread_msgs covers the newest 50000 unread messages.
 const UNREAD_CAP = 50000;
@@ -102,10 +103,10 @@ export function messagesState(realm: Realm, user: UserRow, wants: Wants): Record
   if (wants('scheduled_messages')) {
     state['scheduled_messages'] = pendingScheduledMessagesOf(realm, user.id).map(scheduledMessageObject);
   }
-  // Drafts and topic preferences have no endpoints yet: empty, growing with them.
+  // Drafts have no endpoints yet: empty, growing with them.
   if (wants('drafts')) state['drafts'] = [];
-  if (wants('user_topic')) state['user_topics'] = [];
+  if (wants('user_topic')) state['user_topics'] = userTopicsOf(realm, user.id);
   // The legacy list only for clients that do not ask for its successor (api-notes §e).
-  else if (wants('muted_topics')) state['muted_topics'] = [];
+  else if (wants('muted_topics')) state['muted_topics'] = mutedTopicsOf(realm, user.id);
   return state;
 }

@@ -4,6 +4,7 @@ import type { Wants } from './register-realm';
 import { listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
 import { inheritedDefaults, personalProperties, SUBSCRIPTION_SETTINGS_COLUMNS, type SubscriptionSettingsRow } from './subscription-properties';
 import type { UserRow } from './users';
+import { defaultStreamGroupObjects } from './default-streams';
 
 interface SubscriptionRow extends SubscriptionSettingsRow {
   stream_id: number;
@@ -73,8 +74,9 @@ export function streamsState(realm: Realm, user: UserRow, wants: Wants, options:
   if (wants('default_streams')) {
     state['realm_default_streams'] = user.role === ROLE.GUEST ? [] : defaultStreams(realm).map((row) => streamObject(row));
   }
-  // No endpoint creates default stream groups yet.
-  if (wants('default_stream_groups')) state['realm_default_stream_groups'] = [];
+  // stream-prefs: POST /default_stream_groups/create and its siblings fill it.
+  // Guests get no default_stream_groups events either (actions/default-stream-groups.ts).
+  if (wants('default_stream_groups')) state['realm_default_stream_groups'] = user.role === ROLE.GUEST ? [] : defaultStreamGroupObjects(realm);
   return state;
 }
 

@@ -1,0 +1,107 @@
+import t from 'tap';
+import { EventReader } from '../helpers/events';
+import { createMember } from '../helpers/fixtures';
+import { ApiClient } from '../helpers/http';
+import { sendToStream, streamIdOf } from '../helpers/realm-file';
+import { startServer } from '../helpers/server';
+
+t.test('topic visibility policies', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const owner = new ApiClient(server.baseUrl, server.owner);
+  const alice = owner.as(await createMember(owner, 'Alice'));
+  await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'garden' }] });
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], invite_only: true });
+  const garden = await streamIdOf(owner, 'garden');
+  const vault = await streamIdOf(owner, 'vault');
+  const setPolicy = (stream_id: number, topic: string, visibility_policy: number) =>
+    alice.post('/user_topics', { stream_id, topic, visibility_policy });
+  const homeIds = async (): Promise<number[]> => {
+    const res = await alice.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [['in', 'home'], ['stream', 'garden']] });
+    return (res.body['messages'] as { id: number }[]).map((m) => m.id);
+  };
+
+  t.test('errors', async (t) => {
+    t.test('a visibility policy outside 0, 1, 2 is BAD_REQUEST', async (t) => {
+      const res = await setPolicy(garden, 'weeds', 3);
+      t.equal(res.status, 400);
+      t.same(res.body, { result: 'error', msg: 'Invalid visibility_policy', code: 'BAD_REQUEST' });
+    });
+    t.test('an unknown stream, or a private one the user is not in, is an invalid stream ID', async (t) => {
+      const missing = await setPolicy(999999, 'weeds', 1);
+      t.equal(missing.status, 400);
+      t.same(missing.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
+      const hidden = await setPolicy(vault, 'weeds', 1);
+      t.same(hidden.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
+    });
+    t.test('the topic is required', async (t) => {
+      const res = await alice.post('/user_topics', { stream_id: garden, visibility_policy: 1 });
+      t.same(res.body, { result: 'error', msg: "Missing 'topic' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic' });
+    });
+  });
+
+  t.test('muting a topic without messages: user_topic event, register lists, legacy event', async (t) => {
+    const modern = await EventReader.register(alice, { event_types: ['user_topic', 'muted_topics'] });
+    const legacy = await EventReader.register(alice, { event_types: ['muted_topics'] });
+    const res = await setPolicy(garden, 'no messages yet', 1);
+    t.same(res.body, { result: 'success', msg: '' });
+    const [event, ...rest] = await modern.nextPayloads();
+    t.same(rest, [], 'a queue asking for user_topic gets no legacy muted_topics event');
+    t.match(event, { type: 'user_topic', stream_id: garden, topic_name: 'no messages yet', visibility_policy: 1 });
+    const lastUpdated = event?.['last_updated'] as number;
+    t.ok(Number.isInteger(lastUpdated) && lastUpdated > 1_600_000_000, 'last_updated is a UNIX timestamp in seconds');
+    t.same(await legacy.nextPayloads(), [{ type: 'muted_topics', muted_topics: [['garden', 'no messages yet', lastUpdated]] }]);
+    const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
+    t.same(state['user_topics'], [{ stream_id: garden, topic_name: 'no messages yet', last_updated: lastUpdated, visibility_policy: 1 }]);
+    const legacyState = (await alice.post('/register', { event_types: ['muted_topics'] })).body;
+    t.same(legacyState['muted_topics'], [['garden', 'no messages yet', lastUpdated]]);
+    t.notOk('muted_topics' in state, 'no legacy list beside user_topics');
+  });
+
+  t.test('policy 0 removes the policy', async (t) => {
+    const reader = await EventReader.register(alice, { event_types: ['user_topic'] });
+    t.equal((await setPolicy(garden, 'no messages yet', 0)).status, 200);
+    t.match(await reader.nextPayloads(), [{ type: 'user_topic', stream_id: garden, topic_name: 'no messages yet', visibility_policy: 0 }]);
+    const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
+    t.same(state['user_topics'], []);
+  });
+
+  t.test('in:home leaves out muted topics, whatever their case', async (t) => {
+    const kept = await sendToStream(owner, 'garden', 'roses', 'red');
+    const muted = await sendToStream(owner, 'garden', 'Weeds', 'pull them');
+    t.equal((await setPolicy(garden, 'weeds', 1)).status, 200);
+    const home = await homeIds();
+    t.ok(home.includes(kept), 'the other topic stays');
+    t.notOk(home.includes(muted), 'the muted topic is left out');
+    t.equal((await setPolicy(garden, 'weeds', 0)).status, 200);
+    t.ok((await homeIds()).includes(muted), 'back once the policy is removed');
+  });
+
+  t.test('an unmuted topic of a muted stream stays in in:home; in an unmuted stream, 2 acts as 0', async (t) => {
+    const roses = await sendToStream(owner, 'garden', 'roses', 'white');
+    const tulips = await sendToStream(owner, 'garden', 'tulips', 'yellow');
+    t.equal((await setPolicy(garden, 'tulips', 2)).status, 200);
+    t.ok((await homeIds()).includes(roses), 'unmuted stream: every topic shows');
+    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }] });
+    const home = await homeIds();
+    t.notOk(home.includes(roses), 'the muted stream is left out');
+    t.ok(home.includes(tulips), 'but not its unmuted topic');
+    const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
+    t.match(state['user_topics'], [{ stream_id: garden, topic_name: 'tulips', visibility_policy: 2 }]);
+  });
+
+  t.test('first_unread skips muted topics unless the narrow names the topic, and keeps unmuted topics of muted streams', async (t) => {
+    const firstUnread = async (narrow: string[][]): Promise<unknown> =>
+      (await alice.get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 0, narrow })).body['anchor'];
+    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: false }] });
+    t.equal((await alice.post('/mark_all_as_read')).status, 200);
+    t.equal((await setPolicy(garden, 'quiet', 1)).status, 200);
+    const quiet = await sendToStream(owner, 'garden', 'quiet', 'shh');
+    const loud = await sendToStream(owner, 'garden', 'loud', 'hey');
+    t.equal(await firstUnread([]), loud, 'the muted topic is skipped');
+    t.equal(await firstUnread([['stream', 'garden'], ['topic', 'quiet']]), quiet, 'unless the narrow names it');
+    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }] });
+    const tulips = await sendToStream(owner, 'garden', 'tulips', 'open');
+    t.equal(await firstUnread([]), tulips, 'in the muted stream only the unmuted topic counts');
+  });
+});

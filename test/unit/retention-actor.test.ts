@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import pino from 'pino';
+import { doSendMessage } from '../../workers/actions/messages';
+import { RetentionActor } from '../../workers/actors/retention';
+import { createRealm } from '../../workers/db/create-realm';
+import type { QueuedEvent } from '../../workers/events/outbox';
+import { userById, type UserRow } from '../../workers/queries/users';
+import { Realm } from '../../workers/realm';
+import { Renderer } from '../../workers/render/pool';
+import { FakeClock } from '../helpers/fake-clock';
+
+const DAY_MS = 24 * 60 * 60_000;
+const INTERVAL_MS = 60_000;
+
+t.test('the retention actor', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
+  const created = await createRealm(dataDir, { subdomain: 'keep', name: 'keep', ownerEmail: 'o@keep.test', ownerName: 'O' });
+  const realm = new Realm('keep', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
+  t.teardown(() => realm.close());
+  const owner = userById(realm, 1) as UserRow;
+  const send = (topic: string) =>
+    doSendMessage(realm, owner, { target: { kind: 'stream', to: ['general'], topic }, content: topic, client: 'test', queueId: undefined, localId: undefined });
+  const exists = (id: number) => realm.stmt('SELECT 1 FROM messages WHERE id = ?').get(id) !== undefined;
+  const generalId = (realm.stmt("SELECT id FROM streams WHERE name = 'general'").get() as { id: number }).id;
+  const nowMs = Date.now();
+  const clock = new FakeClock(nowMs);
+  // Batches of 2: three expired messages take two transactions in one sweep.
+  const actor = new RetentionActor(realm, clock, pino({ level: 'silent' }), { intervalMs: INTERVAL_MS, batchSize: 2 });
+  realm.own(actor);
+  const events: QueuedEvent[] = [];
+  realm.events.subscribe((batch) => events.push(...batch));
+
+  const old = [await send('a'), await send('a'), await send('b')];
+  const fresh = await send('a');
+  // Sent ten days before the clock's now; the fresh one stays at now.
+  realm.stmt('UPDATE messages SET date_sent = ? WHERE id IN (?, ?, ?)').run(Math.floor((nowMs - 10 * DAY_MS) / 1000), ...old);
+
+  t.test('arms ONE timer for the interval', async (t) => {
+    actor.arm();
+    t.same(clock.armedAt(), [nowMs + INTERVAL_MS]);
+  });
+
+  t.test('without a retention period nothing is deleted', async (t) => {
+    clock.advanceTo(nowMs + INTERVAL_MS);
+    await actor.whenIdle();
+    t.ok([...old, fresh].every(exists));
+    t.same(events.filter((e) => e.event.type === 'delete_message'), []);
+    t.same(clock.armedAt(), [nowMs + 2 * INTERVAL_MS], 're-armed for the next sweep');
+  });
+
+  t.test('with 7 days on the stream, the expired messages go in batches, one event per topic', async (t) => {
+    realm.stmt('UPDATE streams SET message_retention_days = 7 WHERE id = ?').run(generalId);
+    clock.advanceTo(nowMs + 2 * INTERVAL_MS);
+    await actor.whenIdle();
+    t.same(old.map(exists), [false, false, false], 'the expired messages are gone');
+    t.ok(exists(fresh), 'the fresh one stays');
+    const deletes = events.filter((e) => e.event.type === 'delete_message').map((e) => e.event);
+    t.same(
+      deletes.map((e) => [e['topic'], e['message_ids']]),
+      [
+        ['a', [old[0], old[1]]],
+        ['b', [old[2]]],
+      ],
+    );
+  });
+
+  t.test('-1 on the stream keeps messages forever, whatever the realm says', async (t) => {
+    const older = await send('c');
+    realm.stmt('UPDATE messages SET date_sent = ? WHERE id = ?').run(Math.floor((nowMs - 400 * DAY_MS) / 1000), older);
+    realm.stmt('UPDATE streams SET message_retention_days = -1 WHERE id = ?').run(generalId);
+    realm.stmt(`UPDATE realm SET settings = json_set(settings, '$.message_retention_days', 30) WHERE id = 1`).run();
+    clock.advanceTo(nowMs + 3 * INTERVAL_MS);
+    await actor.whenIdle();
+    t.ok(exists(older));
+    t.test('null on the stream inherits the realm setting', async (t) => {
+      realm.stmt('UPDATE streams SET message_retention_days = NULL WHERE id = ?').run(generalId);
+      clock.advanceTo(nowMs + 4 * INTERVAL_MS);
+      await actor.whenIdle();
+      t.notOk(exists(older));
+      t.ok(exists(fresh));
+    });
+  });
+
+  t.test('stop clears the timer', async (t) => {
+    actor.stop();
+    t.same(clock.armedAt(), []);
+  });
+});

@@ -1,0 +1,51 @@
+import { ROLE } from '../lib/roles';
+import type { Realm } from '../realm';
+import { streamObject, type StreamRow } from './streams';
+
+/** The realm's default streams as stream objects without `is_default` (SPEC POST /register). */
+export function defaultStreamObjects(realm: Realm): Record<string, unknown>[] {
+  const rows = realm.stmt('SELECT * FROM streams WHERE is_default = 1 AND deactivated = 0 ORDER BY id').all() as StreamRow[];
+  return rows.map((row) => streamObject(row));
+}
+
+/** Who receives `default_streams` events: active users but guests, who see none (api-notes §e). */
+export function nonGuestUserIds(realm: Realm): number[] {
+  return (realm.stmt(`SELECT id FROM users WHERE is_active = 1 AND role != ${ROLE.GUEST}`).all() as { id: number }[]).map((r) => r.id);
+}
+
+export interface DefaultStreamGroupRow {
+  id: number;
+  name: string;
+  description: string;
+}
+
+export function defaultStreamGroupById(realm: Realm, id: number): DefaultStreamGroupRow | undefined {
+  return realm.stmt('SELECT id, name, description FROM default_stream_groups WHERE id = ?').get(id) as DefaultStreamGroupRow | undefined;
+}
+
+export function defaultStreamGroupByName(realm: Realm, name: string): DefaultStreamGroupRow | undefined {
+  return realm.stmt('SELECT id, name, description FROM default_stream_groups WHERE name = ? COLLATE NOCASE').get(name) as
+    | DefaultStreamGroupRow
+    | undefined;
+}
+
+export function groupStreamIds(realm: Realm, groupId: number): number[] {
+  return (realm.stmt('SELECT stream_id FROM default_stream_group_streams WHERE group_id = ?').all(groupId) as { stream_id: number }[]).map(
+    (r) => r.stream_id,
+  );
+}
+
+/** register's `realm_default_stream_groups` and the event's list (openapi DefaultStreamGroup), by name. */
+export function defaultStreamGroupObjects(realm: Realm): Record<string, unknown>[] {
+  const groups = realm.stmt('SELECT id, name, description FROM default_stream_groups ORDER BY name').all() as DefaultStreamGroupRow[];
+  const streamsOf = realm.stmt(
+    `SELECT s.* FROM default_stream_group_streams g JOIN streams s ON s.id = g.stream_id
+     WHERE g.group_id = ? AND s.deactivated = 0 ORDER BY s.id`,
+  );
+  return groups.map((group) => ({
+    name: group.name,
+    id: group.id,
+    description: group.description,
+    streams: (streamsOf.all(group.id) as StreamRow[]).map((row) => streamObject(row)),
+  }));
+}

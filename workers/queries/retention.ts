@@ -1,0 +1,39 @@
+import type { Realm } from '../realm';
+import type { MessageRow } from './messages';
+
+const DAY_S = 24 * 60 * 60;
+
+/** The realm's `message_retention_days` (SPEC Stream): a positive count of days, else null (unlimited). */
+export function realmRetentionDays(realm: Realm): number | null {
+  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string };
+  let value: unknown;
+  try {
+    value = (JSON.parse(row.settings) as Record<string, unknown>)['message_retention_days'];
+  } catch {
+    return null;
+  }
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+}
+
+/**
+ * Up to `limit` stream messages past their stream's retention period (SPEC Stream
+ * message_retention_days: null = the realm's, -1 = forever), oldest first within a stream.
+ * Each stream's read uses messages_retention (recipient_id, date_sent).
+ */
+export function expiredMessages(realm: Realm, nowSeconds: number, limit: number): MessageRow[] {
+  const realmDays = realmRetentionDays(realm);
+  const streams = realm.stmt('SELECT recipient_id, message_retention_days FROM streams').all() as {
+    recipient_id: number;
+    message_retention_days: number | null;
+  }[];
+  const expired: MessageRow[] = [];
+  const read = realm.stmt('SELECT * FROM messages WHERE recipient_id = ? AND date_sent < ? ORDER BY date_sent, id LIMIT ?');
+  for (const stream of streams) {
+    if (expired.length >= limit) break;
+    const days = stream.message_retention_days ?? realmDays;
+    if (days === null || days <= 0) continue;
+    const cutoff = nowSeconds - days * DAY_S;
+    expired.push(...(read.all(stream.recipient_id, cutoff, limit - expired.length) as MessageRow[]));
+  }
+  return expired;
+}
