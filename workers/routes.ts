@@ -4,6 +4,8 @@ import { getMatchesNarrow, getMessages, postFlagsForNarrow } from './endpoints/m
 import { getMessage, postMessages, postRenderMessage } from './endpoints/messages';
 import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
+// stream-writes
+import { deleteStream, deleteSubscriptions, patchStream } from './endpoints/stream-writes';
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
@@ -46,6 +48,10 @@ export const ROUTES: Record<RouteId, Route> = {
   // Streams and subscriptions
   'POST /users/me/subscriptions': postSubscriptions, // endpoints/subscriptions
   'GET /streams': getStreams, // endpoints/streams
+  // stream-writes
+  'DELETE /users/me/subscriptions': deleteSubscriptions, // endpoints/stream-writes
+  'PATCH /streams/{stream_id}': patchStream, // endpoints/stream-writes
+  'DELETE /streams/{stream_id}': deleteStream, // endpoints/stream-writes
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
   // Alert words

@@ -20,6 +20,10 @@ export const API_ROUTE_IDS = [
   // Streams and subscriptions
   'POST /users/me/subscriptions',
   'GET /streams',
+  // stream-writes: unsubscribing, updating and archiving streams
+  'DELETE /users/me/subscriptions',
+  'PATCH /streams/{stream_id}',
+  'DELETE /streams/{stream_id}',
   // User groups
   'POST /user_groups/create',
   // Alert words

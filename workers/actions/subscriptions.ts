@@ -48,7 +48,7 @@ export function checkStreamName(raw: string): string {
   return name;
 }
 
-function checkDescription(raw: string | undefined): string {
+export function checkDescription(raw: string | undefined): string {
   const description = (raw ?? '').trim();
   if (description.length > MAX_STREAM_DESCRIPTION_LENGTH) {
     throw errors.badRequest(`Stream description too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters).`);
@@ -68,7 +68,7 @@ function resolvePrincipals(realm: Realm, actor: UserRow, principals: (string | n
   return [...users.values()];
 }
 
-function checkGroupForRemoval(realm: Realm, groupId: number): number {
+export function checkGroupForRemoval(realm: Realm, groupId: number): number {
   const group = realm.stmt('SELECT name, is_system_group FROM user_groups WHERE id = ?').get(groupId) as
     | { name: string; is_system_group: number }
     | undefined;
