@@ -45,6 +45,8 @@ const envSchema = z.object({
   DELETE_TOPIC_BATCH_SIZE: positiveInt.default(100),
   // Test hooks (a route that crashes a shard) exist only when this is set; never in production.
   TEST_HOOKS: flag.default(false),
+  // stream-writes: the server-wide switch for web-public streams (on by default, as in the public API)
+  WEB_PUBLIC_STREAMS_ENABLED: flag.default(true),
 });
 
 export interface Config {
@@ -61,6 +63,8 @@ export interface Config {
   testHooks: boolean;
   // edit: delete_topic batching
   deleteTopic: DeleteTopicSettings;
+  // stream-writes
+  webPublicStreamsEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     testHooks: e.TEST_HOOKS,
     deleteTopic: { timeBudgetMs: e.DELETE_TOPIC_TIME_BUDGET_MS, batchSize: e.DELETE_TOPIC_BATCH_SIZE },
+    // stream-writes
+    webPublicStreamsEnabled: e.WEB_PUBLIC_STREAMS_ENABLED,
   };
 }
 

@@ -30,6 +30,8 @@ async function main(): Promise<void> {
       renderThreads: config.renderThreads,
       durations: config.durations,
       deleteTopic: config.deleteTopic,
+      // stream-writes
+      webPublicStreamsEnabled: config.webPublicStreamsEnabled,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -76,6 +76,8 @@ export interface ShardSettings {
   durations: Durations;
   // edit: delete_topic batching
   deleteTopic: DeleteTopicSettings;
+  // stream-writes: WEB_PUBLIC_STREAMS_ENABLED
+  webPublicStreamsEnabled: boolean;
 }
 
 /** edit: POST /streams/{stream_id}/delete_topic works in batches within a time budget. */

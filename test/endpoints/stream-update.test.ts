@@ -2,7 +2,7 @@ import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
-import { sendToStream, streamIdOf } from '../helpers/realm-file';
+import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
 t.test('PATCH /streams/{stream_id}', async (t) => {
@@ -53,8 +53,12 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
         (await patch(api, kitchenId, { is_private: false, history_public_to_subscribers: false })).body,
         badRequest('Invalid parameters'),
       );
-      t.same((await patch(api, kitchenId, { is_web_public: true, is_private: true })).body, badRequest('Invalid parameters'));
       t.same((await patch(api, kitchenId, { is_web_public: true })).body, badRequest('Web-public streams are not enabled.'));
+      const file = new RealmFile(server);
+      t.teardown(() => file.close());
+      file.setRealmSettings({ enable_spectator_access: true });
+      t.same((await patch(api, kitchenId, { is_web_public: true, is_private: true })).body, badRequest('Invalid parameters'));
+      file.setRealmSettings({});
       t.same((await patch(api, kitchenId, { stream_post_policy: 2, is_announcement_only: false })).body, badRequest('Invalid parameters'));
     });
     t.test('stream_post_policy must be 1 to 4, the removal group an allowed system group', async (t) => {

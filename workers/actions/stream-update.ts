@@ -7,6 +7,8 @@ import type { Realm, Txn } from '../realm';
 import { sendNoticeTxn, silentMention } from './notifications';
 import { renderDescription } from './render-message';
 import { checkAdminStream } from './stream-archive';
+import { permissionPolicyName, STREAM_EVENTS_TOPIC } from './stream-notices';
+import { checkMayCreateStream, checkWebPublicEnabled } from './stream-permissions';
 import { checkDescription, checkGroupForRemoval, checkStreamName } from './subscriptions';
 
 export interface StreamChanges {
@@ -21,8 +23,6 @@ export interface StreamChanges {
   isAnnouncementOnly: boolean | undefined;
 }
 
-// The topic the notification bot posts stream changes to, in the stream itself.
-const STREAM_EVENTS_TOPIC = 'stream events';
 
 function invalidParameters(): ApiError {
   return errors.badRequest('Invalid parameters');
@@ -44,13 +44,13 @@ function checkChanges(realm: Realm, actor: UserRow, stream: StreamRow, changes: 
   }
   if (changes.isWebPublic === true) {
     // SPEC PATCH /streams: the same preconditions as in subscribe.
+    checkWebPublicEnabled(realm);
+    checkMayCreateStream(realm, actor, { inviteOnly: false, isWebPublic: true });
     if (changes.isPrivate === true || changes.historyPublicToSubscribers === false) throw invalidParameters();
-    // As in subscribe (actions/subscriptions.ts): this server does not enable them yet.
-    throw errors.badRequest('Web-public streams are not enabled.');
   }
   const inviteOnly = changes.isPrivate ?? stream.invite_only === 1;
   // Making a stream private ends its web-public state.
-  const webPublic = stream.is_web_public === 1 && changes.isPrivate !== true && changes.isWebPublic !== false;
+  const webPublic = changes.isWebPublic ?? (stream.is_web_public === 1 && changes.isPrivate !== true);
   // SPEC PATCH /streams: history must be shared on public and web-public streams.
   if (changes.historyPublicToSubscribers === false && (!inviteOnly || webPublic)) throw invalidParameters();
   let policy = changes.streamPostPolicy;
@@ -79,7 +79,15 @@ export function doUpdateStream(realm: Realm, actor: UserRow, streamId: number, c
     const publishUpdate = (property: string, value: boolean | number | string | null, extra: Record<string, unknown> = {}) =>
       tx.publish({ type: 'stream', op: 'update', stream_id: stream.id, name: current.name, property, value, ...extra }, streamAudience(tx.realm, current));
 
-    if (checked.permissionChanged) changePermissionTxn(tx, current, checked);
+    if (checked.permissionChanged) {
+      changePermissionTxn(tx, current, checked);
+      const before = permissionPolicyName(stream);
+      const after = permissionPolicyName(reload());
+      if (before !== after) {
+        const content = `${silentMention(actor)} changed the [access permissions](/help/stream-permissions) for this stream from **${before}** to **${after}**.`;
+        sendNoticeTxn(tx, { stream: current, topic: STREAM_EVENTS_TOPIC }, content);
+      }
+    }
     reload();
     if (checked.description !== undefined && checked.description !== current.description) {
       const rendered = renderDescription(tx.realm, checked.description);

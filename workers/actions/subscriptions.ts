@@ -8,6 +8,8 @@ import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
+import { permissionPolicyName, quoteBlock, STREAM_EVENTS_TOPIC } from './stream-notices';
+import { checkMayCreateStream, checkMaySubscribeOthers, checkWebPublicEnabled } from './stream-permissions';
 
 // api-notes §Summary 11.
 export const MAX_STREAM_NAME_LENGTH = 60;
@@ -88,8 +90,13 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
   const principals = resolvePrincipals(realm, actor, request.principals);
   const subscribingOthers = principals.some((p) => p.id !== actor.id);
   if (subscribingOthers && actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+  if (subscribingOthers) checkMaySubscribeOthers(realm, actor);
   const settings = request.settings;
-  if (settings.isWebPublic) throw errors.badRequest('Web-public streams are not enabled.');
+  if (settings.isWebPublic) {
+    checkWebPublicEnabled(realm);
+    // A web-public stream is public and shares its history.
+    if (settings.inviteOnly || settings.historyPublicToSubscribers === false) throw errors.badRequest('Invalid parameters');
+  }
   if (settings.messageRetentionDays !== undefined && actor.role !== ROLE.OWNER) {
     throw new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
   }
@@ -104,6 +111,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
       let stream = streamByName(realm, name);
       if (!stream) {
         if (actor.role === ROLE.GUEST) throw errors.badRequest('Insufficient permission');
+        checkMayCreateStream(realm, actor, settings);
         stream = createStreamTxn(tx, name, description, settings, principals.map((user) => user.id));
         created.push(stream);
       } else if (stream.invite_only && !isAdmin(actor) && !isSubscribed(realm, actor.id, stream.id)) {
@@ -132,6 +140,11 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
         tellSubscribedTxn(tx, actor, user, newlySubscribed);
       }
     }
+    // The new stream's first message: who created it, its policy and description.
+    for (const stream of created) {
+      const content = `**${permissionPolicyName(stream)}** stream created by ${silentMention(actor)}. **Description:**\n${quoteBlock(stream.description)}`;
+      sendNoticeTxn(tx, { stream, topic: STREAM_EVENTS_TOPIC }, content);
+    }
     const announced = created.filter((stream) => !stream.invite_only);
     if (request.announce && announced.length > 0) announceStreamsTxn(tx, actor, announced);
     if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized;
@@ -159,7 +172,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         `INSERT INTO streams (name, recipient_id, description, rendered_description, date_created, invite_only,
            is_web_public, stream_post_policy, message_retention_days, history_public_to_subscribers,
            can_remove_subscribers_group_id)
-         VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         name,
@@ -168,6 +181,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         renderDescription(tx.realm, description),
         now,
         settings.inviteOnly ? 1 : 0,
+        settings.isWebPublic ? 1 : 0,
         settings.streamPostPolicy,
         retention,
         historyPublic ? 1 : 0,
