@@ -9,8 +9,3 @@ export function permissionPolicyName(stream: Pick<StreamRow, 'invite_only' | 'is
   if (stream.invite_only === 0) return stream.history_public_to_subscribers === 1 ? 'Public' : 'Public, protected history';
   return stream.history_public_to_subscribers === 1 ? 'Private, shared history' : 'Private, protected history';
 }
-
-/** A quoted block, as the notices show descriptions. */
-export function quoteBlock(text: string): string {
-  return `\`\`\`\` quote\n${text}\n\`\`\`\``;
-}

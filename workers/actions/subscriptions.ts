@@ -8,7 +8,6 @@ import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
-import { permissionPolicyName, quoteBlock, STREAM_EVENTS_TOPIC } from './stream-notices';
 import { checkMayCreateStream, checkMaySubscribeOthers, checkWebPublicEnabled } from './stream-permissions';
 
 // api-notes §Summary 11.
@@ -139,11 +138,6 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
       if (user.id !== actor.id && !user.is_bot && newlySubscribed.length > 0) {
         tellSubscribedTxn(tx, actor, user, newlySubscribed);
       }
-    }
-    // The new stream's first message: who created it, its policy and description.
-    for (const stream of created) {
-      const content = `**${permissionPolicyName(stream)}** stream created by ${silentMention(actor)}. **Description:**\n${quoteBlock(stream.description)}`;
-      sendNoticeTxn(tx, { stream, topic: STREAM_EVENTS_TOPIC }, content);
     }
     const announced = created.filter((stream) => !stream.invite_only);
     if (request.announce && announced.length > 0) announceStreamsTxn(tx, actor, announced);
