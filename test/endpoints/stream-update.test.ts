@@ -155,6 +155,12 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
     const bobSees = (await bob.get('/streams')).body['streams'] as { stream_id: number }[];
     t.notOk(bobSees.some((s) => s.stream_id === kitchenId));
     t.match(await stream(kitchenId), { invite_only: true, history_public_to_subscribers: false });
+    const permissionNotice = await latest(alice);
+    t.match(permissionNotice, { sender_full_name: 'Notification Bot', subject: 'stream events', display_recipient: 'galley' });
+    t.equal(
+      permissionNotice['content'],
+      `<p><span class="user-mention silent" data-user-id="${ownerId}">${ownerName}</span> changed the <a href="/help/stream-permissions">access permissions</a> for this stream from <strong>Public</strong> to <strong>Private, protected history</strong>.</p>`,
+    );
 
     const shared = await patch(api, kitchenId, { history_public_to_subscribers: true });
     t.equal(shared.status, 200);
