@@ -1,5 +1,6 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
+import { responseViolations } from '../helpers/openapi';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { sendToStream, streamIdOf } from '../helpers/realm-file';
@@ -41,6 +42,7 @@ t.test('DELETE /streams/{stream_id}', async (t) => {
     const attic = before.find((s) => s['stream_id'] === atticId);
     const res = await api.call('DELETE', `/streams/${atticId}`);
     t.same(res.body, { result: 'success', msg: '' });
+    t.same(responseViolations('delete', '/streams/{stream_id}', res.body), [], 'the body conforms to the reference OpenAPI');
     const deleted = { type: 'stream', op: 'delete', streams: [attic] };
     t.same(await aliceQueue.nextPayloads(), [deleted]);
     t.same(await bobQueue.nextPayloads(), [deleted]);

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
+import { responseViolations } from '../helpers/openapi';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
@@ -73,6 +74,7 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
     const aliceQueue = await EventReader.register(alice, { event_types: ['stream'] });
     const res = await patch(api, kitchenId, { description: 'Food **and** drink' });
     t.same(res.body, { result: 'success', msg: '' });
+    t.same(responseViolations('patch', '/streams/{stream_id}', res.body), [], 'the body conforms to the reference OpenAPI');
     t.same(await aliceQueue.nextPayloads(), [
       {
         type: 'stream',

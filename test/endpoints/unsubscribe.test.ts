@@ -1,5 +1,6 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
+import { responseViolations } from '../helpers/openapi';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { streamIdOf } from '../helpers/realm-file';
@@ -57,6 +58,7 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     const res = await unsubscribe(alice, { subscriptions: ['porch'] });
     t.equal(res.status, 200);
     t.same(res.body, { result: 'success', msg: '', removed: ['porch'], not_removed: [] });
+    t.same(responseViolations('delete', '/users/me/subscriptions', res.body), [], 'the body conforms to the reference OpenAPI');
     t.same(await aliceQueue.nextPayloads(), [{ type: 'subscription', op: 'remove', subscriptions: [{ name: 'porch', stream_id: porchId }] }]);
     t.same(await bobQueue.nextPayloads(), [{ type: 'subscription', op: 'peer_remove', stream_ids: [porchId], user_ids: [aliceCreds.id] }]);
     const again = await unsubscribe(alice, { subscriptions: ['porch'] });
