@@ -62,6 +62,13 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
       file.setRealmSettings({});
       t.same((await patch(api, kitchenId, { stream_post_policy: 2, is_announcement_only: false })).body, badRequest('Invalid parameters'));
     });
+    t.test('a default stream cannot be made private', async (t) => {
+      const generalId = await streamIdOf(api, 'general');
+      const file = new RealmFile(server);
+      t.teardown(() => file.close());
+      file.run('UPDATE streams SET is_default = 1 WHERE id = ?', generalId);
+      t.same((await patch(api, generalId, { is_private: true })).body, badRequest('Default streams cannot be made private.'));
+    });
     t.test('stream_post_policy must be 1 to 4, the removal group an allowed system group', async (t) => {
       const policy = await patch(api, kitchenId, { stream_post_policy: 7 });
       t.equal(policy.status, 400);

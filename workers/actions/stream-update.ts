@@ -42,6 +42,8 @@ function checkChanges(realm: Realm, actor: UserRow, stream: StreamRow, changes: 
     const other = realm.stmt('SELECT id FROM streams WHERE name = ? COLLATE NOCASE').get(newName) as { id: number } | undefined;
     if (other && other.id !== stream.id) throw errors.badRequest(`Stream name '${newName}' is already taken.`);
   }
+  // The public API keeps default streams public.
+  if (changes.isPrivate === true && stream.is_default === 1) throw errors.badRequest('Default streams cannot be made private.');
   if (changes.isWebPublic === true) {
     // SPEC PATCH /streams: the same preconditions as in subscribe.
     checkWebPublicEnabled(realm);
