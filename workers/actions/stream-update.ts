@@ -66,8 +66,11 @@ function checkChanges(realm: Realm, actor: UserRow, stream: StreamRow, changes: 
   }
   if (changes.canRemoveSubscribersGroupId !== undefined) checkGroupForRemoval(realm, changes.canRemoveSubscribersGroupId);
   const permissionChanged = changes.isPrivate !== undefined || changes.isWebPublic !== undefined || changes.historyPublicToSubscribers !== undefined;
-  // Public streams always share history (SPEC Stream.history_public_to_subscribers).
-  const historyPublic = !inviteOnly || (changes.historyPublicToSubscribers ?? (changes.isPrivate === true && stream.invite_only === 0 ? false : stream.history_public_to_subscribers === 1));
+  // Public streams always share history (SPEC Stream.history_public_to_subscribers); a public
+  // stream made private protects it unless told otherwise, as a new private stream does.
+  const becomingPrivate = changes.isPrivate === true && stream.invite_only === 0;
+  const keptHistory = becomingPrivate ? false : stream.history_public_to_subscribers === 1;
+  const historyPublic = !inviteOnly || (changes.historyPublicToSubscribers ?? keptHistory);
   return { description, newName, permissionChanged, inviteOnly, webPublic, historyPublic, policy };
 }
 
