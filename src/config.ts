@@ -49,6 +49,8 @@ const envSchema = z.object({
   RETENTION_BATCH_SIZE: positiveInt.default(1000),
   // Test hooks (a route that crashes a shard) exist only when this is set; never in production.
   TEST_HOOKS: flag.default(false),
+  // stream-writes: the server-wide switch for web-public streams (on by default, as in the public API)
+  WEB_PUBLIC_STREAMS_ENABLED: flag.default(true),
 });
 
 export interface Config {
@@ -67,6 +69,8 @@ export interface Config {
   deleteTopic: DeleteTopicSettings;
   // stream-prefs
   retention: RetentionSettings;
+  // stream-writes
+  webPublicStreamsEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -107,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deleteTopic: { timeBudgetMs: e.DELETE_TOPIC_TIME_BUDGET_MS, batchSize: e.DELETE_TOPIC_BATCH_SIZE },
     // stream-prefs
     retention: { intervalMs: e.RETENTION_INTERVAL_MS, batchSize: e.RETENTION_BATCH_SIZE },
+    // stream-writes
+    webPublicStreamsEnabled: e.WEB_PUBLIC_STREAMS_ENABLED,
   };
 }
 

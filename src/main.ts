@@ -31,6 +31,8 @@ async function main(): Promise<void> {
       durations: config.durations,
       deleteTopic: config.deleteTopic,
       retention: config.retention,
+      // stream-writes
+      webPublicStreamsEnabled: config.webPublicStreamsEnabled,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -35,6 +35,8 @@ export interface RealmOptions {
   renderer: Renderer;
   // edit: delete_topic batching (src/config.ts); absent in unit tests: the defaults
   deleteTopic?: DeleteTopicSettings;
+  // stream-writes: WEB_PUBLIC_STREAMS_ENABLED (src/config.ts); absent in unit tests: enabled
+  webPublicStreamsEnabled?: boolean;
   // events: absent in unit tests: the spec's durations and the system clock
   durations?: Durations;
   clock?: Clock;
@@ -95,6 +97,11 @@ export class Realm {
 
   get deleteTopicSettings(): DeleteTopicSettings {
     return this.options.deleteTopic ?? { timeBudgetMs: 50_000, batchSize: 100 };
+  }
+
+  // stream-writes
+  get webPublicStreamsEnabled(): boolean {
+    return this.options.webPublicStreamsEnabled ?? true;
   }
 
   /** A prepared statement, compiled once per realm connection. */

@@ -13,6 +13,8 @@ import {
   patchDefaultStreamGroupStreams,
   postDefaultStreamGroup,
 } from './endpoints/default-stream-groups';
+// stream-writes
+import { deleteStream, deleteSubscriptions, patchStream } from './endpoints/stream-writes';
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
@@ -73,6 +75,10 @@ export const ROUTES: Record<RouteId, Route> = {
   'PATCH /default_stream_groups/{group_id}': patchDefaultStreamGroup, // endpoints/default-stream-groups
   'DELETE /default_stream_groups/{group_id}': deleteDefaultStreamGroup, // endpoints/default-stream-groups
   'PATCH /default_stream_groups/{group_id}/streams': patchDefaultStreamGroupStreams, // endpoints/default-stream-groups
+  // stream-writes
+  'DELETE /users/me/subscriptions': deleteSubscriptions, // endpoints/stream-writes
+  'PATCH /streams/{stream_id}': patchStream, // endpoints/stream-writes
+  'DELETE /streams/{stream_id}': deleteStream, // endpoints/stream-writes
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
   // Alert words

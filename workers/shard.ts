@@ -106,6 +106,8 @@ export class Shard {
       log: this.log,
       renderer: this.renderer,
       deleteTopic: this.settings.deleteTopic,
+      // stream-writes
+      webPublicStreamsEnabled: this.settings.webPublicStreamsEnabled,
       durations: this.settings.durations,
     });
     this.realms.set(name, realm);

@@ -87,6 +87,8 @@ export interface ShardSettings {
   deleteTopic: DeleteTopicSettings;
   // stream-prefs: message retention sweeps
   retention: RetentionSettings;
+  // stream-writes: WEB_PUBLIC_STREAMS_ENABLED
+  webPublicStreamsEnabled: boolean;
 }
 
 /** stream-prefs: how often the retention actor sweeps, and how many messages per transaction. */

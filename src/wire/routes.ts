@@ -30,6 +30,10 @@ export const API_ROUTE_IDS = [
   'PATCH /default_stream_groups/{group_id}',
   'DELETE /default_stream_groups/{group_id}',
   'PATCH /default_stream_groups/{group_id}/streams',
+  // stream-writes: unsubscribing, updating and archiving streams
+  'DELETE /users/me/subscriptions',
+  'PATCH /streams/{stream_id}',
+  'DELETE /streams/{stream_id}',
   // User groups
   'POST /user_groups/create',
   // Alert words

@@ -10,6 +10,7 @@ import { startServer } from '../helpers/server';
 // equals a fresh register, on the keys those events touch.
 
 const MESSAGE_KEYS = ['max_message_id', 'unread_msgs', 'starred_messages', 'recent_private_conversations'];
+const STREAM_KEYS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'];
 const CAPABILITIES = { bulk_message_deletion: true, linkifier_url_template: true, user_settings_object: true };
 
 /** Lists in a canonical order, so that the order of appends does not count as a difference. */
@@ -140,6 +141,46 @@ t.test('register state + events = a fresh register', async (t) => {
     },
     { name: 'editing a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }) },
     { name: 'deleting a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('DELETE', `/scheduled_messages/${scheduledId}`) },
+    // stream-writes: unsubscribing, updating and archiving streams.
+    {
+      name: 'the user leaving a stream',
+      keys: STREAM_KEYS,
+      act: () => alice.call('DELETE', '/users/me/subscriptions', { subscriptions: ['fresh'] }, 'query'),
+    },
+    {
+      name: 'another user leaving a stream the user is in',
+      keys: STREAM_KEYS,
+      act: () => owner.call('DELETE', '/users/me/subscriptions', { subscriptions: ['lounge'], principals: [bob.id] }, 'query'),
+    },
+    {
+      name: 'updating a stream the user is in',
+      keys: STREAM_KEYS,
+      act: async () =>
+        owner.call('PATCH', `/streams/${await streamIdOf(owner, 'lounge')}`, {
+          description: 'Sofas *and* chairs',
+          new_name: 'parlour',
+          stream_post_policy: 2,
+          message_retention_days: 'unlimited',
+        }),
+    },
+    {
+      name: 'making a stream the user is in private',
+      keys: STREAM_KEYS,
+      act: async () => owner.call('PATCH', `/streams/${await streamIdOf(owner, 'parlour')}`, { is_private: true }),
+    },
+    {
+      name: 'making a stream the user is not in private',
+      keys: STREAM_KEYS,
+      act: async () => {
+        await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'plaza' }] });
+        return owner.call('PATCH', `/streams/${await streamIdOf(owner, 'plaza')}`, { is_private: true });
+      },
+    },
+    {
+      name: 'archiving a stream the user is in',
+      keys: STREAM_KEYS,
+      act: async () => owner.call('DELETE', `/streams/${await streamIdOf(owner, 'parlour')}`),
+    },
   ];
 
   for (const testCase of cases) {

@@ -149,7 +149,7 @@ function applyUpdateMessage(state: State, event: Event): void {
   }
 }
 
-function applySubscription(state: State, event: Event): void {
+function applySubscription(state: State, selfId: number, event: Event): void {
   const op = event['op'];
   if (op === 'add') {
     const added = event['subscriptions'] as Row[];
@@ -161,6 +161,15 @@ function applySubscription(state: State, event: Event): void {
     // A personal property of one subscription (SPEC POST /users/me/subscriptions/properties).
     const sub = list(state, 'subscriptions').find((s) => s['stream_id'] === event['stream_id']);
     if (sub) sub[event['property'] as string] = event['value'];
+  } else if (op === 'remove') {
+    // stream-writes: the subscription moves to `unsubscribed`, without the user among its subscribers.
+    const ids = new Set((event['subscriptions'] as Row[]).map((s) => s['stream_id']));
+    const leaving = list(state, 'subscriptions').filter((s) => ids.has(s['stream_id']));
+    state['subscriptions'] = list(state, 'subscriptions').filter((s) => !ids.has(s['stream_id']));
+    for (const sub of leaving) {
+      if (Array.isArray(sub['subscribers'])) sub['subscribers'] = (sub['subscribers'] as number[]).filter((u) => u !== selfId);
+    }
+    state['unsubscribed'] = [...list(state, 'unsubscribed'), ...leaving];
   } else if (op === 'peer_add' || op === 'peer_remove') {
     const streamIds = event['stream_ids'] as number[];
     const userIds = event['user_ids'] as number[];
@@ -181,6 +190,40 @@ function applyUserTopic(state: State, event: Event): void {
   state['user_topics'] = event['visibility_policy'] === 0 ? rest : [...rest, row];
 }
 
+// stream-writes: the lists a stream appears in (api-notes §e POST /register).
+const STREAM_LISTS = ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed'];
+
+function applyStreamDelete(state: State, event: Event): void {
+  const ids = new Set((event['streams'] as Row[]).map((s) => s['stream_id']));
+  for (const key of STREAM_LISTS) if (key in state) state[key] = list(state, key).filter((s) => !ids.has(s['stream_id']));
+}
+
+/** A stream's first message sets its `first_message_id`; clients note it from the message event. */
+function applyFirstMessage(state: State, event: Event): void {
+  const message = event['message'] as Row;
+  if (message['type'] !== 'stream') return;
+  for (const key of STREAM_LISTS) {
+    for (const stream of list(state, key)) {
+      if (stream['stream_id'] === message['stream_id'] && stream['first_message_id'] === null) stream['first_message_id'] = message['id'];
+    }
+  }
+}
+
+/** api-notes §d stream update: one property, with its companions. */
+function applyStreamUpdate(state: State, event: Event): void {
+  const property = event['property'] as string;
+  const changes: Row = { [property]: event['value'] };
+  if (property === 'description') changes['rendered_description'] = event['rendered_description'];
+  if (property === 'invite_only') {
+    changes['history_public_to_subscribers'] = event['history_public_to_subscribers'];
+    changes['is_web_public'] = event['is_web_public'];
+  }
+  if (property === 'stream_post_policy') changes['is_announcement_only'] = event['value'] === 2;
+  for (const key of STREAM_LISTS) {
+    for (const stream of list(state, key)) if (stream['stream_id'] === event['stream_id']) Object.assign(stream, changes);
+  }
+}
+
 /** Applies `events` in order to a copy of `state`; `selfId` is the registered user. */
 export function applyEvents(initial: State, selfId: number, events: readonly Event[]): State {
   const state = structuredClone(initial);
@@ -188,6 +231,7 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
     switch (event['type']) {
       case 'message':
         applyMessage(state, selfId, event);
+        applyFirstMessage(state, event);
         break;
       case 'update_message_flags':
         applyFlags(state, selfId, event);
@@ -199,7 +243,7 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         applyUpdateMessage(state, event);
         break;
       case 'subscription':
-        if ('subscriptions' in state) applySubscription(state, event);
+        if ('subscriptions' in state) applySubscription(state, selfId, event);
         break;
       case 'default_streams':
         if ('realm_default_streams' in state) state['realm_default_streams'] = event['default_streams'];
@@ -212,6 +256,9 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'stream':
         if (event['op'] === 'create' && 'streams' in state) state['streams'] = [...list(state, 'streams'), ...(event['streams'] as Row[])];
+        // stream-writes: archive, visibility loss and property updates.
+        if (event['op'] === 'delete') applyStreamDelete(state, event);
+        if (event['op'] === 'update') applyStreamUpdate(state, event);
         break;
       case 'realm_user':
         if (event['op'] === 'add' && 'realm_users' in state) {

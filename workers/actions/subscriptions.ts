@@ -8,6 +8,7 @@ import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
+import { checkMayCreateStream, checkMaySubscribeOthers, checkWebPublicEnabled } from './stream-permissions';
 
 // api-notes §Summary 11.
 export const MAX_STREAM_NAME_LENGTH = 60;
@@ -48,7 +49,7 @@ export function checkStreamName(raw: string): string {
   return name;
 }
 
-function checkDescription(raw: string | undefined): string {
+export function checkDescription(raw: string | undefined): string {
   const description = (raw ?? '').trim();
   if (description.length > MAX_STREAM_DESCRIPTION_LENGTH) {
     throw errors.badRequest(`Stream description too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters).`);
@@ -68,7 +69,7 @@ function resolvePrincipals(realm: Realm, actor: UserRow, principals: (string | n
   return [...users.values()];
 }
 
-function checkGroupForRemoval(realm: Realm, groupId: number): number {
+export function checkGroupForRemoval(realm: Realm, groupId: number): number {
   const group = realm.stmt('SELECT name, is_system_group FROM user_groups WHERE id = ?').get(groupId) as
     | { name: string; is_system_group: number }
     | undefined;
@@ -88,8 +89,13 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
   const principals = resolvePrincipals(realm, actor, request.principals);
   const subscribingOthers = principals.some((p) => p.id !== actor.id);
   if (subscribingOthers && actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');
+  if (subscribingOthers) checkMaySubscribeOthers(realm, actor);
   const settings = request.settings;
-  if (settings.isWebPublic) throw errors.badRequest('Web-public streams are not enabled.');
+  if (settings.isWebPublic) {
+    checkWebPublicEnabled(realm);
+    // A web-public stream is public and shares its history.
+    if (settings.inviteOnly || settings.historyPublicToSubscribers === false) throw errors.badRequest('Invalid parameters');
+  }
   if (settings.messageRetentionDays !== undefined && actor.role !== ROLE.OWNER) {
     throw new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
   }
@@ -104,6 +110,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
       let stream = streamByName(realm, name);
       if (!stream) {
         if (actor.role === ROLE.GUEST) throw errors.badRequest('Insufficient permission');
+        checkMayCreateStream(realm, actor, settings);
         stream = createStreamTxn(tx, name, description, settings, principals.map((user) => user.id));
         created.push(stream);
       } else if (stream.invite_only && !isAdmin(actor) && !isSubscribed(realm, actor.id, stream.id)) {
@@ -159,7 +166,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         `INSERT INTO streams (name, recipient_id, description, rendered_description, date_created, invite_only,
            is_web_public, stream_post_policy, message_retention_days, history_public_to_subscribers,
            can_remove_subscribers_group_id)
-         VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         name,
@@ -168,6 +175,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         renderDescription(tx.realm, description),
         now,
         settings.inviteOnly ? 1 : 0,
+        settings.isWebPublic ? 1 : 0,
         settings.streamPostPolicy,
         retention,
         historyPublic ? 1 : 0,

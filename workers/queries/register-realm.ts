@@ -93,6 +93,26 @@ export function spectatorAccessEnabled(realm: Realm): boolean {
   return realmSettings(realmData(realm)).enable_spectator_access === true;
 }
 
+// stream-writes: the stream permission settings (api-notes §e realm_*_policy).
+export interface StreamPolicySettings {
+  create_public_stream_policy: number;
+  create_private_stream_policy: number;
+  create_web_public_stream_policy: number;
+  invite_to_stream_policy: number;
+  enable_spectator_access: boolean;
+}
+
+export function streamPolicySettings(realm: Realm): StreamPolicySettings {
+  const settings = realmSettings(realmData(realm));
+  return {
+    create_public_stream_policy: settings.create_public_stream_policy as number,
+    create_private_stream_policy: settings.create_private_stream_policy as number,
+    create_web_public_stream_policy: settings.create_web_public_stream_policy as number,
+    invite_to_stream_policy: settings.invite_to_stream_policy as number,
+    enable_spectator_access: settings.enable_spectator_access === true,
+  };
+}
+
 // The public API's video-call providers, with neutral names where it names vendors' products.
 const VIDEO_CHAT_PROVIDERS = { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } };
 const GIPHY_RATINGS = {

@@ -1,0 +1,84 @@
+import t from 'tap';
+import { EventReader } from '../helpers/events';
+import { createMember } from '../helpers/fixtures';
+import { ApiClient } from '../helpers/http';
+import { RealmFile, streamIdOf } from '../helpers/realm-file';
+import { startServer } from '../helpers/server';
+
+const badRequest = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
+
+t.test('POST /users/me/subscriptions: creation policies and web-public streams', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const file = new RealmFile(server);
+  t.teardown(() => file.close());
+  const aliceCreds = await createMember(api, 'Alice');
+  const bobCreds = await createMember(api, 'Bob');
+  const alice = api.as(aliceCreds);
+  const subscribe = (client: ApiClient, params: Record<string, string | number | boolean | object>) =>
+    client.post('/users/me/subscriptions', params);
+
+  t.test('errors', async (t) => {
+    t.test('create_public_stream_policy and create_private_stream_policy limit who creates streams', async (t) => {
+      file.setRealmSettings({ create_public_stream_policy: 2, create_private_stream_policy: 2 });
+      t.same((await subscribe(alice, { subscriptions: [{ name: 'pub' }] })).body, badRequest('Insufficient permission'));
+      t.same((await subscribe(alice, { subscriptions: [{ name: 'priv' }], invite_only: true })).body, badRequest('Insufficient permission'));
+      const existing = await subscribe(alice, { subscriptions: [{ name: 'general' }] });
+      t.equal(existing.status, 200, 'joining an existing stream is not creating one');
+      file.setRealmSettings({});
+    });
+    t.test('invite_to_stream_policy limits subscribing others', async (t) => {
+      file.setRealmSettings({ invite_to_stream_policy: 2 });
+      const res = await subscribe(alice, { subscriptions: [{ name: 'general' }], principals: [bobCreds.id] });
+      t.equal(res.status, 400);
+      t.same(res.body, badRequest('Insufficient permission'));
+      file.setRealmSettings({});
+    });
+    t.test('web-public streams need spectator access, then the owners-only policy', async (t) => {
+      t.same((await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Web-public streams are not enabled.'));
+      file.setRealmSettings({ enable_spectator_access: true });
+      t.same((await subscribe(alice, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Insufficient permission'));
+      t.same(
+        (await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true, invite_only: true })).body,
+        badRequest('Invalid parameters'),
+      );
+      file.setRealmSettings({});
+    });
+  });
+
+  t.test('an owner creates a web-public stream when spectators are allowed', async (t) => {
+    file.setRealmSettings({ enable_spectator_access: true });
+    t.teardown(() => file.setRealmSettings({}));
+    const aliceQueue = await EventReader.register(alice, { event_types: ['stream'] });
+    const res = await subscribe(api, { subscriptions: [{ name: 'window' }], is_web_public: true });
+    t.same(res.body, { result: 'success', msg: '', subscribed: { [server.owner.email]: ['window'] }, already_subscribed: {} });
+    const [created] = await aliceQueue.nextPayloads();
+    t.match(created, { type: 'stream', op: 'create', streams: [{ name: 'window', is_web_public: true, invite_only: false, history_public_to_subscribers: true }] });
+    const listed = (await alice.get('/streams', { include_web_public: true, include_public: false, include_subscribed: false })).body['streams'] as { name: string }[];
+    t.same(listed.map((s) => s.name), ['window']);
+  });
+
+  t.test('members create streams under the default policies', async (t) => {
+    const res = await subscribe(alice, { subscriptions: [{ name: 'alices' }], invite_only: true, history_public_to_subscribers: true });
+    t.same(res.body['subscribed'], { [aliceCreds.email]: ['alices'] });
+    const mine = (await alice.get('/streams', { include_public: false })).body['streams'] as Record<string, unknown>[];
+    t.match(mine.find((s) => s['name'] === 'alices'), { invite_only: true, history_public_to_subscribers: true });
+  });
+});
+
+t.test('WEB_PUBLIC_STREAMS_ENABLED=false turns web-public streams off for the whole server', async (t) => {
+  const server = await startServer({ env: { WEB_PUBLIC_STREAMS_ENABLED: 'false' } });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const file = new RealmFile(server);
+  t.teardown(() => file.close());
+  file.setRealmSettings({ enable_spectator_access: true });
+  const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'web' }], is_web_public: true });
+  t.equal(res.status, 400);
+  t.same(res.body, badRequest('Web-public streams are not enabled.'));
+  const created = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'web' }] });
+  t.equal(created.status, 200);
+  const patched = await api.call('PATCH', `/streams/${await streamIdOf(api, 'web')}`, { is_web_public: true });
+  t.same(patched.body, badRequest('Web-public streams are not enabled.'));
+});

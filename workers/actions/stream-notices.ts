@@ -1,0 +1,11 @@
+import type { StreamRow } from '../queries/streams';
+
+// The topic the notification bot posts a stream's own changes to, in the stream itself.
+export const STREAM_EVENTS_TOPIC = 'stream events';
+
+/** The public API's names for a stream's access policy, as its notices word them. */
+export function permissionPolicyName(stream: Pick<StreamRow, 'invite_only' | 'is_web_public' | 'history_public_to_subscribers'>): string {
+  if (stream.is_web_public === 1) return 'Web-public';
+  if (stream.invite_only === 0) return stream.history_public_to_subscribers === 1 ? 'Public' : 'Public, protected history';
+  return stream.history_public_to_subscribers === 1 ? 'Private, shared history' : 'Private, protected history';
+}
