@@ -11,11 +11,14 @@ const PARK_MS = 300;
 interface Rounds {
   /** Per round: ms from sending the message until the last poll was answered. */
   allAnsweredMs: number[];
+  /** Per round: ms until the first poll was answered (the send itself: render, commit, fsync). */
+  firstAnsweredMs: number[];
   failures: number;
 }
 
 async function rounds(targets: PollTarget[], send: () => Promise<unknown>): Promise<Rounds> {
   const allAnsweredMs: number[] = [];
+  const firstAnsweredMs: number[] = [];
   let failures = 0;
   // Round 0 opens the 1,000 connections and is not counted.
   await connectAll(targets);
@@ -29,13 +32,18 @@ async function rounds(targets: PollTarget[], send: () => Promise<unknown>): Prom
     if (round < 0) continue;
     failures += answered.failures;
     allAnsweredMs.push(answered.latenciesMs[answered.latenciesMs.length - 1] ?? NaN);
+    firstAnsweredMs.push(answered.latenciesMs[0] ?? NaN);
   }
   allAnsweredMs.sort((a, b) => a - b);
-  return { allAnsweredMs, failures };
+  firstAnsweredMs.sort((a, b) => a - b);
+  return { allAnsweredMs, firstAnsweredMs, failures };
 }
 
 function summary(r: Rounds): string {
-  return `p50 ${percentile(r.allAnsweredMs, 50).toFixed(1)} ms, p99 ${percentile(r.allAnsweredMs, 99).toFixed(1)} ms`;
+  return (
+    `p50 ${percentile(r.allAnsweredMs, 50).toFixed(1)} ms, p99 ${percentile(r.allAnsweredMs, 99).toFixed(1)} ms` +
+    ` (first answer p50 ${percentile(r.firstAnsweredMs, 50).toFixed(1)} ms)`
+  );
 }
 
 /**
