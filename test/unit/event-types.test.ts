@@ -72,6 +72,14 @@ t.test('the event union', async (t) => {
     t.notOk(clientEventSchema.safeParse({ id: 3, type: 'delete_message', message_type: 'private', message_ids: [1], stream_id: 1, topic: 't' }).success);
   });
 
+  t.test('reactions carry the neutral reaction types, each of them', async (t) => {
+    const reaction = { id: 1, type: 'reaction', op: 'add', message_id: 5, emoji_name: 'x', emoji_code: 'x', user_id: 2, user: { user_id: 2, email: 'a@b.c', full_name: 'A' } };
+    for (const reactionType of ['unicode_emoji', 'realm_emoji', 'service_extra_emoji']) {
+      t.ok(clientEventSchema.safeParse({ ...reaction, reaction_type: reactionType }).success, reactionType);
+    }
+    t.notOk(clientEventSchema.safeParse({ ...reaction, reaction_type: 'other_emoji' }).success);
+  });
+
   t.test('typing validates per message_type', async (t) => {
     const sender = { user_id: 1, email: 'a@x' };
     t.ok(clientEventSchema.safeParse({ id: 1, type: 'typing', op: 'start', message_type: 'private', sender, recipients: [sender] }).success);

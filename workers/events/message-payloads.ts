@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REACTION_TYPES } from '../queries/emoji';
 import { base, id, ids, timestamp } from './payload-fields';
 
 /** Message events as clients receive them (api-notes §d); composed in workers/events/types.ts. */
@@ -101,7 +102,7 @@ const reactionFields = {
   message_id: id,
   emoji_name: z.string(),
   emoji_code: z.string(),
-  reaction_type: z.enum(['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji']),
+  reaction_type: z.enum(REACTION_TYPES),
   user_id: id,
   // api-notes §d: the legacy object says user_id, unlike message reactions' user.id.
   user: z.strictObject({ user_id: id, email: z.string(), full_name: z.string() }),

@@ -63,7 +63,7 @@ export const realmLinkifiersEvent = z.strictObject({ ...base, type: z.literal('r
 export const realmPlaygroundsEvent = z.strictObject({
   ...base,
   type: z.literal('realm_playgrounds'),
-  realm_playgrounds: z.array(z.strictObject({ id, name: z.string(), pygments_language: z.string(), url_prefix: z.string() })),
+  realm_playgrounds: z.array(z.strictObject({ id, name: z.string(), lexer_language: z.string(), url_prefix: z.string() })),
 });
 
 export const realmEmojiEvent = z.discriminatedUnion('op', [
