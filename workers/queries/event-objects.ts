@@ -1,6 +1,6 @@
 import { isAdminRole, ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
-import { streamObject, subscriberIds, type StreamRow } from './streams';
+import { canSeeStream, streamObject, subscriberIds, type StreamRow } from './streams';
 import { personalProperties, subscriptionSettings } from './subscription-properties';
 import { avatarUrl, isoDate, type UserRow } from './users';
 
@@ -25,18 +25,12 @@ function activeUsersWithRoles(realm: Realm): { id: number; role: number }[] {
   return realm.stmt('SELECT id, role FROM users WHERE is_active = 1').all() as { id: number; role: number }[];
 }
 
-/**
- * Who may see that a stream exists and who is on it (api-notes §d stream create, peer_add):
- * public streams every non-guest user plus subscribed guests; private streams their
- * subscribers and the administrators.
- */
+/** Who may see that a stream exists and who is on it (api-notes §d stream create, peer_add). */
 export function streamAudience(realm: Realm, stream: StreamRow): number[] {
-  const audience = new Set(subscriberIds(realm, stream.id));
-  for (const user of activeUsersWithRoles(realm)) {
-    const sees = stream.invite_only === 1 ? isAdminRole(user.role) : user.role !== ROLE.GUEST;
-    if (sees) audience.add(user.id);
-  }
-  return [...audience];
+  const subscribers = new Set(subscriberIds(realm, stream.id));
+  return activeUsersWithRoles(realm)
+    .filter((user) => canSeeStream(user.role, subscribers.has(user.id), stream))
+    .map((user) => user.id);
 }
 
 /** api-notes §d realm_user add: the person as GET /users shows them. */

@@ -1,7 +1,7 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import type { Wants } from './register-realm';
-import { listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
+import { canSeeStream, listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
 import { inheritedDefaults, personalProperties, SUBSCRIPTION_SETTINGS_COLUMNS, type SubscriptionSettingsRow } from './subscription-properties';
 import type { UserRow } from './users';
 import { defaultStreamGroupObjects } from './default-streams';
@@ -15,10 +15,6 @@ export interface StreamStateOptions {
   includeSubscribers: boolean;
   /** Capability `notification_settings_null`: null = inherit the user's setting, sent as is. */
   notificationSettingsNull: boolean;
-}
-
-function canSeeSubscribers(user: UserRow, stream: StreamRow, subscribed: boolean): boolean {
-  return subscribed || user.role <= ROLE.ADMINISTRATOR || (stream.invite_only === 0 && user.role !== ROLE.GUEST);
 }
 
 /** `subscription` (api-notes §e): `subscriptions`, `unsubscribed`, `never_subscribed`. */
@@ -40,19 +36,12 @@ export function subscriptionState(realm: Realm, user: UserRow, options: StreamSt
     const active = sub?.active === 1;
     const record: Record<string, unknown> = { ...streamObject(stream) };
     if (sub) Object.assign(record, personalProperties(sub, inherited));
-    if (options.includeSubscribers && canSeeSubscribers(user, stream, active)) record['subscribers'] = subscriberIds(realm, stream.id);
+    if (options.includeSubscribers && canSeeStream(user.role, active, stream)) record['subscribers'] = subscriberIds(realm, stream.id);
     if (active) subscriptions.push(record);
     else if (sub) unsubscribed.push(record);
-    else if (canSeeStream(user, stream)) neverSubscribed.push({ ...record, stream_weekly_traffic: null });
+    else if (canSeeStream(user.role, false, stream)) neverSubscribed.push({ ...record, stream_weekly_traffic: null });
   }
   return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
-}
-
-/** Public streams for members, every stream's metadata for administrators, web-public ones for guests. */
-function canSeeStream(user: UserRow, stream: StreamRow): boolean {
-  if (user.role <= ROLE.ADMINISTRATOR) return true;
-  if (user.role === ROLE.GUEST) return stream.is_web_public === 1;
-  return stream.invite_only === 0;
 }
 
 /** The stream data types: subscriptions, streams, default streams and groups. */

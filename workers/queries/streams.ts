@@ -47,6 +47,17 @@ export function canReadStreamHistory(realm: Realm, user: UserRow, stream: Stream
   return stream.history_public_to_subscribers === 1 && isSubscribed(realm, user.id, stream.id);
 }
 
+/**
+ * Who may see that a stream exists, its metadata and its subscribers: its subscribers, everyone
+ * for a web-public stream, every non-guest for a public one, and for a private one the
+ * administrators. The one rule behind lookups, register's lists and the stream events' audience.
+ */
+export function canSeeStream(role: number, subscribed: boolean, stream: StreamRow): boolean {
+  if (subscribed || stream.is_web_public === 1) return true;
+  if (stream.invite_only === 0) return role !== ROLE.GUEST;
+  return role <= ROLE.ADMINISTRATOR;
+}
+
 export function subscriberIds(realm: Realm, streamId: number): number[] {
   const rows = realm
     .stmt(
