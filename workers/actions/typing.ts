@@ -5,8 +5,8 @@
  */
 import type { TypingEvent, TypingNotice, TypingParticipant } from '../events/typing';
 import { errors } from '../lib/errors';
-import { ROLE } from '../lib/roles';
-import { isSubscribed, streamById, subscriberIds } from '../queries/streams';
+import { accessStreamById } from '../queries/stream-access';
+import { subscriberIds } from '../queries/streams';
 import { userSettings } from '../queries/user-settings';
 import { userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
@@ -37,11 +37,8 @@ export function checkTyping(realm: Realm, sender: UserRow, request: TypingReques
     if (!userSettings(sender).send_stream_typing_notifications) throw errors.typingDisabled('stream');
     const streamId = request.to[0];
     if (typeof streamId !== 'number') throw errors.invalidArgument('to', 'to[0] is not an integer');
-    const stream = streamById(realm, streamId);
-    // Like the public API's stream access check: a stream the sender cannot see is unknown.
-    if (!stream || ((stream.invite_only || sender.role === ROLE.GUEST) && !isSubscribed(realm, sender.id, stream.id))) {
-      throw errors.invalidStreamId();
-    }
+    // A stream the sender cannot access is unknown (administrators get no exception here).
+    const stream = accessStreamById(realm, sender, streamId, false);
     checkStreamPost(realm, sender, stream);
     const event: TypingEvent = {
       type: 'typing',
