@@ -2,7 +2,7 @@ import { errors } from '../lib/errors';
 import { defaultStreamObjects, nonGuestUserIds } from '../queries/default-streams';
 import { isAdmin, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
-import { checkVisibleStream } from './user-topics';
+import { accessStreamById } from '../queries/stream-access';
 
 /**
  * POST /default_streams (administrators): new users will be subscribed to the stream
@@ -10,7 +10,7 @@ import { checkVisibleStream } from './user-topics';
  */
 export async function doAddDefaultStream(realm: Realm, actor: UserRow, streamId: number): Promise<void> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
-  const stream = checkVisibleStream(realm, actor, streamId);
+  const stream = accessStreamById(realm, actor, streamId, false);
   if (stream.invite_only === 1) throw errors.privateStreamCannotBeDefault();
   await setDefault(realm, stream.id, 1);
 }
@@ -18,7 +18,7 @@ export async function doAddDefaultStream(realm: Realm, actor: UserRow, streamId:
 /** DELETE /default_streams (administrators). */
 export async function doRemoveDefaultStream(realm: Realm, actor: UserRow, streamId: number): Promise<void> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
-  const stream = checkVisibleStream(realm, actor, streamId);
+  const stream = accessStreamById(realm, actor, streamId, false);
   await setDefault(realm, stream.id, 0);
 }
 

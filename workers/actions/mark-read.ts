@@ -5,20 +5,10 @@
  */
 import { errors } from '../lib/errors';
 import { FLAG_BIT } from '../lib/flags';
-import { ROLE } from '../lib/roles';
-import { isSubscribed, streamById, type StreamRow } from '../queries/streams';
 import { hasMessageInTopic, unreadMessageIds } from '../queries/unread';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
-
-/** The stream as access_stream_by_id sees it: unknown or not visible to the user is one error. */
-export function checkStreamAccess(realm: Realm, user: UserRow, streamId: number): StreamRow {
-  const stream = streamById(realm, streamId);
-  if (!stream) throw errors.invalidStreamId();
-  const visible = (!stream.invite_only && user.role !== ROLE.GUEST) || isSubscribed(realm, user.id, stream.id);
-  if (!visible) throw errors.invalidStreamId();
-  return stream;
-}
+import { accessStreamById } from '../queries/stream-access';
 
 function markReadTxn(tx: Txn, user: UserRow, ids: number[], all: boolean): void {
   const update = tx.realm.stmt('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
@@ -38,7 +28,7 @@ export function doMarkAllAsRead(realm: Realm, user: UserRow): Promise<void> {
 /** POST /mark_stream_as_read */
 export function doMarkStreamAsRead(realm: Realm, user: UserRow, streamId: number): Promise<void> {
   return realm.transact((tx) => {
-    const stream = checkStreamAccess(tx.realm, user, streamId);
+    const stream = accessStreamById(tx.realm, user, streamId, false);
     markReadTxn(tx, user, unreadMessageIds(tx.realm, user.id, { recipientId: stream.recipient_id }), false);
   });
 }
@@ -46,7 +36,7 @@ export function doMarkStreamAsRead(realm: Realm, user: UserRow, streamId: number
 /** POST /mark_topic_as_read: a topic the user has no message in is an error (api-notes §b). */
 export function doMarkTopicAsRead(realm: Realm, user: UserRow, streamId: number, topic: string): Promise<void> {
   return realm.transact((tx) => {
-    const stream = checkStreamAccess(tx.realm, user, streamId);
+    const stream = accessStreamById(tx.realm, user, streamId, false);
     if (topic !== '' && !hasMessageInTopic(tx.realm, user.id, stream.id, topic)) throw errors.noSuchTopic(topic);
     // An empty topic name marks the whole stream, as the public API does.
     const where = topic === '' ? { recipientId: stream.recipient_id } : { recipientId: stream.recipient_id, topic };

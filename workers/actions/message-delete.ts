@@ -1,12 +1,12 @@
 import { errors } from '../lib/errors';
 import { rolePassesPolicy } from '../lib/policy';
-import { ROLE } from '../lib/roles';
 import { firstStreamMessageId } from '../queries/message-edit';
 import { accessMessage, messageById, type MessageRow } from '../queries/messages';
 import { messageEditSettings } from '../queries/realm-settings';
-import { isSubscribed, streamById, subscriberIds, type StreamRow } from '../queries/streams';
+import { subscriberIds, type StreamRow } from '../queries/streams';
 import { isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
+import { accessStreamById } from '../queries/stream-access';
 
 /**
  * DELETE /messages/{message_id} (api-notes §b): administrators always; otherwise the sender
@@ -78,10 +78,7 @@ export interface DeleteTopicLimits {
 
 function checkDeleteTopic(realm: Realm, user: UserRow, streamId: number): StreamRow {
   if (!isAdmin(user)) throw errors.mustBeAdmin();
-  const stream = streamById(realm, streamId);
-  const readable = stream && ((!stream.invite_only && user.role !== ROLE.GUEST) || isSubscribed(realm, user.id, stream.id));
-  if (!stream || !readable) throw errors.invalidStreamId();
-  return stream;
+  return accessStreamById(realm, user, streamId, false);
 }
 
 /**

@@ -2,13 +2,12 @@ import { topicLinks } from '../markdown';
 import { errors } from '../lib/errors';
 import { FLAG_BIT, flagNames } from '../lib/flags';
 import { isModeratorOrAbove, rolePassesPolicy } from '../lib/policy';
-import { ROLE } from '../lib/roles';
 import { messageRecipientFlags } from '../queries/message-edit';
 import type { EditHistoryEntry } from '../queries/message-history';
 import { accessMessage, messageById, type MessageRow } from '../queries/messages';
 import { messageEditSettings } from '../queries/realm-settings';
 import { renderContextFor } from '../queries/render-context';
-import { isSubscribed, streamById, subscriberIds, type StreamRow } from '../queries/streams';
+import { streamById, subscriberIds, type StreamRow } from '../queries/streams';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import {
@@ -22,6 +21,7 @@ import {
 } from './message-move';
 import { checkStreamPost, normalizeContent, normalizeTopic } from './messages';
 import { renderMessage, type RenderedMessage } from './render-message';
+import { accessStreamById } from '../queries/stream-access';
 
 export interface UpdateMessageRequest {
   messageId: number;
@@ -49,14 +49,6 @@ const RENDERED_CONTENT_VERSION = 1;
 
 function now(): number {
   return Math.floor(Date.now() / 1000);
-}
-
-function accessibleStream(realm: Realm, user: UserRow, streamId: number): StreamRow {
-  const stream = streamById(realm, streamId);
-  if (!stream) throw errors.invalidStreamId();
-  const readable = (!stream.invite_only && user.role !== ROLE.GUEST) || isSubscribed(realm, user.id, stream.id);
-  if (!readable) throw errors.invalidStreamId();
-  return stream;
 }
 
 /**
@@ -107,7 +99,7 @@ export function checkUpdateMessage(realm: Realm, user: UserRow, request: UpdateM
   let newStream: StreamRow | null = null;
   if (streamId !== undefined) {
     if (!rolePassesPolicy(user.role, settings.move_messages_between_streams_policy)) throw errors.noPermissionToMove();
-    newStream = accessibleStream(realm, user, streamId);
+    newStream = accessStreamById(realm, user, streamId, false);
     checkStreamPost(realm, user, newStream);
     const limit = settings.move_messages_between_streams_limit_seconds;
     if (!exempt && limit !== null && at - message.date_sent > limit + EDIT_LIMIT_BUFFER_S) {

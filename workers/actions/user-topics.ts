@@ -1,20 +1,10 @@
 import { errors } from '../lib/errors';
-import { ROLE } from '../lib/roles';
-import { isSubscribed, streamById, type StreamRow } from '../queries/streams';
 import { mutedTopicsOf, VISIBILITY_POLICY } from '../queries/user-topics';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
+import { accessStreamById } from '../queries/stream-access';
 
 const POLICIES: readonly number[] = Object.values(VISIBILITY_POLICY);
-
-/** A stream the user may see; any other reads as an invalid ID (SPEC: private streams invisible). */
-export function checkVisibleStream(realm: Realm, user: UserRow, streamId: number): StreamRow {
-  const stream = streamById(realm, streamId);
-  if (!stream) throw errors.invalidStreamId();
-  const hidden = (stream.invite_only === 1 || user.role === ROLE.GUEST) && !isSubscribed(realm, user.id, stream.id);
-  if (hidden) throw errors.invalidStreamId();
-  return stream;
-}
 
 /**
  * POST /user_topics: sets (1, 2) or removes (0) the user's policy for a topic, which need not
@@ -23,7 +13,7 @@ export function checkVisibleStream(realm: Realm, user: UserRow, streamId: number
  */
 export async function doSetTopicVisibility(realm: Realm, user: UserRow, streamId: number, rawTopic: string, policy: number): Promise<void> {
   if (!POLICIES.includes(policy)) throw errors.invalidVisibilityPolicy();
-  const stream = checkVisibleStream(realm, user, streamId);
+  const stream = accessStreamById(realm, user, streamId, false);
   const topic = rawTopic.trim();
   const lastUpdated = Math.floor(realm.clock.now() / 1000);
   await realm.transact((tx) => {
