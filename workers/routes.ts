@@ -18,7 +18,7 @@ import { deleteStream, deleteSubscriptions, patchStream } from './endpoints/stre
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
-import { deleteLinkifier, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
+import { deleteLinkifier, getLegacyFilters, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
 import { postCreateUserGroup } from './endpoints/user-groups';
 import {
   deleteScheduledMessage,
@@ -34,6 +34,7 @@ import { getMessageHistory, patchMessage } from './endpoints/message-edit';
 import { deleteMessage, postDeleteTopic } from './endpoints/message-delete';
 import { deleteEvents, getEvents, postRegister } from './endpoints/events';
 import { postTyping } from './endpoints/typing';
+import { getPointer, postPointer } from './endpoints/pointer';
 import {
   getStreamById,
   getStreamId,
@@ -120,6 +121,10 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /get_stream_id': getStreamId, // endpoints/stream-reads
   'GET /streams/{stream_id}/members': getStreamMembers, // endpoints/stream-reads
   'GET /users/me/{stream_id}/topics': getStreamTopics, // endpoints/stream-reads
+  // legacy: what zulip-js still offers though the public API removed it
+  'GET /realm/filters': getLegacyFilters, // endpoints/linkifiers
+  'GET /users/me/pointer': getPointer, // endpoints/pointer
+  'POST /users/me/pointer': postPointer, // endpoints/pointer
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

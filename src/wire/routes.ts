@@ -76,6 +76,10 @@ export const API_ROUTE_IDS = [
   'GET /get_stream_id',
   'GET /streams/{stream_id}/members',
   'GET /users/me/{stream_id}/topics',
+  // legacy: what zulip-js still offers though the public API removed it
+  'GET /realm/filters',
+  'GET /users/me/pointer',
+  'POST /users/me/pointer',
 ] as const;
 
 /**

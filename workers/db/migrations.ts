@@ -270,4 +270,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (group_id, stream_id)
   ) STRICT, WITHOUT ROWID;
   `,
+  /* 8: legacy: the reading pointer that zulip-js still offers (GET/POST /users/me/pointer) */ `
+  -- Its own table, not a users column: moving it must not bump the users cache version.
+  CREATE TABLE user_pointers (
+    user_id INTEGER PRIMARY KEY REFERENCES users(id),
+    message_id INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -83,6 +83,8 @@ export const errors = {
       principal,
     }),
   invalidMessage: () => new ApiError('Invalid message(s)'),
+  // legacy POST /users/me/pointer
+  invalidMessageId: () => new ApiError('Invalid message ID'),
   // scheduled: api-notes §b /scheduled_messages; a missing one is a 404 with code BAD_REQUEST (§f).
   scheduledMessageDoesNotExist: () => new ApiError('Scheduled message does not exist', 'BAD_REQUEST', 404),
   scheduledTimeNotInFuture: () => new ApiError('Scheduled delivery time must be in the future.'),
