@@ -6,6 +6,7 @@ import { inheritedDefaults } from '../queries/subscription-properties';
 import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
 import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
+import { newStreamNoticeTxn } from './stream-notices';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
 import { checkMayCreateStream, checkMaySubscribeOthers, checkWebPublicEnabled } from './stream-permissions';
@@ -141,6 +142,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
     }
     const announced = created.filter((stream) => !stream.invite_only);
     if (request.announce && announced.length > 0) announceStreamsTxn(tx, actor, announced);
+    for (const stream of created) newStreamNoticeTxn(tx, actor, stream);
     if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized;
     return result;
   });
