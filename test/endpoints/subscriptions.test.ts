@@ -130,12 +130,18 @@ t.test('subscriptions and streams', async (t) => {
     const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [alice.id, bob.email] });
     t.same(res.body['subscribed'], { [alice.email]: ['team'], [bob.email]: ['team'] });
     t.ok((await streamsOf(api.as(bob), { include_public: false })).some((s) => s.name === 'team'));
-    // bob's two newest messages: the notification bot tells him, then posts team's new-stream notice.
-    const [told, notice] = await newestMessages(api.as(bob), 2);
-    t.match(told, { sender_full_name: NOTIFICATION_BOT_NAME, type: 'private' });
-    t.equal(told?.['content'], `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`);
+    // A stream created for them introduces itself with its notice; no direct message, as in the public API.
+    const [notice] = await newestMessages(api.as(bob), 1);
     t.match(notice, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'team', subject: STREAM_EVENTS_TOPIC, flags: [] });
     t.equal(notice?.['content'], newStreamNoticeHtml('Public', { id: 1, fullName: ownerName }));
+
+    // Subscribed later to a stream that already exists, a user hears it from the notification bot.
+    const carol = await createMember(api, 'Carol');
+    const later = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [carol.id] });
+    t.same(later.body['subscribed'], { [carol.email]: ['team'] });
+    const [told] = await newestMessages(api.as(carol), 1);
+    t.match(told, { sender_full_name: NOTIFICATION_BOT_NAME, type: 'private', flags: [] });
+    t.equal(told?.['content'], `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`);
   });
 
   t.test('announce has the notification bot announce a new public stream', async (t) => {
@@ -147,7 +153,7 @@ t.test('subscriptions and streams', async (t) => {
     const after = await announcements();
     t.equal(after.length, before.length + 1);
     const announcement = after[after.length - 1] as Record<string, unknown>;
-    t.match(announcement, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'general', subject: 'new streams' });
+    t.match(announcement, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'general', subject: 'new streams', flags: ['read'] });
     t.equal(
       announcement['content'],
       `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> created a new stream ${await link('announced')}.</p>`,
