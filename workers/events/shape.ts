@@ -143,5 +143,7 @@ function subscriptionsForQueue(event: EventPayload, nullsAllowed: boolean): Even
 function withComputedAvatar(event: EventPayload): EventPayload {
   const person = event['person'] as Record<string, unknown> | undefined;
   if (!person || !('avatar_url' in person)) return event;
+  // people: SPEC User.avatar_url stays when the recipient cannot see the email to compute it from.
+  if (person['delivery_email'] === null) return event;
   return { ...event, person: { ...person, avatar_url: null } };
 }
