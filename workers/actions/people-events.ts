@@ -1,6 +1,7 @@
 import { personObject } from '../queries/event-objects';
-import { activeViewers, canSeeDeliveryEmail, emailAudiences } from '../queries/people';
-import type { UserRow } from '../queries/users';
+import { AVATAR_FOR_HIDDEN_EMAIL } from '../events/shape';
+import { activeViewers, canSeeDeliveryEmail, emailAudiences, hasUploadedAvatar } from '../queries/people';
+import { avatarUrl, type UserRow } from '../queries/users';
 import type { Txn } from '../realm';
 
 /*
@@ -37,6 +38,25 @@ export function publishDeliveryEmailChanges(tx: Txn, before: UserRow, after: Use
     tx.publish({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: after.delivery_email } }, gained);
   }
   if (lost.length > 0) tx.publish({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: null } }, lost);
+  publishAvatarChanges(tx, after, gained, emailChanged ? viewers.filter((v) => !canSeeDeliveryEmail(v, after)).map((v) => v.id) : lost);
+}
+
+/**
+ * The picture's URL follows the real email (queries/users avatarUrl), and `client_extavatar`
+ * clients compute it only when they see that email (SPEC User.avatar_url): those who now see
+ * it get the update to compute from, those who do not get the URL itself.
+ */
+function publishAvatarChanges(tx: Txn, user: UserRow, seeing: readonly number[], notSeeing: readonly number[]): void {
+  const url = avatarUrl(user);
+  const person = {
+    user_id: user.id,
+    avatar_source: hasUploadedAvatar(user) ? 'U' : 'G',
+    avatar_url: url,
+    avatar_url_medium: url,
+    avatar_version: user.avatar_version,
+  };
+  if (seeing.length > 0) tx.publish({ type: 'realm_user', op: 'update', person }, seeing);
+  if (notSeeing.length > 0) tx.publish({ type: 'realm_user', op: 'update', person, [AVATAR_FOR_HIDDEN_EMAIL]: true }, notSeeing);
 }
 
 /** The API email changed: `new_email` to everyone (api-notes §d realm_user update). */

@@ -38,5 +38,7 @@ export function streamAudience(realm: Realm, stream: StreamRow): number[] {
  * delivery_email), with `profile_data` for bots too as the event's schema has it.
  */
 export function personObject(realm: Realm, viewer: Viewer, user: UserRow): Record<string, unknown> {
-  return { profile_data: {}, ...userObject(realm, viewer, user, { clientExtavatar: false }) };
+  const person = userObject(realm, viewer, user, { clientExtavatar: false });
+  if (!('profile_data' in person)) person['profile_data'] = {};
+  return person;
 }
