@@ -151,3 +151,32 @@ t.test('user reads', async (t) => {
     t.match(inactive, { email: hiddenAddress(gone.id), delivery_email: null, is_active: false });
   });
 });
+
+t.test('the hidden API address works for authentication, `to`, `principals` and GET /users/{email}', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const hidden = await createMember(api, 'Hidden');
+  const res = await api.as(hidden).call('PATCH', '/settings', { email_address_visibility: 4 });
+  t.equal(res.status, 200);
+  const address = hiddenAddress(hidden.id);
+
+  const me = await api.as({ email: address, key: hidden.key }).get('/users/me');
+  t.equal(me.status, 200, 'Basic auth with the API address');
+  t.match(me.body, { email: address, delivery_email: hidden.email, user_id: hidden.id });
+  const wrongKey = await api.as({ email: address, key: 'x'.repeat(32) }).get('/users/me');
+  t.equal(wrongKey.status, 401);
+  t.same(wrongKey.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+
+  const sent = await api.post('/messages', { type: 'direct', to: [address], content: 'hello, hidden' });
+  t.equal(sent.status, 200, sent.text);
+  const received = await api.as({ email: address, key: hidden.key }).get(`/messages/${String(sent.body['id'])}`);
+  t.equal(received.status, 200);
+
+  const subscribed = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'hideout' }], principals: [address] });
+  t.equal(subscribed.status, 200, subscribed.text);
+  t.same(subscribed.body['subscribed'], { [address]: ['hideout'] });
+
+  const shown = await api.get(`/users/${encodeURIComponent(address)}`);
+  t.match(shown.body['user'], { user_id: hidden.id, email: address, delivery_email: null });
+});
