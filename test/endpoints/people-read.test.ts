@@ -50,7 +50,7 @@ t.test('user reads', async (t) => {
   t.test('GET /users lists people, bots and deactivated users with every SPEC field', async (t) => {
     const gone = await createMember(api, 'Gone');
     file.run('UPDATE users SET is_active = 0 WHERE id = ?', gone.id);
-    const res = await api.get('/users', { client_extavatar: false });
+    const res = await api.get('/users', { client_extavatar: false, include_custom_profile_fields: true });
     t.equal(res.status, 200);
     t.same(responseViolations('get', '/users', res.body), []);
     const members = res.body['members'] as UserObject[];
@@ -79,6 +79,13 @@ t.test('user reads', async (t) => {
     });
     t.match(me['avatar_url'], /^https:\/\//, 'client_extavatar false: a URL');
     t.match(me['date_joined'], /^\d{4}-\d\d-\d\dT/);
+  });
+
+  t.test('profile_data only with include_custom_profile_fields', async (t) => {
+    const without = (await api.get(`/users/${target.id}`)).body['user'] as UserObject;
+    t.notOk('profile_data' in without);
+    const withFields = (await api.get(`/users/${target.id}`, { include_custom_profile_fields: true })).body['user'] as UserObject;
+    t.same(withFields['profile_data'], {});
   });
 
   t.test('GET /users/{user_id} and /users/{email} answer one user, conforming to the reference', async (t) => {

@@ -210,6 +210,17 @@ t.test('PATCH /settings', async (t) => {
     t.same(again.body, badRequest('The confirmation link has expired or been deactivated.'));
   });
 
+  t.test('an expired confirmation link is refused and changes nothing', async (t) => {
+    const gil = await createMember(api, 'Gil');
+    await patch({ email: 'gil-new@example.org' }, api.as(gil));
+    const token = String(file.value('SELECT token FROM email_changes WHERE user_id = ?', gil.id));
+    file.run('UPDATE email_changes SET expires_at = 1 WHERE user_id = ?', gil.id);
+    const res = await api.as(null).get(`/settings/email_confirm/${token}`);
+    t.equal(res.status, 400);
+    t.same(res.body, badRequest('The confirmation link has expired or been deactivated.'));
+    t.equal(((await api.get(`/users/${gil.id}`)).body['user'] as Record<string, unknown>)['delivery_email'], gil.email);
+  });
+
   t.test('settings take effect: typing notifications and emoticon translation', async (t) => {
     const erin = await createMember(api, 'Erin');
     await patch({ send_private_typing_notifications: false, translate_emoticons: true }, api.as(erin));

@@ -107,6 +107,8 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
       publishSettingChange(tx, user, 'timezone', checked.timezone);
       tx.publish({ type: 'realm_user', op: 'update', person: { user_id: user.id, email: user.email, timezone: checked.timezone } }, everyone);
     }
+    // enable_drafts_synchronization false also deletes the stored drafts (SPEC PATCH /settings):
+    // drafts are another slice's table, joined here at merge.
     for (const [name, value] of Object.entries(checked.changed)) {
       tx.realm.stmt("UPDATE users SET settings = json_set(settings, '$.' || ?, json(?)) WHERE id = ?").run(name, JSON.stringify(value), user.id);
       publishSettingChange(tx, user, name, value as string | number | boolean);

@@ -93,6 +93,8 @@ export function profileData(_realm: Realm, _user: UserRow): Record<string, { val
 export interface UserObjectOptions {
   /** `client_extavatar`: the client computes the external picture's URL itself. */
   clientExtavatar: boolean;
+  /** GET /users* `include_custom_profile_fields`; register always includes them. */
+  includeProfileData?: boolean;
 }
 
 /** SPEC User, as `viewer` may see `target` (GET /users*, register's lists, realm_user add). */
@@ -119,7 +121,7 @@ export function userObject(realm: Realm, viewer: Viewer | null, target: UserRow,
   if (target.is_bot === 1) {
     person['bot_type'] = target.bot_type;
     person['bot_owner_id'] = target.bot_owner_id;
-  } else {
+  } else if (options.includeProfileData !== false) {
     person['profile_data'] = profileData(realm, target);
   }
   return person;
