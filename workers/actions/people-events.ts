@@ -10,7 +10,7 @@ import type { Txn } from '../realm';
  */
 
 /** realm_user add: the person with the real email to those who may see it, null to the rest. */
-export function publishPersonAdded(tx: Txn, user: UserRow): void {
+export function publishPersonAddedTxn(tx: Txn, user: UserRow): void {
   for (const audience of Object.values(emailAudiences(tx.realm, user))) {
     const first = audience[0];
     // Every viewer of one audience gets the same object, so any of them stands for it.
@@ -23,7 +23,7 @@ export function publishPersonAdded(tx: Txn, user: UserRow): void {
  * whose view of it changed — the new address to those who see it, null to those who lost it
  * (api-notes §d realm_user update `{delivery_email}`).
  */
-export function publishDeliveryEmailChanges(tx: Txn, before: UserRow, after: UserRow): void {
+export function publishDeliveryEmailChangesTxn(tx: Txn, before: UserRow, after: UserRow): void {
   const viewers = activeViewers(tx.realm);
   const gained: number[] = [];
   const lost: number[] = [];
@@ -38,7 +38,7 @@ export function publishDeliveryEmailChanges(tx: Txn, before: UserRow, after: Use
     tx.publish({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: after.delivery_email } }, gained);
   }
   if (lost.length > 0) tx.publish({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: null } }, lost);
-  publishAvatarChanges(tx, after, gained, emailChanged ? viewers.filter((v) => !canSeeDeliveryEmail(v, after)).map((v) => v.id) : lost);
+  publishAvatarChangesTxn(tx, after, gained, emailChanged ? viewers.filter((v) => !canSeeDeliveryEmail(v, after)).map((v) => v.id) : lost);
 }
 
 /**
@@ -46,7 +46,7 @@ export function publishDeliveryEmailChanges(tx: Txn, before: UserRow, after: Use
  * clients compute it only when they see that email (SPEC User.avatar_url): those who now see
  * it get the update to compute from, those who do not get the URL itself.
  */
-function publishAvatarChanges(tx: Txn, user: UserRow, seeing: readonly number[], notSeeing: readonly number[]): void {
+function publishAvatarChangesTxn(tx: Txn, user: UserRow, seeing: readonly number[], notSeeing: readonly number[]): void {
   const url = avatarUrl(user);
   const person = {
     user_id: user.id,
@@ -60,6 +60,6 @@ function publishAvatarChanges(tx: Txn, user: UserRow, seeing: readonly number[],
 }
 
 /** The API email changed: `new_email` to everyone (api-notes §d realm_user update). */
-export function publishApiEmailChange(tx: Txn, after: UserRow, everyone: readonly number[]): void {
+export function publishApiEmailChangeTxn(tx: Txn, after: UserRow, everyone: readonly number[]): void {
   tx.publish({ type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: after.email } }, everyone);
 }

@@ -7,7 +7,7 @@ import { DISPLAY_SETTINGS, NOTIFICATION_SETTINGS } from '../queries/register-set
 import { userSettings, type UserSettings } from '../queries/user-settings';
 import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
-import { publishApiEmailChange, publishDeliveryEmailChanges } from './people-events';
+import { publishApiEmailChangeTxn, publishDeliveryEmailChangesTxn } from './people-events';
 import { isTimezone, SETTING_RULES } from './settings-rules';
 import { checkFullName } from './users';
 
@@ -104,16 +104,16 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
     }
     if (checked.timezone !== null) {
       tx.realm.stmt('UPDATE users SET timezone = ? WHERE id = ?').run(checked.timezone, user.id);
-      publishSettingChange(tx, user, 'timezone', checked.timezone);
+      publishSettingChangeTxn(tx, user, 'timezone', checked.timezone);
       tx.publish({ type: 'realm_user', op: 'update', person: { user_id: user.id, email: user.email, timezone: checked.timezone } }, everyone);
     }
     // enable_drafts_synchronization false also deletes the stored drafts (SPEC PATCH /settings):
     // drafts are another slice's table, joined here at merge.
     for (const [name, value] of Object.entries(checked.changed)) {
       tx.realm.stmt("UPDATE users SET settings = json_set(settings, '$.' || ?, json(?)) WHERE id = ?").run(name, JSON.stringify(value), user.id);
-      publishSettingChange(tx, user, name, value as string | number | boolean);
+      publishSettingChangeTxn(tx, user, name, value as string | number | boolean);
     }
-    if (checked.changed.email_address_visibility !== undefined) applyVisibilityChange(tx, user, everyone);
+    if (checked.changed.email_address_visibility !== undefined) applyVisibilityChangeTxn(tx, user, everyone);
   });
   if (token !== null) {
     // No mail is sent (SPEC PATCH /settings email): the link the user must open goes to the log.
@@ -125,7 +125,7 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
 }
 
 /** user_settings update, and its legacy twin for clients without `user_settings_object` (api-notes §d). */
-function publishSettingChange(tx: Txn, user: UserRow, name: string, value: string | number | boolean): void {
+function publishSettingChangeTxn(tx: Txn, user: UserRow, name: string, value: string | number | boolean): void {
   const languageName = name === 'default_language' ? { language_name: LANGUAGE_NAMES[value as string] ?? String(value) } : {};
   tx.publish({ type: 'user_settings', op: 'update', property: name, value, ...languageName }, [user.id]);
   if ((DISPLAY_SETTINGS as readonly string[]).includes(name) || name === 'timezone') {
@@ -139,15 +139,15 @@ function publishSettingChange(tx: Txn, user: UserRow, name: string, value: strin
  * The visibility changed: the API email follows it between the real address and the
  * `user<id>@` one (SPEC User.email), and viewers who gained or lost the real email learn it.
  */
-function applyVisibilityChange(tx: Txn, before: UserRow, everyone: readonly number[]): void {
+function applyVisibilityChangeTxn(tx: Txn, before: UserRow, everyone: readonly number[]): void {
   const after = userById(tx.realm, before.id) as UserRow;
   const visibility = userSettings(after).email_address_visibility;
   const apiEmail = apiEmailFor(tx.realm, after.id, after.delivery_email, visibility);
   if (apiEmail !== after.email) {
     tx.realm.stmt('UPDATE users SET email = ? WHERE id = ?').run(apiEmail, after.id);
-    publishApiEmailChange(tx, { ...after, email: apiEmail }, everyone);
+    publishApiEmailChangeTxn(tx, { ...after, email: apiEmail }, everyone);
   }
-  publishDeliveryEmailChanges(tx, before, after);
+  publishDeliveryEmailChangesTxn(tx, before, after);
 }
 
 /** The confirmation link of an email change: applies the pending address (SPEC PATCH /settings email). */
@@ -167,8 +167,8 @@ export async function doConfirmEmailChange(realm: Realm, token: string): Promise
     const apiEmail = apiEmailFor(tx.realm, before.id, pending.new_email, visibility);
     tx.realm.stmt('UPDATE users SET delivery_email = ?, email = ? WHERE id = ?').run(pending.new_email, apiEmail, before.id);
     const after = userById(tx.realm, before.id) as UserRow;
-    if (visibility === EMAIL_VISIBILITY.EVERYONE) publishApiEmailChange(tx, after, activeUserIds(tx.realm));
-    publishDeliveryEmailChanges(tx, before, after);
+    if (visibility === EMAIL_VISIBILITY.EVERYONE) publishApiEmailChangeTxn(tx, after, activeUserIds(tx.realm));
+    publishDeliveryEmailChangesTxn(tx, before, after);
     return pending.new_email;
   });
 }

@@ -4,7 +4,7 @@ import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
 import { apiEmailFor, defaultEmailVisibilityForNewUsers, EMAIL_VISIBILITY } from '../queries/people';
 import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
-import { publishPersonAdded } from './people-events';
+import { publishPersonAddedTxn } from './people-events';
 import { subscribeUsersTxn } from './subscriptions';
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -75,7 +75,7 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     }
     const created = userById(tx.realm, userId) as UserRow;
     const everyone = activeUserIds(realm);
-    publishPersonAdded(tx, created);
+    publishPersonAddedTxn(tx, created);
     tx.publish({ type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [userId] }, everyone);
     const defaultStreams = tx.realm.stmt('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
     subscribeUsersTxn(tx, [userId], defaultStreams.map((s) => s.id));
