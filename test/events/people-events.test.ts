@@ -88,23 +88,28 @@ t.test('people events', async (t) => {
     }
   });
 
-  t.test('a new user under a hidden default: realm_user add with the real email only for those who may see it', async (t) => {
-    file.setRealmSettings({ user_settings_defaults: { email_address_visibility: 3 } });
+  t.test('a new user: realm_user add under each realm default, the real email only to the roles it admits', async (t) => {
     t.teardown(() => file.setRealmSettings({}));
-    const admin = await EventReader.register(api.as(viewers['admin'] as Person), { event_types: ['realm_user'] });
-    const member = await EventReader.register(api.as(viewers['member'] as Person), { event_types: ['realm_user'] });
-    const email = `eve-${process.pid}@example.com`;
-    const created = await api.post('/users', { email, password: 'eve-secret', full_name: 'Eve' });
-    const id = Number(created.body['user_id']);
-    const [forAdmin] = await admin.nextPayloads();
-    const [forMember] = await member.nextPayloads();
-    t.match(forAdmin, { type: 'realm_user', op: 'add', person: { user_id: id, email: hiddenAddress(id), delivery_email: email } });
-    t.match(forMember, { type: 'realm_user', op: 'add', person: { user_id: id, email: hiddenAddress(id), delivery_email: null } });
-    t.match((forMember?.['person'] as Payload)['avatar_url'], /^https:\/\//, 'a URL for a client that cannot compute it');
-    const key = String((await api.as(null).post('/fetch_api_key', { username: email, password: 'eve-secret' })).body['api_key']);
-    const state = (await api.as({ email: hiddenAddress(id), key }).post('/register', { fetch_event_types: ['user_settings'] })).body;
-    const settings = state['user_settings'] as Payload;
-    t.equal(settings['email_address_visibility'], 3, 'the new user starts with the realm default');
+    for (const visibility of [1, 2, 3, 4, 5]) {
+      file.setRealmSettings({ user_settings_defaults: { email_address_visibility: visibility } });
+      const readers = Object.fromEntries(
+        await Promise.all(Object.entries(viewers).map(async ([name, v]) => [name, await EventReader.register(api.as(v), { event_types: ['realm_user'] })] as const)),
+      );
+      const email = `new${visibility}-${process.pid}@example.com`;
+      const created = await api.post('/users', { email, password: 'new-user-secret', full_name: `New ${visibility}` });
+      const id = Number(created.body['user_id']);
+      const apiEmail = visibility === 1 ? email : hiddenAddress(id);
+      for (const [name, viewer] of Object.entries(viewers)) {
+        const sees = viewer.role <= (MAX_ROLE_SEEING[visibility] as number);
+        const adds = (await (readers[name] as EventReader).nextPayloads()).filter((e) => e['op'] === 'add');
+        t.equal(adds.length, 1, `default ${visibility}, ${name}: one add`);
+        t.match(adds[0]?.['person'], { user_id: id, email: apiEmail, delivery_email: sees ? email : null }, `default ${visibility}, ${name}`);
+        if (!sees) t.match((adds[0]?.['person'] as Payload)['avatar_url'], /^https:\/\//, `default ${visibility}, ${name}: a URL, not computable`);
+      }
+      const key = String((await api.as(null).post('/fetch_api_key', { username: email, password: 'new-user-secret' })).body['api_key']);
+      const state = (await api.as({ email: apiEmail, key }).post('/register', { fetch_event_types: ['user_settings'] })).body;
+      t.equal((state['user_settings'] as Payload)['email_address_visibility'], visibility, `default ${visibility}: the new user starts with it`);
+    }
   });
 
   t.test('a confirmed email change: new_email to everyone, delivery_email to those who see it', async (t) => {
