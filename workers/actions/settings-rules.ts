@@ -15,7 +15,7 @@ type Rule = (value: unknown) => ApiError | null;
 const oneOf =
   (name: string, allowed: readonly unknown[]): Rule =>
   (value) =>
-    allowed.includes(value) ? null : errors.badRequest(`Invalid ${name}`);
+    allowed.includes(value) ? null : errors.invalidSetting(name);
 
 export const SETTING_RULES: Partial<Record<keyof UserSettings, Rule>> = {
   web_mark_read_on_scroll_policy: oneOf('web_mark_read_on_scroll_policy', ONE_TO_THREE),
@@ -29,11 +29,11 @@ export const SETTING_RULES: Partial<Record<keyof UserSettings, Rule>> = {
   default_view: oneOf('default_view', ['recent_topics', 'all_messages']),
   emojiset: oneOf('emojiset', EMOJISET_CHOICES.map((choice) => choice.key)),
   notification_sound: (value) =>
-    AVAILABLE_NOTIFICATION_SOUNDS.includes(value as string) ? null : errors.badRequest(`Invalid notification sound '${String(value)}'`),
+    AVAILABLE_NOTIFICATION_SOUNDS.includes(value as string) ? null : errors.invalidNotificationSound(String(value)),
   email_notifications_batching_period_seconds: (value) =>
     typeof value === 'number' && value > 0 && value <= MAX_EMAIL_BATCHING_PERIOD_SECONDS
       ? null
-      : errors.badRequest(`Invalid email batching period: ${String(value)} seconds`),
+      : errors.invalidEmailBatchingPeriod(String(value)),
 };
 
 /** SPEC PATCH /settings `timezone`: an IANA time zone name, as the runtime's time zone data knows them. */

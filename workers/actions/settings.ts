@@ -48,14 +48,14 @@ async function checkUpdateSettings(realm: Realm, user: UserRow, request: Setting
   }
   let timezone: string | null = null;
   if (request.timezone !== undefined) {
-    if (!isTimezone(request.timezone)) throw errors.badRequest('Not a recognized time zone');
+    if (!isTimezone(request.timezone)) throw errors.notATimezone();
     if (request.timezone !== user.timezone) timezone = request.timezone;
   }
   let fullName: string | null = null;
   if (request.fullName !== undefined && request.fullName !== user.full_name) {
     // api-notes §e realm `name_changes_disabled`: administrators may still rename themselves.
     if (realmFlag(realm, 'name_changes_disabled') && !isAdmin(user)) {
-      throw errors.badRequest('Name changes are disabled in this organization. Contact an administrator to change your name.');
+      throw errors.nameChangesDisabled();
     }
     fullName = checkFullName(request.fullName);
     if (fullName === user.full_name) fullName = null;
@@ -63,8 +63,8 @@ async function checkUpdateSettings(realm: Realm, user: UserRow, request: Setting
   const newEmail = request.email === undefined ? null : checkNewEmail(realm, user, request.email.trim());
   let passwordHash: string | null = null;
   if (request.newPassword !== undefined) {
-    if (!(await verifyPassword(request.oldPassword ?? '', user.password_hash))) throw errors.badRequest('Wrong password!');
-    if (request.newPassword.length < MIN_PASSWORD_LENGTH) throw errors.badRequest('New password is too weak!');
+    if (!(await verifyPassword(request.oldPassword ?? '', user.password_hash))) throw errors.wrongPassword();
+    if (request.newPassword.length < MIN_PASSWORD_LENGTH) throw errors.passwordTooWeak();
     passwordHash = await hashPassword(request.newPassword);
   }
   return { fullName, newEmail, passwordHash, timezone, changed };
@@ -73,15 +73,15 @@ async function checkUpdateSettings(realm: Realm, user: UserRow, request: Setting
 function checkNewEmail(realm: Realm, user: UserRow, email: string): string | null {
   if (email.toLowerCase() === user.delivery_email.toLowerCase()) return null;
   if (realmFlag(realm, 'email_changes_disabled') && !isAdmin(user)) {
-    throw errors.badRequest('Email address changes are disabled in this organization.');
+    throw errors.emailChangesDisabled();
   }
-  if (!EMAIL_PATTERN.test(email)) throw errors.badRequest('Invalid address.');
+  if (!EMAIL_PATTERN.test(email)) throw errors.invalidAddress();
   checkEmailFree(realm, email);
   return email;
 }
 
 function checkEmailFree(realm: Realm, email: string): void {
-  if (userByDeliveryEmail(realm, email) || userByEmail(realm, email)) throw errors.badRequest(`Email '${email}' already in use`);
+  if (userByDeliveryEmail(realm, email) || userByEmail(realm, email)) throw errors.emailInUse(email);
 }
 
 /** PATCH /settings (and its aliases /settings/display, /settings/notifications). */
@@ -159,7 +159,7 @@ export async function doConfirmEmailChange(realm: Realm, token: string): Promise
     const now = Math.floor(tx.realm.clock.now() / 1000);
     const before = pending ? userById(tx.realm, pending.user_id) : undefined;
     if (!pending || !before || pending.expires_at < now || before.is_active !== 1) {
-      throw errors.badRequest('The confirmation link has expired or been deactivated.');
+      throw errors.confirmationLinkInvalid();
     }
     tx.realm.stmt('DELETE FROM email_changes WHERE user_id = ?').run(before.id);
     checkEmailFree(tx.realm, pending.new_email);
