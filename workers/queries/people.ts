@@ -1,7 +1,7 @@
+import { errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { userSettings } from './user-settings';
-import { errors } from '../lib/errors';
 import { avatarUrl, isoDate, userByEmail, userById, type UserRow } from './users';
 
 /** SPEC PATCH /settings `email_address_visibility`: who may see a user's real email. */
