@@ -43,6 +43,9 @@ import {
   getSubscriptionStatus,
   getSubscriptions,
 } from './endpoints/stream-reads';
+// people
+import { getUser, getUsers } from './endpoints/people';
+import { getEmailConfirm, patchSettings } from './endpoints/settings';
 import type { Route } from './lib/route';
 
 /**
@@ -55,6 +58,13 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /fetch_api_key': postFetchApiKey, // endpoints/accounts
   'POST /users': postUsers, // endpoints/users
   'GET /users/me': getOwnUser, // endpoints/users
+  // people: user reads, personal settings
+  'GET /users': getUsers, // endpoints/people
+  'GET /users/{user_id_or_email}': getUser, // endpoints/people
+  'PATCH /settings': patchSettings, // endpoints/settings
+  'PATCH /settings/display': patchSettings, // endpoints/settings (deprecated alias, feature level 80)
+  'PATCH /settings/notifications': patchSettings, // endpoints/settings (deprecated alias, feature level 80)
+  'GET /settings/email_confirm/{token}': getEmailConfirm, // endpoints/settings
   // Messages
   'POST /messages': postMessages, // endpoints/messages
   'GET /messages/{message_id}': getMessage, // endpoints/messages

@@ -9,6 +9,13 @@ export const API_ROUTE_IDS = [
   'POST /fetch_api_key',
   'POST /users',
   'GET /users/me',
+  // people: user reads, personal settings
+  'GET /users',
+  'GET /users/{user_id_or_email}',
+  'PATCH /settings',
+  'PATCH /settings/display',
+  'PATCH /settings/notifications',
+  'GET /settings/email_confirm/{token}',
   // Messages (SPEC §Endpoints)
   'POST /messages',
   'GET /messages/{message_id}',

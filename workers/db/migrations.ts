@@ -277,4 +277,13 @@ export const MIGRATIONS: readonly string[] = [
     message_id INTEGER NOT NULL
   ) STRICT;
   `,
+  /* 9: people: pending email changes awaiting their confirmation link (SPEC PATCH /settings email) */ `
+  CREATE TABLE email_changes (
+    token TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    new_email TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX email_changes_user ON email_changes(user_id);
+  `,
 ];

@@ -169,4 +169,16 @@ export const errors = {
   groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
   nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
   invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
+  // people: PATCH /settings and the email-change link
+  invalidSetting: (name: string) => new ApiError(`Invalid ${name}`),
+  invalidNotificationSound: (sound: string) => new ApiError(`Invalid notification sound '${sound}'`),
+  invalidEmailBatchingPeriod: (seconds: string) => new ApiError(`Invalid email batching period: ${seconds} seconds`),
+  notATimezone: () => new ApiError('Not a recognized time zone'),
+  nameChangesDisabled: () => new ApiError('Name changes are disabled in this organization. Contact an administrator to change your name.'),
+  emailChangesDisabled: () => new ApiError('Email address changes are disabled in this organization.'),
+  invalidAddress: () => new ApiError('Invalid address.'),
+  emailInUse: (email: string) => new ApiError(`Email '${email}' already in use`),
+  wrongPassword: () => new ApiError('Wrong password!'),
+  passwordTooWeak: () => new ApiError('New password is too weak!'),
+  confirmationLinkInvalid: () => new ApiError('The confirmation link has expired or been deactivated.'),
 };
