@@ -42,6 +42,17 @@ import {
   getSubscriptionStatus,
   getSubscriptions,
 } from './endpoints/stream-reads';
+// i9-accounts
+import {
+  deleteMutedUser,
+  deleteOwnUser,
+  deleteUser,
+  patchUser,
+  postMutedUser,
+  postReactivateUser,
+  postRegenerateApiKey,
+} from './endpoints/user-admin';
+import { deleteBot, getBots, patchBot, postBot } from './endpoints/bots';
 import type { Route } from './lib/route';
 
 /**
@@ -120,6 +131,18 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /get_stream_id': getStreamId, // endpoints/stream-reads
   'GET /streams/{stream_id}/members': getStreamMembers, // endpoints/stream-reads
   'GET /users/me/{stream_id}/topics': getStreamTopics, // endpoints/stream-reads
+  // i9-accounts: account administration, API keys, bots, muted users
+  'PATCH /users/{user_id}': patchUser, // endpoints/user-admin
+  'DELETE /users/{user_id}': deleteUser, // endpoints/user-admin
+  'POST /users/{user_id}/reactivate': postReactivateUser, // endpoints/user-admin
+  'DELETE /users/me': deleteOwnUser, // endpoints/user-admin
+  'POST /users/me/api_key/regenerate': postRegenerateApiKey, // endpoints/user-admin
+  'POST /bots': postBot, // endpoints/bots
+  'GET /bots': getBots, // endpoints/bots
+  'PATCH /bots/{bot_id}': patchBot, // endpoints/bots
+  'DELETE /bots/{bot_id}': deleteBot, // endpoints/bots
+  'POST /users/me/muted_users/{muted_user_id}': postMutedUser, // endpoints/user-admin
+  'DELETE /users/me/muted_users/{muted_user_id}': deleteMutedUser, // endpoints/user-admin
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -76,6 +76,18 @@ export const API_ROUTE_IDS = [
   'GET /get_stream_id',
   'GET /streams/{stream_id}/members',
   'GET /users/me/{stream_id}/topics',
+  // i9-accounts: account administration, API keys, bots, muted users
+  'PATCH /users/{user_id}',
+  'DELETE /users/{user_id}',
+  'POST /users/{user_id}/reactivate',
+  'DELETE /users/me',
+  'POST /users/me/api_key/regenerate',
+  'POST /bots',
+  'GET /bots',
+  'PATCH /bots/{bot_id}',
+  'DELETE /bots/{bot_id}',
+  'POST /users/me/muted_users/{muted_user_id}',
+  'DELETE /users/me/muted_users/{muted_user_id}',
 ] as const;
 
 /**
