@@ -48,7 +48,6 @@ export function personObject(user: UserRow): Record<string, unknown> {
     is_guest: user.role === ROLE.GUEST,
     role: user.role,
     is_active: user.is_active === 1,
-    profile_data: {},
     timezone: user.timezone,
     date_joined: isoDate(user.date_joined),
     delivery_email: user.delivery_email,
@@ -56,6 +55,9 @@ export function personObject(user: UserRow): Record<string, unknown> {
   if (user.is_bot === 1) {
     person['bot_type'] = user.bot_type;
     person['bot_owner_id'] = user.bot_owner_id;
+  } else {
+    // SPEC User.profile_data: only when is_bot is false.
+    person['profile_data'] = {};
   }
   return person;
 }
