@@ -179,6 +179,18 @@ t.test('bots', async (t) => {
     t.same([refused.status, refused.body['code']], [401, 'USER_DEACTIVATED'], 'its key stops working');
     t.equal((await creator.call('DELETE', `/bots/${botId}`)).body['msg'], 'User is deactivated', 'not twice');
     t.notOk(((await creator.get('/bots')).body['bots'] as { username: string }[]).some((b) => b.username === email), 'GET /bots no longer lists it');
+
+    const namesake = await creator.post('/bots', { full_name: 'Short-lived bot', short_name: 'namesake' });
+    t.equal(namesake.status, 200, 'the name is free once the bot is deactivated');
+    t.same((await owner.post(`/users/${botId}/reactivate`)).body, { result: 'error', msg: 'Name is already in use!', code: 'BAD_REQUEST' }, 'so the old bot cannot come back under it');
+    await creator.call('DELETE', `/bots/${String(namesake.body['user_id'])}`);
+    await creatorEvents.next();
+    t.equal((await owner.post(`/users/${botId}/reactivate`)).status, 200, 'once the name is free again it can');
+    t.match(await creatorEvents.nextPayloads(), [
+      { type: 'realm_user', op: 'add', person: { user_id: botId, is_bot: true } },
+      { type: 'realm_bot', op: 'add', bot: { user_id: botId, is_active: true } },
+    ], 'its owner hears realm_user add and realm_bot add');
+    t.equal((await owner.as({ email, key: created.body['api_key'] as string }).get('/users/me')).status, 200, 'its key works again');
   });
 
   await t.test('GET /streams include_owner_subscribed: a bot sees the streams its owner is in', async (t) => {

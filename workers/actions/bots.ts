@@ -1,7 +1,7 @@
 import { errors } from '../lib/errors';
 import { isAdminRole, ROLE } from '../lib/roles';
 import { generateApiKey } from '../lib/secrets';
-import { botAdministratorIds, canAdministerUser, roleGroupId } from '../queries/accounts';
+import { activeUserNamed, botAdministratorIds, canAdministerUser, isSystemBot, roleGroupId } from '../queries/accounts';
 import { BOT_TYPE, botDefaults, botObject, botServices, botSettings } from '../queries/bots';
 import { personObject } from '../queries/event-objects';
 import { canSeeStream, isSubscribed, streamByName } from '../queries/streams';
@@ -41,8 +41,7 @@ function checkBotCreationPolicy(realm: Realm, actor: UserRow, botType: number): 
 
 /** A name no active account uses (the public API compares the stripped name exactly). */
 function checkBotNameAvailable(realm: Realm, fullName: string): void {
-  const taken = (realm.stmt('SELECT id FROM users WHERE full_name = ? AND is_active = 1').all(fullName) as { id: number }[]).length > 0;
-  if (taken) throw errors.botNameTaken();
+  if (activeUserNamed(realm, fullName)) throw errors.botNameTaken();
 }
 
 /** A stream named for a bot's defaults, which the actor must be able to see. */
@@ -168,13 +167,9 @@ export function listOwnBots(realm: Realm, actor: UserRow): Record<string, unknow
 /** The public API's bot lookup: unknown or not a bot is "No such bot"; others' bots need admin rights. */
 export function checkBotAccess(realm: Realm, actor: UserRow, botId: number): UserRow {
   const bot = userById(realm, botId);
-  if (!bot || bot.is_bot === 0 || isSystemBotRow(realm, botId)) throw errors.noSuchBot();
+  if (!bot || bot.is_bot === 0 || isSystemBot(realm, botId)) throw errors.noSuchBot();
   if (!canAdministerUser(actor, bot)) throw errors.insufficientPermission();
   return bot;
-}
-
-function isSystemBotRow(realm: Realm, id: number): boolean {
-  return (realm.stmt('SELECT is_system_bot FROM users WHERE id = ?').get(id) as { is_system_bot: number }).is_system_bot === 1;
 }
 
 export interface BotUpdate {
@@ -191,7 +186,7 @@ export interface BotUpdate {
 
 function checkNewOwner(realm: Realm, ownerId: number): UserRow {
   const owner = userById(realm, ownerId);
-  if (!owner || isSystemBotRow(realm, ownerId)) throw errors.ownerChangeNoSuchUser();
+  if (!owner || isSystemBot(realm, ownerId)) throw errors.ownerChangeNoSuchUser();
   if (owner.is_active === 0) throw errors.ownerChangeDeactivated();
   if (owner.is_bot === 1) throw errors.ownerChangeBot();
   return owner;

@@ -1,6 +1,6 @@
 import { errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
-import { activeAccountCount, botAdministratorIds, botsOwnedBy, subscribedStreamIds } from '../queries/accounts';
+import { activeUserNamed, botAdministratorIds, botsOwnedBy, hasOtherActiveAccount, subscribedStreamIds } from '../queries/accounts';
 import { botObject } from '../queries/bots';
 import { personObject, streamAudience } from '../queries/event-objects';
 import { streamById } from '../queries/streams';
@@ -56,7 +56,7 @@ export async function doDeactivateUser(realm: Realm, actor: UserRow, userId: num
 export async function doDeactivateOwnUser(realm: Realm, user: UserRow): Promise<void> {
   const gone = await realm.transact((tx) => {
     const current = userById(tx.realm, user.id) as UserRow;
-    if (activeAccountCount(tx.realm) === 1) throw errors.cannotDeactivateLastUser(false);
+    if (!hasOtherActiveAccount(tx.realm, current.id)) throw errors.cannotDeactivateLastUser(false);
     if (isLastOwner(tx.realm, current)) throw errors.cannotDeactivateLastUser(true);
     return deactivateTxn(tx, current);
   });
@@ -79,6 +79,8 @@ export async function doReactivateUser(realm: Realm, actor: UserRow, userId: num
   await realm.transact((tx) => {
     const current = userById(tx.realm, userId) as UserRow;
     if (current.is_active === 1) throw errors.userAlreadyActive();
+    // A bot comes back only under a name no active account took meanwhile (the public API).
+    if (current.is_bot === 1 && activeUserNamed(tx.realm, current.full_name)) throw errors.botNameTaken();
     reactivateTxn(tx, current);
   });
 }

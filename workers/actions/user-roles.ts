@@ -1,6 +1,6 @@
 import { errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
-import { activeHumanOwnerCount, botAdministratorIds, roleGroupId, visibleStreamsForRole } from '../queries/accounts';
+import { activeHumanOwnerCount, botAdministratorIds, isSystemBot, roleGroupId, visibleStreamsForRole } from '../queries/accounts';
 import { streamObject } from '../queries/streams';
 import { activeUserIds, isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -23,11 +23,6 @@ export function checkTargetUser(realm: Realm, userId: number, options: TargetOpt
   if (target.is_bot === 1 && !options.allowBots) throw errors.noSuchUser();
   if (target.is_active === 0 && !options.allowDeactivated) throw errors.userIsDeactivated();
   return target;
-}
-
-function isSystemBot(realm: Realm, userId: number): boolean {
-  const row = realm.stmt('SELECT is_system_bot FROM users WHERE id = ?').get(userId) as { is_system_bot: number } | undefined;
-  return row?.is_system_bot === 1;
 }
 
 /** A human owner alone among the active ones: the last owner rules (openapi update-user, deactivate-user). */

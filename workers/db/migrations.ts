@@ -297,5 +297,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX users_role ON users(role, is_active);
   -- realm_bots for administrators lists every bot.
   CREATE INDEX users_bots ON users(id) WHERE is_bot = 1;
+  -- A bot's name must be free among the active accounts.
+  CREATE INDEX users_full_name ON users(full_name);
   `,
 ];

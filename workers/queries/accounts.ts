@@ -16,10 +16,21 @@ export function activeHumanOwnerCount(realm: Realm): number {
   return row.n;
 }
 
-/** Active accounts that are not the server's own bots (DELETE /users/me: not the last one). */
-export function activeAccountCount(realm: Realm): number {
-  const row = realm.stmt('SELECT count(*) AS n FROM users WHERE is_active = 1 AND is_system_bot = 0').get() as { n: number };
-  return row.n;
+/** Whether an account other than the server's own bots is active besides `userId` (DELETE /users/me). */
+export function hasOtherActiveAccount(realm: Realm, userId: number): boolean {
+  // Stops at the first match: no count over the whole table.
+  return realm.stmt('SELECT 1 FROM users WHERE is_active = 1 AND is_system_bot = 0 AND id != ? LIMIT 1').get(userId) !== undefined;
+}
+
+/** The server's own bots (the notification bot) are no account of the API. */
+export function isSystemBot(realm: Realm, userId: number): boolean {
+  const row = realm.stmt('SELECT is_system_bot FROM users WHERE id = ?').get(userId) as { is_system_bot: number } | undefined;
+  return row?.is_system_bot === 1;
+}
+
+/** Whether an active account goes by `fullName` (bot names are unique among active accounts). */
+export function activeUserNamed(realm: Realm, fullName: string): boolean {
+  return realm.stmt('SELECT 1 FROM users WHERE full_name = ? AND is_active = 1 LIMIT 1').get(fullName) !== undefined;
 }
 
 /** The bots a user owns, active ones only when `activeOnly`. */
