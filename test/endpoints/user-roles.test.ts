@@ -137,6 +137,31 @@ t.test('PATCH /users/{user_id}', async (t) => {
     t.ok(membersGroup?.members.includes(target.id), 'the register groups agree');
   });
 
+  await t.test('a bot’s role: set through either endpoint, owners only for the owner role, and bots never count as owners', async (t) => {
+    const adminCredentials = await memberWithRole('Bot admin', 200);
+    const admin = owner.as(adminCredentials);
+    const bot = await owner.post('/bots', { full_name: 'Role bot', short_name: 'rolebot' });
+    const botId = bot.body['user_id'] as number;
+    t.match((await admin.call('PATCH', `/bots/${botId}`, { role: 100 })).body, { msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' }, 'an administrator may not make a bot an owner');
+    t.equal((await admin.call('PATCH', `/bots/${botId}`, { role: 300 })).status, 200, 'an administrator may make it a moderator');
+    t.equal(await roleOf(botId), 300);
+    t.equal((await owner.call('PATCH', `/users/${botId}`, { role: 100 })).status, 200, 'an owner may make it an owner through PATCH /users');
+    t.equal(await roleOf(botId), 100);
+    // Demote every other human owner left by earlier tests, so that user 1 is the only human one.
+    const state = await owner.post('/register', { fetch_event_types: ['realm_user'] });
+    for (const person of state.body['realm_users'] as { user_id: number; role: number; is_bot: boolean }[]) {
+      if (person.role === 100 && person.user_id !== 1 && !person.is_bot) await setRole(person.user_id, 400);
+    }
+    t.match((await owner.call('PATCH', '/users/1', { role: 200 })).body, { msg: 'The owner permission cannot be removed from the only organization owner.' }, 'an owner bot does not make the human owner removable');
+    t.equal((await owner.call('PATCH', `/bots/${botId}`, { role: 400 })).status, 200, 'the bot owner is never the last owner');
+  });
+
+  await t.test('profile_data is not handled here yet: it comes back as unsupported', async (t) => {
+    const target = await createMember(owner, 'Profiled');
+    const res = await owner.call('PATCH', `/users/${target.id}`, { profile_data: [{ id: 1, value: 'x' }] });
+    t.same(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['profile_data'] });
+  });
+
   await t.test('full_name renames: everyone hears realm_user update; blank names are ignored', async (t) => {
     const target = await createMember(owner, 'Renamed');
     const observer = await EventReader.register(owner, { event_types: ['realm_user'] });
