@@ -46,6 +46,17 @@ import {
 // people
 import { getUser, getUsers } from './endpoints/people';
 import { getEmailConfirm, patchSettings } from './endpoints/settings';
+// accounts
+import {
+  deleteMutedUser,
+  deleteOwnUser,
+  deleteUser,
+  patchUser,
+  postMutedUser,
+  postReactivateUser,
+  postRegenerateApiKey,
+} from './endpoints/user-admin';
+import { deleteBot, getBots, patchBot, postBot } from './endpoints/bots';
 import type { Route } from './lib/route';
 
 /**
@@ -135,6 +146,18 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /realm/filters': getLegacyFilters, // endpoints/linkifiers
   'GET /users/me/pointer': getPointer, // endpoints/pointer
   'POST /users/me/pointer': postPointer, // endpoints/pointer
+  // account administration, API keys, bots, muted users
+  'PATCH /users/{user_id}': patchUser, // endpoints/user-admin
+  'DELETE /users/{user_id}': deleteUser, // endpoints/user-admin
+  'POST /users/{user_id}/reactivate': postReactivateUser, // endpoints/user-admin
+  'DELETE /users/me': deleteOwnUser, // endpoints/user-admin
+  'POST /users/me/api_key/regenerate': postRegenerateApiKey, // endpoints/user-admin
+  'POST /bots': postBot, // endpoints/bots
+  'GET /bots': getBots, // endpoints/bots
+  'PATCH /bots/{bot_id}': patchBot, // endpoints/bots
+  'DELETE /bots/{bot_id}': deleteBot, // endpoints/bots
+  'POST /users/me/muted_users/{muted_user_id}': postMutedUser, // endpoints/user-admin
+  'DELETE /users/me/muted_users/{muted_user_id}': deleteMutedUser, // endpoints/user-admin
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

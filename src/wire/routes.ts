@@ -87,6 +87,18 @@ export const API_ROUTE_IDS = [
   'GET /realm/filters',
   'GET /users/me/pointer',
   'POST /users/me/pointer',
+  // account administration, API keys, bots, muted users
+  'PATCH /users/{user_id}',
+  'DELETE /users/{user_id}',
+  'POST /users/{user_id}/reactivate',
+  'DELETE /users/me',
+  'POST /users/me/api_key/regenerate',
+  'POST /bots',
+  'GET /bots',
+  'PATCH /bots/{bot_id}',
+  'DELETE /bots/{bot_id}',
+  'POST /users/me/muted_users/{muted_user_id}',
+  'DELETE /users/me/muted_users/{muted_user_id}',
 ] as const;
 
 /**

@@ -51,6 +51,7 @@ t.test('register state + events = a fresh register', async (t) => {
   let lastSent = 0;
   let scheduledId = 0;
   let linkifierId = 0;
+  let botId = 0;
   const at = Math.floor(Date.now() / 1000) + 3600;
   const cases: Case[] = [
     { name: 'a stream message mentioning everyone', keys: MESSAGE_KEYS, act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')) },
@@ -181,6 +182,44 @@ t.test('register state + events = a fresh register', async (t) => {
       name: 'archiving a stream the user is in',
       keys: STREAM_KEYS,
       act: async () => owner.call('DELETE', `/streams/${await streamIdOf(owner, 'parlour')}`),
+    },
+    // accounts: roles, renames, muting, bots, deactivation.
+    {
+      name: 'the user demoted to guest',
+      keys: ['realm_users', 'realm_user_groups', 'streams', 'never_subscribed', 'subscriptions'],
+      act: async () => {
+        await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'agora' }] });
+        return owner.call('PATCH', `/users/${aliceCredentials.id}`, { role: 600 });
+      },
+    },
+    { name: 'the user promoted back to member', keys: ['realm_users', 'realm_user_groups', 'streams'], act: () => owner.call('PATCH', `/users/${aliceCredentials.id}`, { role: 400 }) },
+    { name: 'another user made a moderator', keys: ['realm_users', 'realm_user_groups'], act: () => owner.call('PATCH', `/users/${bob.id}`, { role: 300 }) },
+    { name: 'another user renamed', keys: ['realm_users'], act: () => owner.call('PATCH', `/users/${bob.id}`, { full_name: 'Bobby' }) },
+    {
+      name: 'muting a user with unread messages',
+      keys: ['muted_users', 'unread_msgs'],
+      act: async () => {
+        await sendToStream(owner.as(bob), 'general', 'bob talks', 'hello from bob');
+        return alice.post(`/users/me/muted_users/${bob.id}`);
+      },
+    },
+    { name: 'unmuting a user', keys: ['muted_users'], act: () => alice.call('DELETE', `/users/me/muted_users/${bob.id}`) },
+    {
+      name: 'the user creating a bot',
+      keys: ['realm_users', 'realm_bots', 'realm_user_groups'],
+      act: async () => (botId = (await alice.post('/bots', { full_name: 'Alice bot', short_name: 'alicebot' })).body['user_id'] as number),
+    },
+    { name: 'the user renaming their bot', keys: ['realm_users', 'realm_bots'], act: () => alice.call('PATCH', `/bots/${botId}`, { full_name: 'Alice helper', default_sending_stream: 'general' }) },
+    { name: 'the user giving their bot away', keys: ['realm_users', 'realm_bots'], act: () => alice.call('PATCH', `/bots/${botId}`, { bot_owner_id: bob.id }) },
+    { name: 'another user deactivated', keys: ['realm_users', 'realm_non_active_users', 'subscriptions', 'never_subscribed'], act: () => owner.call('DELETE', `/users/${bob.id}`) },
+    { name: 'another user reactivated', keys: ['realm_users', 'realm_non_active_users', 'subscriptions', 'never_subscribed'], act: () => owner.post(`/users/${bob.id}/reactivate`) },
+    {
+      name: 'the user deactivating a bot of their own',
+      keys: ['realm_users', 'realm_non_active_users', 'realm_bots'],
+      act: async () => {
+        const created = await alice.post('/bots', { full_name: 'Brief bot', short_name: 'briefbot' });
+        return alice.call('DELETE', `/bots/${String(created.body['user_id'])}`);
+      },
     },
     // people: personal settings, names, time zones, email visibility and email changes.
     { name: 'changing a display setting', keys: ['user_settings'], act: () => alice.call('PATCH', '/settings', { default_language: 'de', color_scheme: 2 }) },

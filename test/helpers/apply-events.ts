@@ -264,9 +264,13 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         if (event['op'] === 'add' && 'realm_users' in state) {
           const { is_active: _active, ...person } = event['person'] as Row;
           state['realm_users'] = [...list(state, 'realm_users'), person];
+          // accounts: a reactivated user leaves the non-active list.
+          if ('realm_non_active_users' in state) state['realm_non_active_users'] = list(state, 'realm_non_active_users').filter((p) => p['user_id'] !== person['user_id']);
         }
         // people: updates of one person wherever register lists them, and the own identity keys.
         if (event['op'] === 'update') applyPersonUpdate(state, selfId, event['person'] as Row);
+        // accounts: deactivation.
+        if (event['op'] === 'remove') applyPersonRemove(state, event['person'] as Row);
         break;
       // people: personal settings, and their legacy twins at top level (api-notes §d).
       case 'user_settings':
@@ -280,6 +284,15 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'user_group':
         if (event['op'] === 'add' && 'realm_user_groups' in state) state['realm_user_groups'] = [...list(state, 'realm_user_groups'), event['group'] as Row];
+        // accounts: role changes move users between the system groups.
+        if ((event['op'] === 'add_members' || event['op'] === 'remove_members') && 'realm_user_groups' in state) applyGroupMembers(state, event);
+        break;
+      // accounts: bots and muted users.
+      case 'realm_bot':
+        if ('realm_bots' in state) applyRealmBot(state, event);
+        break;
+      case 'muted_users':
+        if ('muted_users' in state) state['muted_users'] = event['muted_users'];
         break;
       case 'alert_words':
         state['alert_words'] = event['alert_words'];
@@ -304,6 +317,11 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
 function applyPersonUpdate(state: State, selfId: number, update: Row): void {
   const { user_id: userId, new_email: newEmail, ...fields } = update;
   if (newEmail !== undefined) fields['email'] = newEmail;
+  // A role also sets the flags clients derive from it.
+  if (typeof fields['role'] === 'number') {
+    const role = fields['role'];
+    Object.assign(fields, { is_owner: role === 100, is_admin: role <= 200, is_guest: role === 600 });
+  }
   for (const key of ['realm_users', 'realm_non_active_users', 'cross_realm_bots']) {
     if (!(key in state)) continue;
     // Only the fields a person object has: the avatar variant also names register's own keys.
@@ -325,4 +343,41 @@ function applyScheduled(state: State, event: Event): void {
     state['scheduled_messages'] = current.map((m) => (m['scheduled_message_id'] === updated['scheduled_message_id'] ? updated : m)).sort(byDue);
   }
   if (event['op'] === 'remove') state['scheduled_messages'] = current.filter((m) => m['scheduled_message_id'] !== event['scheduled_message_id']);
+}
+
+// accounts: people, groups and bots (api-notes §d realm_user, user_group, realm_bot).
+
+/** realm_user remove: to the non-active users, and off every subscriber list. */
+function applyPersonRemove(state: State, removed: Row): void {
+  const userId = removed['user_id'];
+  if ('realm_users' in state) {
+    const person = list(state, 'realm_users').find((p) => p['user_id'] === userId);
+    state['realm_users'] = list(state, 'realm_users').filter((p) => p['user_id'] !== userId);
+    if (person && 'realm_non_active_users' in state) state['realm_non_active_users'] = [...list(state, 'realm_non_active_users'), { ...person, is_active: false }];
+  }
+  for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed']) {
+    if (!(key in state)) continue;
+    for (const sub of list(state, key)) {
+      if (Array.isArray(sub['subscribers'])) sub['subscribers'] = (sub['subscribers'] as number[]).filter((id) => id !== userId);
+    }
+  }
+}
+
+function applyGroupMembers(state: State, event: Event): void {
+  const group = list(state, 'realm_user_groups').find((g) => g['id'] === event['group_id']);
+  if (!group) return;
+  const userIds = event['user_ids'] as number[];
+  const members = group['members'] as number[];
+  group['members'] = event['op'] === 'add_members' ? [...members, ...userIds].sort((a, b) => a - b) : members.filter((id) => !userIds.includes(id));
+}
+
+/** realm_bot: add (or replace), update one property, remove (inactive), delete (no longer administered). */
+function applyRealmBot(state: State, event: Event): void {
+  const bot = event['bot'] as Row;
+  const bots = list(state, 'realm_bots');
+  const existing = bots.find((b) => b['user_id'] === bot['user_id']);
+  if (event['op'] === 'add') state['realm_bots'] = [...bots.filter((b) => b['user_id'] !== bot['user_id']), bot];
+  if (event['op'] === 'update' && existing) Object.assign(existing, bot);
+  if (event['op'] === 'remove' && existing) existing['is_active'] = false;
+  if (event['op'] === 'delete') state['realm_bots'] = bots.filter((b) => b['user_id'] !== bot['user_id']);
 }

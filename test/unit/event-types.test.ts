@@ -54,6 +54,8 @@ t.test('the event union', async (t) => {
       'muted_topics', 'default_streams', 'default_stream_groups',
       // legacy: the reading pointer zulip-js still offers
       'pointer',
+      // bots (api-notes §d realm_bot)
+      'realm_bot',
     ]));
   });
 

@@ -1,5 +1,6 @@
 import { errors } from '../lib/errors';
 import { FLAG_BIT } from '../lib/flags';
+import { usersWhoMuted } from '../queries/accounts';
 import { ROLE } from '../lib/roles';
 import { MessageLookups, messageObject, type MessageRow } from '../queries/messages';
 import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from '../queries/streams';
@@ -176,11 +177,14 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   const recipients = stream ? subscriberIds(realm, stream.id) : m.directMembers.map((u) => u.id);
   if (!recipients.includes(sender.id)) recipients.push(sender.id);
   const flagsByUser = new Map<number, number>();
+  const mutedBy = usersWhoMuted(realm, sender.id);
   const insertUserMessage = realm.stmt('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
   for (const userId of recipients) {
     let flags = 0;
     if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase())) flags |= FLAG_BIT.read;
     if (m.readBy?.includes(userId)) flags |= FLAG_BIT.read;
+    // a muted sender's messages arrive read for those who muted them (openapi mute-user).
+    if (mutedBy.has(userId)) flags |= FLAG_BIT.read;
     if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;
     if (rendered.wildcardMentioned && userId !== sender.id) flags |= FLAG_BIT.wildcard_mentioned;
     if (rendered.alertWordUserIds.has(userId) && userId !== sender.id) flags |= FLAG_BIT.has_alert_word;

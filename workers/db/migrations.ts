@@ -286,4 +286,34 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX email_changes_user ON email_changes(user_id);
   `,
+  /* 10: accounts: muted users (POST /users/me/muted_users), bots' settings and services (POST /bots) */ `
+  CREATE TABLE muted_users (
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    muted_user_id INTEGER NOT NULL REFERENCES users(id),
+    date_muted INTEGER NOT NULL,
+    PRIMARY KEY (user_id, muted_user_id)
+  ) STRICT, WITHOUT ROWID;
+  -- Sending a message asks who muted its sender.
+  CREATE INDEX muted_users_by_muted ON muted_users(muted_user_id);
+  -- One row per bot: its default streams and, for outgoing-webhook and embedded bots, its service.
+  CREATE TABLE bot_settings (
+    bot_id INTEGER PRIMARY KEY REFERENCES users(id),
+    default_sending_stream_id INTEGER REFERENCES streams(id),
+    default_events_register_stream_id INTEGER REFERENCES streams(id),
+    default_all_public_streams INTEGER NOT NULL DEFAULT 0,
+    service_name TEXT,
+    service_base_url TEXT,
+    service_interface INTEGER,
+    service_token TEXT,
+    config_data TEXT NOT NULL DEFAULT '{}'
+  ) STRICT;
+  -- A user's bots (GET /bots, deactivation cascades to them).
+  CREATE INDEX users_bot_owner ON users(bot_owner_id) WHERE bot_owner_id IS NOT NULL;
+  -- Role checks count the active owners.
+  CREATE INDEX users_role ON users(role, is_active);
+  -- realm_bots for administrators lists every bot.
+  CREATE INDEX users_bots ON users(id) WHERE is_bot = 1;
+  -- A bot's name must be free among the active accounts.
+  CREATE INDEX users_full_name ON users(full_name);
+  `,
 ];

@@ -95,7 +95,8 @@ export const personSchema = z.strictObject({
   is_guest: z.boolean(),
   role: z.number().int(),
   is_active: z.boolean(),
-  profile_data: profileData,
+  // SPEC User.profile_data: only for people, never for bots.
+  profile_data: profileData.optional(),
   timezone: z.string(),
   date_joined: z.string(),
   delivery_email: z.string().nullable(),

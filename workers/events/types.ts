@@ -24,6 +24,8 @@ import {
 import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
 // stream-prefs
 import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
+// i9-accounts
+import { realmBotEvent } from './account-payloads';
 
 /*
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
@@ -66,6 +68,8 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   mutedTopicsEvent,
   defaultStreamsEvent,
   defaultStreamGroupsEvent,
+  // i9-accounts
+  realmBotEvent,
 ]);
 
 export type ClientEventPayload = z.infer<typeof clientEventSchema>;

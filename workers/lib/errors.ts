@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'NONEXISTENT_SUBDOMAIN'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'REQUEST_TIMEOUT'
+  | 'CANNOT_DEACTIVATE_LAST_USER'
   | 'BAD_NARROW';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
@@ -167,6 +168,36 @@ export const errors = {
     new ApiError(`Stream '${stream}' is already present in default stream group '${group}'`),
   streamNotInGroup: (stream: string, group: string) => new ApiError(`Stream '${stream}' is not present in default stream group '${group}'`),
   groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
+  // i9-accounts: users, roles, deactivation, bots, muting (openapi update-user, deactivate-user, mute-user; api-notes §f)
+  mustBeOwner: () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL'),
+  notAllowedForGuests: () => new ApiError('Not allowed for guest users'),
+  notAllowedForBots: () => new ApiError('This endpoint does not accept bot requests.'),
+  insufficientPermission: () => new ApiError('Insufficient permission'),
+  invalidRole: () => new ApiError('Invalid role'),
+  lastOwnerDemotion: () => new ApiError('The owner permission cannot be removed from the only organization owner.'),
+  deactivateLastOwner: () => new ApiError('Cannot deactivate the only organization owner'),
+  cannotDeactivateLastUser: (isLastOwner: boolean) =>
+    new ApiError(`Cannot deactivate the only ${isLastOwner ? 'organization owner' : 'user'}.`, 'CANNOT_DEACTIVATE_LAST_USER', 400, {
+      is_last_owner: isLastOwner,
+      entity: isLastOwner ? 'organization owner' : 'user',
+    }),
+  userIsDeactivated: () => new ApiError('User is deactivated'),
+  userAlreadyActive: () => new ApiError('User is already active'),
+  noSuchBot: () => new ApiError('No such bot'),
+  botNameTaken: () => new ApiError('Name is already in use!'),
+  usernameTaken: () => new ApiError('Username already in use'),
+  badNameOrUsername: () => new ApiError('Bad name or username'),
+  invalidBotType: () => new ApiError('Invalid bot type'),
+  invalidInterfaceType: () => new ApiError('Invalid interface type'),
+  missingOutgoingWebhookUrl: () => new ApiError('Missing payload_url for outgoing webhook bot'),
+  invalidEmbeddedBotName: () => new ApiError('Invalid embedded bot name.'),
+  invalidBotConfig: (detail: string) => new ApiError(`Invalid configuration data! ${detail}`),
+  ownerChangeNoSuchUser: () => new ApiError('Failed to change owner, no such user'),
+  ownerChangeDeactivated: () => new ApiError('Failed to change owner, user is deactivated'),
+  ownerChangeBot: () => new ApiError("Failed to change owner, bots can't own other bots"),
+  cannotMuteSelf: () => new ApiError('Cannot mute self'),
+  userAlreadyMuted: () => new ApiError('User already muted'),
+  userNotMuted: () => new ApiError('User is not muted'),
   nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
   invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
   // people: PATCH /settings and the email-change link

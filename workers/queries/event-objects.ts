@@ -35,10 +35,9 @@ export function streamAudience(realm: Realm, stream: StreamRow): number[] {
 
 /**
  * api-notes §d realm_user add: the person as GET /users shows them to `viewer` (SPEC User
- * delivery_email), with `profile_data` for bots too as the event's schema has it.
+ * delivery_email); `profile_data` only for people (SPEC User.profile_data).
  */
 export function personObject(realm: Realm, viewer: Viewer, user: UserRow): Record<string, unknown> {
   const person = userObject(realm, viewer, user, { clientExtavatar: false });
-  if (!('profile_data' in person)) person['profile_data'] = {};
   return person;
 }

@@ -3,6 +3,8 @@ import type { Realm } from '../realm';
 import type { Wants } from './register-realm';
 import { userObject, type UserObjectOptions } from './people';
 import { avatarUrl, type UserRow } from './users';
+import { mutedUsers } from './accounts';
+import { botsFor } from './bots';
 
 interface PersonRow extends UserRow {
   is_system_bot: number;
@@ -87,27 +89,6 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number, value: (row: T)
   return grouped;
 }
 
-/** `realm_bots`: the bots the caller owns, or every bot for administrators (api-notes §e). */
-function botsState(realm: Realm, user: UserRow): Record<string, unknown>[] {
-  const rows = realm.stmt('SELECT * FROM users WHERE is_bot = 1 AND is_system_bot = 0 ORDER BY id').all() as PersonRow[];
-  return rows
-    .filter((row) => user.role <= ROLE.ADMINISTRATOR || row.bot_owner_id === user.id)
-    .map((row) => ({
-      user_id: row.id,
-      full_name: row.full_name,
-      api_key: row.api_key,
-      avatar_url: avatarUrl(row),
-      bot_type: row.bot_type,
-      owner_id: row.bot_owner_id,
-      email: row.email,
-      is_active: row.is_active === 1,
-      default_sending_stream: null,
-      default_events_register_stream: null,
-      default_all_public_streams: false,
-      services: [],
-    }));
-}
-
 /** The data types about people: users, groups, bots, statuses, presence, muting. */
 export function peopleState(
   realm: Realm,
@@ -117,7 +98,8 @@ export function peopleState(
 ): Record<string, unknown> {
   const state: Record<string, unknown> = {};
   if (wants('realm_user')) Object.assign(state, realmUserState(realm, user, options));
-  if (wants('realm_bot')) state['realm_bots'] = botsState(realm, user);
+  // i9-accounts: the bot objects of POST /bots and the realm_bot events (queries/bots).
+  if (wants('realm_bot')) state['realm_bots'] = botsFor(realm, user);
   if (wants('realm_user_groups')) state['realm_user_groups'] = userGroupsState(realm);
   // Statuses, presence and muting have no endpoints yet: empty, and they grow with them.
   if (wants('user_status')) state['user_status'] = {};
@@ -125,6 +107,7 @@ export function peopleState(
     state['presences'] = {};
     state['server_timestamp'] = realm.clock.now() / 1000;
   }
-  if (wants('muted_users')) state['muted_users'] = [];
+  // i9-accounts: POST /users/me/muted_users fills it.
+  if (wants('muted_users')) state['muted_users'] = mutedUsers(realm, user.id);
   return state;
 }
