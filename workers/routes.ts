@@ -19,7 +19,17 @@ import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
 import { deleteLinkifier, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
-import { postCreateUserGroup } from './endpoints/user-groups';
+import {
+  deleteUserGroup,
+  getIsUserGroupMember,
+  getUserGroupMembers,
+  getUserGroups,
+  getUserGroupSubgroups,
+  patchUserGroup,
+  postCreateUserGroup,
+  postUserGroupMembers,
+  postUserGroupSubgroups,
+} from './endpoints/user-groups';
 import {
   deleteScheduledMessage,
   getScheduledMessages,
@@ -81,6 +91,15 @@ export const ROUTES: Record<RouteId, Route> = {
   'DELETE /streams/{stream_id}': deleteStream, // endpoints/stream-writes
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
+  // groups: user groups
+  'GET /user_groups': getUserGroups, // endpoints/user-groups
+  'PATCH /user_groups/{user_group_id}': patchUserGroup, // endpoints/user-groups
+  'DELETE /user_groups/{user_group_id}': deleteUserGroup, // endpoints/user-groups
+  'POST /user_groups/{user_group_id}/members': postUserGroupMembers, // endpoints/user-groups
+  'GET /user_groups/{user_group_id}/members': getUserGroupMembers, // endpoints/user-groups
+  'GET /user_groups/{user_group_id}/members/{user_id}': getIsUserGroupMember, // endpoints/user-groups
+  'POST /user_groups/{user_group_id}/subgroups': postUserGroupSubgroups, // endpoints/user-groups
+  'GET /user_groups/{user_group_id}/subgroups': getUserGroupSubgroups, // endpoints/user-groups
   // Alert words
   'GET /users/me/alert_words': getAlertWords, // endpoints/alert-words
   'POST /users/me/alert_words': postAlertWords, // endpoints/alert-words

@@ -36,6 +36,15 @@ export const API_ROUTE_IDS = [
   'DELETE /streams/{stream_id}',
   // User groups
   'POST /user_groups/create',
+  // groups: user groups (openapi get-user-groups ... get-is-user-group-member)
+  'GET /user_groups',
+  'PATCH /user_groups/{user_group_id}',
+  'DELETE /user_groups/{user_group_id}',
+  'POST /user_groups/{user_group_id}/members',
+  'GET /user_groups/{user_group_id}/members',
+  'GET /user_groups/{user_group_id}/members/{user_id}',
+  'POST /user_groups/{user_group_id}/subgroups',
+  'GET /user_groups/{user_group_id}/subgroups',
   // Alert words
   'GET /users/me/alert_words',
   'POST /users/me/alert_words',

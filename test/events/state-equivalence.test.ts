@@ -47,6 +47,10 @@ t.test('register state + events = a fresh register', async (t) => {
     return res.body;
   };
 
+  const groupId = async (name: string): Promise<number> => {
+    const listed = (await owner.get('/user_groups')).body['user_groups'] as { id: number; name: string }[];
+    return listed.find((g) => g.name === name)?.id ?? 0;
+  };
   let lastSent = 0;
   let scheduledId = 0;
   let linkifierId = 0;
@@ -124,6 +128,26 @@ t.test('register state + events = a fresh register', async (t) => {
       },
     },
     { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
+    // groups: every user_group op (api-notes §d).
+    { name: 'renaming a user group', keys: ['realm_user_groups'], act: async () => owner.call('PATCH', `/user_groups/${await groupId('crew')}`, { name: 'team', description: 'the team' }) },
+    { name: 'adding and removing group members', keys: ['realm_user_groups'], act: async () => owner.post(`/user_groups/${await groupId('team')}/members`, { add: [bob.id], delete: [aliceCredentials.id] }) },
+    {
+      name: 'adding a subgroup',
+      keys: ['realm_user_groups'],
+      act: async () => {
+        await owner.post('/user_groups/create', { name: 'subcrew', description: '', members: [] });
+        return owner.post(`/user_groups/${await groupId('team')}/subgroups`, { add: [await groupId('subcrew')] });
+      },
+    },
+    { name: 'removing a subgroup', keys: ['realm_user_groups'], act: async () => owner.post(`/user_groups/${await groupId('team')}/subgroups`, { delete: [await groupId('subcrew')] }) },
+    {
+      name: 'deleting a user group that is a subgroup',
+      keys: ['realm_user_groups'],
+      act: async () => {
+        await owner.post(`/user_groups/${await groupId('team')}/subgroups`, { add: [await groupId('subcrew')] });
+        return owner.call('DELETE', `/user_groups/${await groupId('subcrew')}`);
+      },
+    },
     { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
     { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },
     {

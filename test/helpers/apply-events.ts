@@ -4,6 +4,8 @@
  * the result with a fresh register. Written for the api-notes shapes, not for what the server
  * happens to send.
  */
+import { applyUserGroup } from './apply-group-events';
+
 export type State = Record<string, unknown>;
 export type Event = Record<string, unknown>;
 
@@ -267,7 +269,7 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         }
         break;
       case 'user_group':
-        if (event['op'] === 'add' && 'realm_user_groups' in state) state['realm_user_groups'] = [...list(state, 'realm_user_groups'), event['group'] as Row];
+        applyUserGroup(state, event);
         break;
       case 'alert_words':
         state['alert_words'] = event['alert_words'];

@@ -167,4 +167,10 @@ export const errors = {
   groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
   nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
   invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
+  // groups: user groups, profile fields, playgrounds, drafts (api-notes §b, openapi; texts as the public API words them)
+  botRequestRefused: () => new ApiError('This endpoint does not accept bot requests.'),
+  guestRequestRefused: () => new ApiError('Not allowed for guest users'),
+  insufficientPermission: () => new ApiError('Insufficient permission'),
+  invalidUserGroup: () => new ApiError('Invalid user group'),
+  userGroupExists: (name: string) => new ApiError(`User group '${name}' already exists.`),
 };
