@@ -30,6 +30,7 @@ import {
   postUserGroupMembers,
   postUserGroupSubgroups,
 } from './endpoints/user-groups';
+import { deleteDraft, getDrafts, patchDraft, postDrafts } from './endpoints/drafts';
 import {
   deleteScheduledMessage,
   getScheduledMessages,
@@ -100,6 +101,11 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /user_groups/{user_group_id}/members/{user_id}': getIsUserGroupMember, // endpoints/user-groups
   'POST /user_groups/{user_group_id}/subgroups': postUserGroupSubgroups, // endpoints/user-groups
   'GET /user_groups/{user_group_id}/subgroups': getUserGroupSubgroups, // endpoints/user-groups
+  // groups: drafts
+  'GET /drafts': getDrafts, // endpoints/drafts
+  'POST /drafts': postDrafts, // endpoints/drafts
+  'PATCH /drafts/{draft_id}': patchDraft, // endpoints/drafts
+  'DELETE /drafts/{draft_id}': deleteDraft, // endpoints/drafts
   // Alert words
   'GET /users/me/alert_words': getAlertWords, // endpoints/alert-words
   'POST /users/me/alert_words': postAlertWords, // endpoints/alert-words

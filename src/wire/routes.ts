@@ -45,6 +45,11 @@ export const API_ROUTE_IDS = [
   'GET /user_groups/{user_group_id}/members/{user_id}',
   'POST /user_groups/{user_group_id}/subgroups',
   'GET /user_groups/{user_group_id}/subgroups',
+  // groups: drafts (openapi get-drafts, create-drafts, edit-draft, delete-draft)
+  'GET /drafts',
+  'POST /drafts',
+  'PATCH /drafts/{draft_id}',
+  'DELETE /drafts/{draft_id}',
   // Alert words
   'GET /users/me/alert_words',
   'POST /users/me/alert_words',

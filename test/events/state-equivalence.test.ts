@@ -54,6 +54,7 @@ t.test('register state + events = a fresh register', async (t) => {
   let lastSent = 0;
   let scheduledId = 0;
   let linkifierId = 0;
+  let draftId = 0;
   const at = Math.floor(Date.now() / 1000) + 3600;
   const cases: Case[] = [
     { name: 'a stream message mentioning everyone', keys: MESSAGE_KEYS, act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')) },
@@ -165,6 +166,15 @@ t.test('register state + events = a fresh register', async (t) => {
     },
     { name: 'editing a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }) },
     { name: 'deleting a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('DELETE', `/scheduled_messages/${scheduledId}`) },
+    // groups: drafts (api-notes §d drafts add/update/remove).
+    {
+      name: 'creating drafts',
+      keys: ['drafts'],
+      act: async () =>
+        (draftId = ((await alice.post('/drafts', { drafts: [{ type: 'stream', to: [generalId], topic: 'idea', content: 'maybe', timestamp: 1600000000 }, { type: '', to: [], topic: '', content: 'loose' }] })).body['ids'] as number[])[0] ?? 0),
+    },
+    { name: 'editing a draft', keys: ['drafts'], act: () => alice.call('PATCH', `/drafts/${draftId}`, { draft: { type: 'private', to: [bob.id], topic: '', content: 'ask bob' } }) },
+    { name: 'deleting a draft', keys: ['drafts'], act: () => alice.call('DELETE', `/drafts/${draftId}`) },
     // stream-writes: unsubscribing, updating and archiving streams.
     {
       name: 'the user leaving a stream',

@@ -4,7 +4,7 @@
  * the result with a fresh register. Written for the api-notes shapes, not for what the server
  * happens to send.
  */
-import { applyUserGroup } from './apply-group-events';
+import { applyDrafts, applyUserGroup } from './apply-group-events';
 
 export type State = Record<string, unknown>;
 export type Event = Record<string, unknown>;
@@ -270,6 +270,9 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'user_group':
         applyUserGroup(state, event);
+        break;
+      case 'drafts':
+        applyDrafts(state, event);
         break;
       case 'alert_words':
         state['alert_words'] = event['alert_words'];

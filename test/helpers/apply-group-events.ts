@@ -43,3 +43,16 @@ export function applyUserGroup(state: State, event: Event): void {
     }
   });
 }
+
+/** `drafts`: newest first, as register lists them (api-notes §e). */
+export function applyDrafts(state: State, event: Event): void {
+  if (!('drafts' in state)) return;
+  const current = state['drafts'] as Row[];
+  const newestFirst = (a: Row, b: Row) => (b['timestamp'] as number) - (a['timestamp'] as number) || (b['id'] as number) - (a['id'] as number);
+  if (event['op'] === 'add') state['drafts'] = [...current, ...(event['drafts'] as Row[])].sort(newestFirst);
+  if (event['op'] === 'update') {
+    const draft = event['draft'] as Row;
+    state['drafts'] = current.map((d) => (d['id'] === draft['id'] ? draft : d)).sort(newestFirst);
+  }
+  if (event['op'] === 'remove') state['drafts'] = current.filter((d) => d['id'] !== event['draft_id']);
+}

@@ -173,4 +173,6 @@ export const errors = {
   insufficientPermission: () => new ApiError('Insufficient permission'),
   invalidUserGroup: () => new ApiError('Invalid user group'),
   userGroupExists: (name: string) => new ApiError(`User group '${name}' already exists.`),
+  draftsSyncDisabled: () => new ApiError('User has disabled synchronizing drafts.'),
+  draftDoesNotExist: () => new ApiError('Draft does not exist', 'BAD_REQUEST', 404),
 };
