@@ -31,6 +31,7 @@ import {
   postUserGroupSubgroups,
 } from './endpoints/user-groups';
 import { deleteDraft, getDrafts, patchDraft, postDrafts } from './endpoints/drafts';
+import { deletePlayground, postPlayground } from './endpoints/playgrounds';
 import {
   deleteScheduledMessage,
   getScheduledMessages,
@@ -106,6 +107,9 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /drafts': postDrafts, // endpoints/drafts
   'PATCH /drafts/{draft_id}': patchDraft, // endpoints/drafts
   'DELETE /drafts/{draft_id}': deleteDraft, // endpoints/drafts
+  // groups: code playgrounds
+  'POST /realm/playgrounds': postPlayground, // endpoints/playgrounds
+  'DELETE /realm/playgrounds/{playground_id}': deletePlayground, // endpoints/playgrounds
   // Alert words
   'GET /users/me/alert_words': getAlertWords, // endpoints/alert-words
   'POST /users/me/alert_words': postAlertWords, // endpoints/alert-words

@@ -50,6 +50,9 @@ export const API_ROUTE_IDS = [
   'POST /drafts',
   'PATCH /drafts/{draft_id}',
   'DELETE /drafts/{draft_id}',
+  // groups: code playgrounds (SPEC POST /realm/playgrounds)
+  'POST /realm/playgrounds',
+  'DELETE /realm/playgrounds/{playground_id}',
   // Alert words
   'GET /users/me/alert_words',
   'POST /users/me/alert_words',

@@ -55,6 +55,7 @@ t.test('register state + events = a fresh register', async (t) => {
   let scheduledId = 0;
   let linkifierId = 0;
   let draftId = 0;
+  let playgroundId = 0;
   const at = Math.floor(Date.now() / 1000) + 3600;
   const cases: Case[] = [
     { name: 'a stream message mentioning everyone', keys: MESSAGE_KEYS, act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')) },
@@ -175,6 +176,12 @@ t.test('register state + events = a fresh register', async (t) => {
     },
     { name: 'editing a draft', keys: ['drafts'], act: () => alice.call('PATCH', `/drafts/${draftId}`, { draft: { type: 'private', to: [bob.id], topic: '', content: 'ask bob' } }) },
     { name: 'deleting a draft', keys: ['drafts'], act: () => alice.call('DELETE', `/drafts/${draftId}`) },
+    {
+      name: 'adding a code playground',
+      keys: ['realm_playgrounds'],
+      act: async () => (playgroundId = (await owner.post('/realm/playgrounds', { name: 'Run it', lexer_language: 'Python', url_prefix: 'https://run.example.com/?code=' })).body['id'] as number),
+    },
+    { name: 'removing a code playground', keys: ['realm_playgrounds'], act: () => owner.call('DELETE', `/realm/playgrounds/${playgroundId}`) },
     // stream-writes: unsubscribing, updating and archiving streams.
     {
       name: 'the user leaving a stream',

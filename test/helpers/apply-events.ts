@@ -274,6 +274,9 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
       case 'drafts':
         applyDrafts(state, event);
         break;
+      case 'realm_playgrounds':
+        if ('realm_playgrounds' in state) state['realm_playgrounds'] = event['realm_playgrounds'];
+        break;
       case 'alert_words':
         state['alert_words'] = event['alert_words'];
         break;

@@ -1,3 +1,4 @@
+import { listPlaygrounds } from './playgrounds';
 import { POLICY } from '../lib/policy';
 import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
@@ -233,7 +234,7 @@ export function realmWideState(realm: Realm, wants: Wants, linkifierTemplates: b
   // SPEC capability linkifier_url_template: without it the list is empty.
   if (wants('realm_linkifiers')) state['realm_linkifiers'] = linkifierTemplates ? listLinkifiers(realm) : [];
   if (wants('realm_filters')) state['realm_filters'] = [];
-  if (wants('realm_playgrounds')) state['realm_playgrounds'] = [];
+  if (wants('realm_playgrounds')) state['realm_playgrounds'] = listPlaygrounds(realm);
   if (wants('realm_domains')) state['realm_domains'] = [];
   return state;
 }
