@@ -33,6 +33,15 @@ import {
 import { deleteDraft, getDrafts, patchDraft, postDrafts } from './endpoints/drafts';
 import { deletePlayground, postPlayground } from './endpoints/playgrounds';
 import {
+  deleteOwnProfileData,
+  deleteProfileField,
+  getProfileFields,
+  patchOwnProfileData,
+  patchProfileField,
+  patchProfileFieldOrder,
+  postProfileField,
+} from './endpoints/profile-fields';
+import {
   deleteScheduledMessage,
   getScheduledMessages,
   patchScheduledMessage,
@@ -110,6 +119,14 @@ export const ROUTES: Record<RouteId, Route> = {
   // groups: code playgrounds
   'POST /realm/playgrounds': postPlayground, // endpoints/playgrounds
   'DELETE /realm/playgrounds/{playground_id}': deletePlayground, // endpoints/playgrounds
+  // groups: custom profile fields and users' values
+  'GET /realm/profile_fields': getProfileFields, // endpoints/profile-fields
+  'POST /realm/profile_fields': postProfileField, // endpoints/profile-fields
+  'PATCH /realm/profile_fields': patchProfileFieldOrder, // endpoints/profile-fields
+  'PATCH /realm/profile_fields/{field_id}': patchProfileField, // endpoints/profile-fields
+  'DELETE /realm/profile_fields/{field_id}': deleteProfileField, // endpoints/profile-fields
+  'PATCH /users/me/profile_data': patchOwnProfileData, // endpoints/profile-fields
+  'DELETE /users/me/profile_data': deleteOwnProfileData, // endpoints/profile-fields
   // Alert words
   'GET /users/me/alert_words': getAlertWords, // endpoints/alert-words
   'POST /users/me/alert_words': postAlertWords, // endpoints/alert-words

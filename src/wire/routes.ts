@@ -53,6 +53,14 @@ export const API_ROUTE_IDS = [
   // groups: code playgrounds (SPEC POST /realm/playgrounds)
   'POST /realm/playgrounds',
   'DELETE /realm/playgrounds/{playground_id}',
+  // groups: custom profile fields and users' values (openapi get-custom-profile-fields ...)
+  'GET /realm/profile_fields',
+  'POST /realm/profile_fields',
+  'PATCH /realm/profile_fields',
+  'PATCH /realm/profile_fields/{field_id}',
+  'DELETE /realm/profile_fields/{field_id}',
+  'PATCH /users/me/profile_data',
+  'DELETE /users/me/profile_data',
   // Alert words
   'GET /users/me/alert_words',
   'POST /users/me/alert_words',

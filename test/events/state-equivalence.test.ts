@@ -56,6 +56,7 @@ t.test('register state + events = a fresh register', async (t) => {
   let linkifierId = 0;
   let draftId = 0;
   let playgroundId = 0;
+  let fieldId = 0;
   const at = Math.floor(Date.now() / 1000) + 3600;
   const cases: Case[] = [
     { name: 'a stream message mentioning everyone', keys: MESSAGE_KEYS, act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')) },
@@ -182,6 +183,31 @@ t.test('register state + events = a fresh register', async (t) => {
       act: async () => (playgroundId = (await owner.post('/realm/playgrounds', { name: 'Run it', lexer_language: 'Python', url_prefix: 'https://run.example.com/?code=' })).body['id'] as number),
     },
     { name: 'removing a code playground', keys: ['realm_playgrounds'], act: () => owner.call('DELETE', `/realm/playgrounds/${playgroundId}`) },
+    // groups: custom profile fields and values (api-notes §d custom_profile_fields, realm_user update).
+    {
+      name: 'creating a custom profile field',
+      keys: ['custom_profile_fields', 'realm_users'],
+      act: async () => (fieldId = (await owner.post('/realm/profile_fields', { name: 'Motto', field_type: 1 })).body['id'] as number),
+    },
+    { name: 'setting a profile value', keys: ['realm_users'], act: () => alice.call('PATCH', '/users/me/profile_data', { data: [{ id: fieldId, value: 'Carpe *diem*' }] }) },
+    { name: 'removing a profile value', keys: ['realm_users'], act: () => alice.call('DELETE', '/users/me/profile_data', { data: [fieldId] }) },
+    { name: 'editing a custom profile field', keys: ['custom_profile_fields'], act: () => owner.call('PATCH', `/realm/profile_fields/${fieldId}`, { hint: 'Short' }) },
+    {
+      name: 'reordering custom profile fields',
+      keys: ['custom_profile_fields'],
+      act: async () => {
+        const second = (await owner.post('/realm/profile_fields', { name: 'Mood', field_type: 8 })).body['id'] as number;
+        return owner.call('PATCH', '/realm/profile_fields', { order: [second, fieldId] });
+      },
+    },
+    {
+      name: 'deleting a custom profile field with values',
+      keys: ['custom_profile_fields', 'realm_users'],
+      act: async () => {
+        await alice.call('PATCH', '/users/me/profile_data', { data: [{ id: fieldId, value: 'again' }] });
+        return owner.call('DELETE', `/realm/profile_fields/${fieldId}`);
+      },
+    },
     // stream-writes: unsubscribing, updating and archiving streams.
     {
       name: 'the user leaving a stream',

@@ -4,7 +4,7 @@
  * the result with a fresh register. Written for the api-notes shapes, not for what the server
  * happens to send.
  */
-import { applyDrafts, applyUserGroup } from './apply-group-events';
+import { applyCustomProfileFields, applyDrafts, applyProfileFieldValue, applyUserGroup } from './apply-group-events';
 
 export type State = Record<string, unknown>;
 export type Event = Record<string, unknown>;
@@ -267,6 +267,7 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
           const { is_active: _active, ...person } = event['person'] as Row;
           state['realm_users'] = [...list(state, 'realm_users'), person];
         }
+        applyProfileFieldValue(state, event);
         break;
       case 'user_group':
         applyUserGroup(state, event);
@@ -276,6 +277,9 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'realm_playgrounds':
         if ('realm_playgrounds' in state) state['realm_playgrounds'] = event['realm_playgrounds'];
+        break;
+      case 'custom_profile_fields':
+        applyCustomProfileFields(state, event);
         break;
       case 'alert_words':
         state['alert_words'] = event['alert_words'];

@@ -56,3 +56,38 @@ export function applyDrafts(state: State, event: Event): void {
   }
   if (event['op'] === 'remove') state['drafts'] = current.filter((d) => d['id'] !== event['draft_id']);
 }
+
+type ProfileData = Record<string, Row>;
+
+function mapProfileData(state: State, change: (userId: number, data: ProfileData) => ProfileData): void {
+  for (const key of ['realm_users', 'realm_non_active_users']) {
+    if (!(key in state)) continue;
+    state[key] = (state[key] as Row[]).map((person) =>
+      'profile_data' in person ? { ...person, profile_data: change(person['user_id'] as number, person['profile_data'] as ProfileData) } : person,
+    );
+  }
+}
+
+/** `custom_profile_fields`: the whole list; values of fields that are gone are dropped. */
+export function applyCustomProfileFields(state: State, event: Event): void {
+  const fields = event['fields'] as Row[];
+  if ('custom_profile_fields' in state) state['custom_profile_fields'] = fields;
+  const live = new Set(fields.map((field) => String(field['id'])));
+  mapProfileData(state, (_userId, data) => Object.fromEntries(Object.entries(data).filter(([id]) => live.has(id))));
+}
+
+/** `realm_user` update with `custom_profile_field`: one value set (or removed when null). */
+export function applyProfileFieldValue(state: State, event: Event): void {
+  const person = event['person'] as Row;
+  const change = person['custom_profile_field'] as Row | undefined;
+  if (event['op'] !== 'update' || change === undefined) return;
+  const fieldId = String(change['id']);
+  mapProfileData(state, (userId, data) => {
+    if (userId !== person['user_id']) return data;
+    const { [fieldId]: _old, ...rest } = data;
+    if (change['value'] === null) return rest;
+    const entry: Row = { value: change['value'] };
+    if ('rendered_value' in change) entry['rendered_value'] = change['rendered_value'];
+    return { ...rest, [fieldId]: entry };
+  });
+}

@@ -284,6 +284,9 @@ export const MIGRATIONS: readonly string[] = [
     sort_order INTEGER NOT NULL
   ) STRICT;
   CREATE UNIQUE INDEX custom_profile_fields_name ON custom_profile_fields(name COLLATE NOCASE);
+  -- Display order (listing, and the next position), and the few shown in the profile summary.
+  CREATE INDEX custom_profile_fields_order ON custom_profile_fields(sort_order, id);
+  CREATE INDEX custom_profile_fields_summary ON custom_profile_fields(id) WHERE display_in_profile_summary = 1;
   CREATE TABLE custom_profile_field_values (
     user_id INTEGER NOT NULL REFERENCES users(id),
     field_id INTEGER NOT NULL REFERENCES custom_profile_fields(id) ON DELETE CASCADE,

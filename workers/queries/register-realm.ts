@@ -1,4 +1,5 @@
 import { listPlaygrounds } from './playgrounds';
+import { listProfileFields } from './profile-fields';
 import { POLICY } from '../lib/policy';
 import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
@@ -225,8 +226,7 @@ export function realmWideState(realm: Realm, wants: Wants, linkifierTemplates: b
   const state: Record<string, unknown> = {};
   if (wants('realm')) Object.assign(state, realmState(realm));
   if (wants('custom_profile_fields')) {
-    // No endpoint creates fields yet: the list is empty and grows with it.
-    state['custom_profile_fields'] = [];
+    state['custom_profile_fields'] = listProfileFields(realm);
     state['custom_profile_field_types'] = CUSTOM_PROFILE_FIELD_TYPES;
   }
   if (wants('stop_words')) state['stop_words'] = [...STOP_WORDS];

@@ -1,5 +1,6 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import { profileDataByUser, type ProfileData } from './profile-fields';
 import type { Wants } from './register-realm';
 import { avatarUrl, isoDate, type UserRow } from './users';
 
@@ -13,7 +14,7 @@ export interface AvatarOptions {
 }
 
 /** SPEC User: the user object of `realm_users` and friends (without `is_active` there). */
-export function personObject(user: UserRow, avatars: AvatarOptions): Record<string, unknown> {
+export function personObject(user: UserRow, avatars: AvatarOptions, profileData: ProfileData = {}): Record<string, unknown> {
   const person: Record<string, unknown> = {
     user_id: user.id,
     delivery_email: user.delivery_email,
@@ -35,7 +36,7 @@ export function personObject(user: UserRow, avatars: AvatarOptions): Record<stri
     person['bot_type'] = user.bot_type;
     person['bot_owner_id'] = user.bot_owner_id;
   } else {
-    person['profile_data'] = {};
+    person['profile_data'] = profileData;
   }
   return person;
 }
@@ -46,11 +47,12 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const people = rows.filter((row) => row.is_system_bot === 0);
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
   const isMember = user.role <= ROLE.MEMBER;
+  const profileData = profileDataByUser(realm);
   return {
-    realm_users: people.filter((row) => row.is_active === 1).map((row) => personObject(row, avatars)),
+    realm_users: people.filter((row) => row.is_active === 1).map((row) => personObject(row, avatars, profileData.get(row.id))),
     realm_non_active_users: people
       .filter((row) => row.is_active === 0)
-      .map((row) => ({ ...personObject(row, avatars), is_active: false })),
+      .map((row) => ({ ...personObject(row, avatars, profileData.get(row.id)), is_active: false })),
     cross_realm_bots: rows
       .filter((row) => row.is_system_bot === 1)
       .map((row) => ({ ...personObject(row, avatars), is_system_bot: true })),
