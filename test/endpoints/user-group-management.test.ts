@@ -91,6 +91,25 @@ t.test('user group management', async (t) => {
     t.same((await owner.as(bob).post(`/user_groups/${id}/members`, { add: [bob.id] })).body, error('Insufficient permission'));
     t.same((await owner.as(alice).call('PATCH', `/user_groups/${id}`, { description: 'ours' })).body, { result: 'success', msg: '' });
     t.same((await owner.as(guest).call('DELETE', `/user_groups/${id}`)).body, error('Not allowed for guest users'));
+    const moderator = await createMember(owner, 'Moderator');
+    realmFile.run('UPDATE users SET role = 300 WHERE id = ?', moderator.id);
+    t.same((await owner.as(moderator).call('PATCH', `/user_groups/${id}`, { description: 'moderated' })).body, { result: 'success', msg: '' }, 'moderators manage any group');
+  });
+
+  t.test('added and removed members hear it from the notification bot; the actor does not', async (t) => {
+    const id = await create('notified', []);
+    const bobReader = await EventReader.register(owner.as(bob), { event_types: ['message'] });
+    const aliceReader = await EventReader.register(owner.as(alice), { event_types: ['message'] });
+    await owner.as(alice).post('/user_groups/create', { name: 'selfmade', description: '', members: [alice.id] });
+    await owner.post(`/user_groups/${id}/members`, { add: [alice.id, bob.id] });
+    const ownerName = String((await owner.get('/users/me')).body['full_name']);
+    const [added] = await bobReader.next();
+    t.equal((added?.['message'] as Record<string, unknown>)['content'], `@_**${ownerName}|${ownerId}** added you to the group @_*notified*.`);
+    await owner.as(alice).post(`/user_groups/${id}/members`, { delete: [alice.id, bob.id] });
+    const [removed] = await bobReader.next();
+    t.match((removed?.['message'] as Record<string, unknown>)['content'], /^@_\*\*Alice \d+\|\d+\*\* removed you from the group @_\*notified\*\.$/);
+    const aliceMessages = await aliceReader.next();
+    t.equal(aliceMessages.length, 1, 'Alice was told once: added by the owner, not when she removed herself');
   });
 
   t.test('PATCH: nothing to change, a taken name and a reserved name are refused', async (t) => {

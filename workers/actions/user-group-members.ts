@@ -1,8 +1,23 @@
 import { errors } from '../lib/errors';
-import { activeUserIds, type UserRow } from '../queries/users';
+import { activeUserIds, userById, type UserRow } from '../queries/users';
 import { directMemberIds, directSubgroupIds, recursiveSupergroupIds, userGroupById } from '../queries/user-groups';
-import type { Realm } from '../realm';
+import type { Realm, Txn } from '../realm';
+import { sendNoticeTxn, silentMention } from './notifications';
 import { accessUserGroupForWrite, checkGroupUserIds } from './user-groups';
+
+/**
+ * api-notes §b POST /user_groups/{id}/members: the notification bot tells each affected active
+ * human, other than the actor, that they were added or removed.
+ */
+function noticeMembershipTxn(tx: Txn, actor: UserRow, groupName: string, userIds: readonly number[], added: boolean): void {
+  const text = `${silentMention(actor)} ${added ? 'added you to' : 'removed you from'} the group @_*${groupName}*.`;
+  for (const id of userIds) {
+    if (id === actor.id) continue;
+    const user = userById(tx.realm, id);
+    if (!user || user.is_bot === 1 || user.is_active !== 1) continue;
+    sendNoticeTxn(tx, { user }, text);
+  }
+}
 
 function checkSomethingToDo(add: readonly number[], remove: readonly number[]): void {
   if (add.length === 0 && remove.length === 0) throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
@@ -11,7 +26,7 @@ function checkSomethingToDo(add: readonly number[], remove: readonly number[]): 
 /** POST /user_groups/{id}/members (api-notes §b): events `add_members` / `remove_members`. */
 export function doUpdateUserGroupMembers(realm: Realm, actor: UserRow, groupId: number, add: number[], remove: number[]): Promise<void> {
   checkSomethingToDo(add, remove);
-  accessUserGroupForWrite(realm, actor, groupId);
+  const group = accessUserGroupForWrite(realm, actor, groupId);
   const toAdd = checkGroupUserIds(realm, add);
   const toRemove = [...new Set(remove)];
   return realm.transact((tx) => {
@@ -23,11 +38,13 @@ export function doUpdateUserGroupMembers(realm: Realm, actor: UserRow, groupId: 
       const insert = tx.realm.stmt('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)');
       for (const id of toAdd) insert.run(groupId, id);
       tx.publish({ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: toAdd }, everyone);
+      noticeMembershipTxn(tx, actor, group.name, toAdd, true);
     }
     if (toRemove.length > 0) {
       const remove = tx.realm.stmt('DELETE FROM user_group_members WHERE group_id = ? AND user_id = ?');
       for (const id of toRemove) remove.run(groupId, id);
       tx.publish({ type: 'user_group', op: 'remove_members', group_id: groupId, user_ids: toRemove }, everyone);
+      noticeMembershipTxn(tx, actor, group.name, toRemove, false);
     }
   });
 }
