@@ -65,7 +65,9 @@ t.test('custom profile fields', async (t) => {
     });
   });
 
-  const phone = await create({ name: 'Phone', hint: 'Your number', field_type: 1 });
+  const phoneResponse = await owner.post('/realm/profile_fields', { name: 'Phone', hint: 'Your number', field_type: 1 });
+  t.same(responseViolations('post', '/realm/profile_fields', phoneResponse.body), [], 'POST /realm/profile_fields conforms to the reference OpenAPI');
+  const phone = phoneResponse.body['id'] as number;
   const bio = await create({ name: 'Bio', field_type: 2 });
   const editor = await create({ name: 'Editor', field_type: 3, field_data: choices, display_in_profile_summary: true });
   const birthday = await create({ name: 'Birthday', field_type: 4 });

@@ -54,6 +54,10 @@ t.test('user group management', async (t) => {
     const res = await owner.as(guest).get('/user_groups');
     t.equal(res.status, 400);
     t.same(res.body, error('Not allowed for guest users'));
+    const bot = await createMember(owner, 'Bot');
+    realmFile.run('UPDATE users SET is_bot = 1, bot_type = 1 WHERE id = ?', bot.id);
+    t.same((await owner.as(bot).get('/user_groups')).body, error('This endpoint does not accept bot requests.'));
+    t.same((await owner.as(bot).post('/user_groups/create', { name: 'bots', description: '', members: [] })).body, error('This endpoint does not accept bot requests.'));
   });
 
   t.test('creating: guests never, and only as the realm policy allows', async (t) => {
