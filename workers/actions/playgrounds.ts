@@ -1,4 +1,5 @@
 import { ApiError, errors } from '../lib/errors';
+import { isValidUrl } from '../lib/url-check';
 import { listPlaygrounds } from '../queries/playgrounds';
 import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -7,18 +8,6 @@ import type { Realm, Txn } from '../realm';
 export const MAX_LEXER_LANGUAGE_LENGTH = 40;
 // The characters a code block's language may have (the public API's rule for playgrounds).
 const LEXER_LANGUAGE = /^[ a-zA-Z0-9_+\-./#]*$/;
-const HOSTNAME = /^(?:localhost|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}\.?|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
-
-/** An absolute http(s)/ftp(s) URL with a real host name, as the public API's URL check wants. */
-export function isValidUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return ['http:', 'https:', 'ftp:', 'ftps:'].includes(url.protocol) && HOSTNAME.test(url.hostname) && !/\s/.test(value);
-}
 
 function checkPlayground(name: string, lexerLanguage: string, urlPrefix: string): void {
   if (lexerLanguage.length > MAX_LEXER_LANGUAGE_LENGTH) {

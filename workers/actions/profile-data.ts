@@ -1,8 +1,8 @@
 import { errors } from '../lib/errors';
+import { isValidUrl } from '../lib/url-check';
 import { FIELD_TYPE, RENDERED_TYPES, profileFieldById, type ProfileFieldRow } from '../queries/profile-fields';
 import { activeUserIds, isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
-import { isValidUrl } from './playgrounds';
 import { renderDescription } from './render-message';
 
 /** One entry of `data` (openapi update-profile-data): a field ID and its new value. */

@@ -1,8 +1,8 @@
 import { errors } from '../lib/errors';
+import { isValidUrl } from '../lib/url-check';
 import { FIELD_TYPE, listProfileFields, profileFieldById, type ProfileFieldRow } from '../queries/profile-fields';
 import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
-import { isValidUrl } from './playgrounds';
 
 // The public API's limits for a field's label and hint, and the profile summary.
 export const MAX_FIELD_NAME_LENGTH = 40;

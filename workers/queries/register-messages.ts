@@ -1,7 +1,7 @@
-import { MAX_DRAFTS_IN_REGISTER, draftsOf } from './drafts';
 import { FLAG_BIT } from '../lib/flags';
 import type { Realm } from '../realm';
 import { alertWordsOf } from './alert-words';
+import { MAX_DRAFTS_IN_REGISTER, draftsOf } from './drafts';
 import type { Wants } from './register-realm';
 import { pendingScheduledMessagesOf, scheduledMessageObject } from './scheduled-messages';
 import { maxMessageId, type UserRow } from './users';

@@ -1,10 +1,10 @@
-import { listPlaygrounds } from './playgrounds';
-import { listProfileFields } from './profile-fields';
 import { POLICY } from '../lib/policy';
 import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
 import { listLinkifiers } from './linkifiers';
 import { messageEditSettings } from './realm-settings';
+import { listPlaygrounds } from './playgrounds';
+import { listProfileFields } from './profile-fields';
 
 /** Which data types POST /register fetches: the request's list, or null for all. */
 export type Wants = (type: string) => boolean;
