@@ -19,7 +19,28 @@ import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
 import { deleteLinkifier, getLegacyFilters, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
-import { postCreateUserGroup } from './endpoints/user-groups';
+import {
+  deleteUserGroup,
+  getIsUserGroupMember,
+  getUserGroupMembers,
+  getUserGroups,
+  getUserGroupSubgroups,
+  patchUserGroup,
+  postCreateUserGroup,
+  postUserGroupMembers,
+  postUserGroupSubgroups,
+} from './endpoints/user-groups';
+import { deleteDraft, getDrafts, patchDraft, postDrafts } from './endpoints/drafts';
+import { deletePlayground, postPlayground } from './endpoints/playgrounds';
+import {
+  deleteOwnProfileData,
+  deleteProfileField,
+  getProfileFields,
+  patchOwnProfileData,
+  patchProfileField,
+  patchProfileFieldOrder,
+  postProfileField,
+} from './endpoints/profile-fields';
 import {
   deleteScheduledMessage,
   getScheduledMessages,
@@ -103,6 +124,31 @@ export const ROUTES: Record<RouteId, Route> = {
   'DELETE /streams/{stream_id}': deleteStream, // endpoints/stream-writes
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
+  // groups: user groups
+  'GET /user_groups': getUserGroups, // endpoints/user-groups
+  'PATCH /user_groups/{user_group_id}': patchUserGroup, // endpoints/user-groups
+  'DELETE /user_groups/{user_group_id}': deleteUserGroup, // endpoints/user-groups
+  'POST /user_groups/{user_group_id}/members': postUserGroupMembers, // endpoints/user-groups
+  'GET /user_groups/{user_group_id}/members': getUserGroupMembers, // endpoints/user-groups
+  'GET /user_groups/{user_group_id}/members/{user_id}': getIsUserGroupMember, // endpoints/user-groups
+  'POST /user_groups/{user_group_id}/subgroups': postUserGroupSubgroups, // endpoints/user-groups
+  'GET /user_groups/{user_group_id}/subgroups': getUserGroupSubgroups, // endpoints/user-groups
+  // groups: drafts
+  'GET /drafts': getDrafts, // endpoints/drafts
+  'POST /drafts': postDrafts, // endpoints/drafts
+  'PATCH /drafts/{draft_id}': patchDraft, // endpoints/drafts
+  'DELETE /drafts/{draft_id}': deleteDraft, // endpoints/drafts
+  // groups: code playgrounds
+  'POST /realm/playgrounds': postPlayground, // endpoints/playgrounds
+  'DELETE /realm/playgrounds/{playground_id}': deletePlayground, // endpoints/playgrounds
+  // groups: custom profile fields and users' values
+  'GET /realm/profile_fields': getProfileFields, // endpoints/profile-fields
+  'POST /realm/profile_fields': postProfileField, // endpoints/profile-fields
+  'PATCH /realm/profile_fields': patchProfileFieldOrder, // endpoints/profile-fields
+  'PATCH /realm/profile_fields/{field_id}': patchProfileField, // endpoints/profile-fields
+  'DELETE /realm/profile_fields/{field_id}': deleteProfileField, // endpoints/profile-fields
+  'PATCH /users/me/profile_data': patchOwnProfileData, // endpoints/profile-fields
+  'DELETE /users/me/profile_data': deleteOwnProfileData, // endpoints/profile-fields
   // Alert words
   'GET /users/me/alert_words': getAlertWords, // endpoints/alert-words
   'POST /users/me/alert_words': postAlertWords, // endpoints/alert-words

@@ -43,6 +43,31 @@ export const API_ROUTE_IDS = [
   'DELETE /streams/{stream_id}',
   // User groups
   'POST /user_groups/create',
+  // groups: user groups (openapi get-user-groups ... get-is-user-group-member)
+  'GET /user_groups',
+  'PATCH /user_groups/{user_group_id}',
+  'DELETE /user_groups/{user_group_id}',
+  'POST /user_groups/{user_group_id}/members',
+  'GET /user_groups/{user_group_id}/members',
+  'GET /user_groups/{user_group_id}/members/{user_id}',
+  'POST /user_groups/{user_group_id}/subgroups',
+  'GET /user_groups/{user_group_id}/subgroups',
+  // groups: drafts (openapi get-drafts, create-drafts, edit-draft, delete-draft)
+  'GET /drafts',
+  'POST /drafts',
+  'PATCH /drafts/{draft_id}',
+  'DELETE /drafts/{draft_id}',
+  // groups: code playgrounds (SPEC POST /realm/playgrounds)
+  'POST /realm/playgrounds',
+  'DELETE /realm/playgrounds/{playground_id}',
+  // groups: custom profile fields and users' values (openapi get-custom-profile-fields ...)
+  'GET /realm/profile_fields',
+  'POST /realm/profile_fields',
+  'PATCH /realm/profile_fields',
+  'PATCH /realm/profile_fields/{field_id}',
+  'DELETE /realm/profile_fields/{field_id}',
+  'PATCH /users/me/profile_data',
+  'DELETE /users/me/profile_data',
   // Alert words
   'GET /users/me/alert_words',
   'POST /users/me/alert_words',

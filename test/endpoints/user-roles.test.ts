@@ -156,10 +156,10 @@ t.test('PATCH /users/{user_id}', async (t) => {
     t.equal((await owner.call('PATCH', `/bots/${botId}`, { role: 400 })).status, 200, 'the bot owner is never the last owner');
   });
 
-  await t.test('profile_data is not handled here yet: it comes back as unsupported', async (t) => {
+  await t.test('profile_data is validated like PATCH /users/me/profile_data (test/endpoints/profile-fields)', async (t) => {
     const target = await createMember(owner, 'Profiled');
     const res = await owner.call('PATCH', `/users/${target.id}`, { profile_data: [{ id: 1, value: 'x' }] });
-    t.same(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['profile_data'] });
+    t.same(res.body, { result: 'error', msg: 'Field id 1 not found.', code: 'BAD_REQUEST' }, 'no field has ID 1 in this realm');
   });
 
   await t.test('full_name renames: everyone hears realm_user update; blank names are ignored', async (t) => {

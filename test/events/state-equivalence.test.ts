@@ -48,10 +48,17 @@ t.test('register state + events = a fresh register', async (t) => {
     return res.body;
   };
 
+  const groupId = async (name: string): Promise<number> => {
+    const listed = (await owner.get('/user_groups')).body['user_groups'] as { id: number; name: string }[];
+    return listed.find((g) => g.name === name)?.id ?? 0;
+  };
   let lastSent = 0;
   let scheduledId = 0;
   let linkifierId = 0;
   let botId = 0;
+  let draftId = 0;
+  let playgroundId = 0;
+  let fieldId = 0;
   const at = Math.floor(Date.now() / 1000) + 3600;
   const cases: Case[] = [
     { name: 'a stream message mentioning everyone', keys: MESSAGE_KEYS, act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')) },
@@ -126,6 +133,26 @@ t.test('register state + events = a fresh register', async (t) => {
       },
     },
     { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
+    // groups: every user_group op (api-notes §d).
+    { name: 'renaming a user group', keys: ['realm_user_groups'], act: async () => owner.call('PATCH', `/user_groups/${await groupId('crew')}`, { name: 'team', description: 'the team' }) },
+    { name: 'adding and removing group members', keys: ['realm_user_groups'], act: async () => owner.post(`/user_groups/${await groupId('team')}/members`, { add: [bob.id], delete: [aliceCredentials.id] }) },
+    {
+      name: 'adding a subgroup',
+      keys: ['realm_user_groups'],
+      act: async () => {
+        await owner.post('/user_groups/create', { name: 'subcrew', description: '', members: [] });
+        return owner.post(`/user_groups/${await groupId('team')}/subgroups`, { add: [await groupId('subcrew')] });
+      },
+    },
+    { name: 'removing a subgroup', keys: ['realm_user_groups'], act: async () => owner.post(`/user_groups/${await groupId('team')}/subgroups`, { delete: [await groupId('subcrew')] }) },
+    {
+      name: 'deleting a user group that is a subgroup',
+      keys: ['realm_user_groups'],
+      act: async () => {
+        await owner.post(`/user_groups/${await groupId('team')}/subgroups`, { add: [await groupId('subcrew')] });
+        return owner.call('DELETE', `/user_groups/${await groupId('subcrew')}`);
+      },
+    },
     { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
     { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },
     {
@@ -143,6 +170,46 @@ t.test('register state + events = a fresh register', async (t) => {
     },
     { name: 'editing a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }) },
     { name: 'deleting a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('DELETE', `/scheduled_messages/${scheduledId}`) },
+    // groups: drafts (api-notes §d drafts add/update/remove).
+    {
+      name: 'creating drafts',
+      keys: ['drafts'],
+      act: async () =>
+        (draftId = ((await alice.post('/drafts', { drafts: [{ type: 'stream', to: [generalId], topic: 'idea', content: 'maybe', timestamp: 1600000000 }, { type: '', to: [], topic: '', content: 'loose' }] })).body['ids'] as number[])[0] ?? 0),
+    },
+    { name: 'editing a draft', keys: ['drafts'], act: () => alice.call('PATCH', `/drafts/${draftId}`, { draft: { type: 'private', to: [bob.id], topic: '', content: 'ask bob' } }) },
+    { name: 'deleting a draft', keys: ['drafts'], act: () => alice.call('DELETE', `/drafts/${draftId}`) },
+    {
+      name: 'adding a code playground',
+      keys: ['realm_playgrounds'],
+      act: async () => (playgroundId = (await owner.post('/realm/playgrounds', { name: 'Run it', lexer_language: 'Python', url_prefix: 'https://run.example.com/?code=' })).body['id'] as number),
+    },
+    { name: 'removing a code playground', keys: ['realm_playgrounds'], act: () => owner.call('DELETE', `/realm/playgrounds/${playgroundId}`) },
+    // groups: custom profile fields and values (api-notes §d custom_profile_fields, realm_user update).
+    {
+      name: 'creating a custom profile field',
+      keys: ['custom_profile_fields', 'realm_users'],
+      act: async () => (fieldId = (await owner.post('/realm/profile_fields', { name: 'Motto', field_type: 1 })).body['id'] as number),
+    },
+    { name: 'setting a profile value', keys: ['realm_users'], act: () => alice.call('PATCH', '/users/me/profile_data', { data: [{ id: fieldId, value: 'Carpe *diem*' }] }) },
+    { name: 'removing a profile value', keys: ['realm_users'], act: () => alice.call('DELETE', '/users/me/profile_data', { data: [fieldId] }) },
+    { name: 'editing a custom profile field', keys: ['custom_profile_fields'], act: () => owner.call('PATCH', `/realm/profile_fields/${fieldId}`, { hint: 'Short' }) },
+    {
+      name: 'reordering custom profile fields',
+      keys: ['custom_profile_fields'],
+      act: async () => {
+        const second = (await owner.post('/realm/profile_fields', { name: 'Mood', field_type: 8 })).body['id'] as number;
+        return owner.call('PATCH', '/realm/profile_fields', { order: [second, fieldId] });
+      },
+    },
+    {
+      name: 'deleting a custom profile field with values',
+      keys: ['custom_profile_fields', 'realm_users'],
+      act: async () => {
+        await alice.call('PATCH', '/users/me/profile_data', { data: [{ id: fieldId, value: 'again' }] });
+        return owner.call('DELETE', `/realm/profile_fields/${fieldId}`);
+      },
+    },
     // stream-writes: unsubscribing, updating and archiving streams.
     {
       name: 'the user leaving a stream',

@@ -4,6 +4,8 @@
  * the result with a fresh register. Written for the api-notes shapes, not for what the server
  * happens to send.
  */
+import { applyCustomProfileFields, applyDrafts, applyProfileFieldValue, applyUserGroup } from './apply-group-events';
+
 export type State = Record<string, unknown>;
 export type Event = Record<string, unknown>;
 
@@ -271,6 +273,8 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         if (event['op'] === 'update') applyPersonUpdate(state, selfId, event['person'] as Row);
         // accounts: deactivation.
         if (event['op'] === 'remove') applyPersonRemove(state, event['person'] as Row);
+        // groups: a custom profile field's value.
+        applyProfileFieldValue(state, event);
         break;
       // people: personal settings, and their legacy twins at top level (api-notes §d).
       case 'user_settings':
@@ -282,17 +286,24 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
       case 'update_global_notifications':
         if (event['notification_name'] as string in state) state[event['notification_name'] as string] = event['setting'];
         break;
-      case 'user_group':
-        if (event['op'] === 'add' && 'realm_user_groups' in state) state['realm_user_groups'] = [...list(state, 'realm_user_groups'), event['group'] as Row];
-        // accounts: role changes move users between the system groups.
-        if ((event['op'] === 'add_members' || event['op'] === 'remove_members') && 'realm_user_groups' in state) applyGroupMembers(state, event);
-        break;
       // accounts: bots and muted users.
       case 'realm_bot':
         if ('realm_bots' in state) applyRealmBot(state, event);
         break;
       case 'muted_users':
         if ('muted_users' in state) state['muted_users'] = event['muted_users'];
+        break;
+      case 'user_group':
+        applyUserGroup(state, event);
+        break;
+      case 'drafts':
+        applyDrafts(state, event);
+        break;
+      case 'realm_playgrounds':
+        if ('realm_playgrounds' in state) state['realm_playgrounds'] = event['realm_playgrounds'];
+        break;
+      case 'custom_profile_fields':
+        applyCustomProfileFields(state, event);
         break;
       case 'alert_words':
         state['alert_words'] = event['alert_words'];
@@ -361,14 +372,6 @@ function applyPersonRemove(state: State, removed: Row): void {
       if (Array.isArray(sub['subscribers'])) sub['subscribers'] = (sub['subscribers'] as number[]).filter((id) => id !== userId);
     }
   }
-}
-
-function applyGroupMembers(state: State, event: Event): void {
-  const group = list(state, 'realm_user_groups').find((g) => g['id'] === event['group_id']);
-  if (!group) return;
-  const userIds = event['user_ids'] as number[];
-  const members = group['members'] as number[];
-  group['members'] = event['op'] === 'add_members' ? [...members, ...userIds].sort((a, b) => a - b) : members.filter((id) => !userIds.includes(id));
 }
 
 /** realm_bot: add (or replace), update one property, remove (inactive), delete (no longer administered). */

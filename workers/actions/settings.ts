@@ -10,6 +10,7 @@ import type { Realm, Txn } from '../realm';
 import { publishApiEmailChangeTxn, publishDeliveryEmailChangesTxn } from './people-events';
 import { isTimezone, SETTING_RULES } from './settings-rules';
 import { checkFullName } from './users';
+import { deleteAllDraftsTxn } from './drafts';
 
 // The public API's minimum for a password it does not call too weak.
 const MIN_PASSWORD_LENGTH = 6;
@@ -107,13 +108,14 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
       publishSettingChangeTxn(tx, user, 'timezone', checked.timezone);
       tx.publish({ type: 'realm_user', op: 'update', person: { user_id: user.id, email: user.email, timezone: checked.timezone } }, everyone);
     }
-    // enable_drafts_synchronization false also deletes the stored drafts (SPEC PATCH /settings):
-    // drafts are another slice's table, joined here at merge.
     for (const [name, value] of Object.entries(checked.changed)) {
       tx.realm.stmt("UPDATE users SET settings = json_set(settings, '$.' || ?, json(?)) WHERE id = ?").run(name, JSON.stringify(value), user.id);
       publishSettingChangeTxn(tx, user, name, value as string | number | boolean);
     }
     if (checked.changed.email_address_visibility !== undefined) applyVisibilityChangeTxn(tx, user, everyone);
+    // Turning synchronization off deletes the stored drafts (SPEC PATCH /settings); as in the
+    // public API no event follows: clients keep their local drafts.
+    if (checked.changed.enable_drafts_synchronization === false) deleteAllDraftsTxn(tx, user.id);
   });
   if (token !== null) {
     // No mail is sent (SPEC PATCH /settings email): the link the user must open goes to the log.

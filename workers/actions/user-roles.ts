@@ -5,6 +5,7 @@ import { streamObject } from '../queries/streams';
 import { activeUserIds, isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { checkFullName } from './users';
+import { checkProfileData, writeProfileDataTxn, type ProfileDataUpdate } from './profile-data';
 
 const ROLES: readonly number[] = Object.values(ROLE);
 
@@ -83,6 +84,7 @@ export function renameTxn(tx: Txn, target: UserRow, fullName: string): void {
 export interface UserUpdate {
   fullName?: string | undefined;
   role?: number | undefined;
+  profileData?: ProfileDataUpdate[] | undefined;
 }
 
 /** PATCH /users/{user_id} (openapi update-user; administrators). */
@@ -92,6 +94,7 @@ export function doUpdateUser(realm: Realm, actor: UserRow, userId: number, updat
   if (update.role !== undefined) checkRoleChange(realm, actor, target, update.role);
   // The public API ignores a blank or unchanged name here rather than refusing it.
   const fullName = update.fullName !== undefined && update.fullName.trim() !== '' ? checkFullName(update.fullName) : undefined;
+  const profileData = update.profileData === undefined ? undefined : checkProfileData(realm, actor, userId, update.profileData);
   return realm.transact((tx) => {
     const current = userById(tx.realm, userId) as UserRow;
     if (update.role !== undefined && update.role !== current.role) {
@@ -100,6 +103,7 @@ export function doUpdateUser(realm: Realm, actor: UserRow, userId: number, updat
       changeRoleTxn(tx, current, update.role);
     }
     if (fullName !== undefined && fullName !== current.full_name) renameTxn(tx, current, fullName);
+    if (profileData !== undefined) writeProfileDataTxn(tx, profileData);
   });
 }
 

@@ -316,4 +316,50 @@ export const MIGRATIONS: readonly string[] = [
   -- A bot's name must be free among the active accounts.
   CREATE INDEX users_full_name ON users(full_name);
   `,
+  /* 11: groups: subgroup lookups by member group; custom profile fields and values; code playgrounds; drafts */ `
+  -- Cycle checks and group deletion read a group's supergroups.
+  CREATE INDEX user_group_subgroups_subgroup ON user_group_subgroups(subgroup_id);
+
+  CREATE TABLE custom_profile_fields (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    type INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    hint TEXT NOT NULL DEFAULT '',
+    field_data TEXT NOT NULL DEFAULT '',
+    display_in_profile_summary INTEGER NOT NULL DEFAULT 0,
+    sort_order INTEGER NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX custom_profile_fields_name ON custom_profile_fields(name COLLATE NOCASE);
+  -- Display order (listing, and the next position), and the few shown in the profile summary.
+  CREATE INDEX custom_profile_fields_order ON custom_profile_fields(sort_order, id);
+  CREATE INDEX custom_profile_fields_summary ON custom_profile_fields(id) WHERE display_in_profile_summary = 1;
+  CREATE TABLE custom_profile_field_values (
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    field_id INTEGER NOT NULL REFERENCES custom_profile_fields(id) ON DELETE CASCADE,
+    value TEXT NOT NULL,
+    rendered_value TEXT,
+    PRIMARY KEY (user_id, field_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX custom_profile_field_values_field ON custom_profile_field_values(field_id);
+
+  CREATE TABLE realm_playgrounds (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    lexer_language TEXT NOT NULL,
+    url_prefix TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX realm_playgrounds_name ON realm_playgrounds(name, lexer_language);
+
+  -- api-notes §e drafts: a user's synced drafts, newest first.
+  CREATE TABLE drafts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    type TEXT NOT NULL,              -- 'stream', 'private' or '' (not yet addressed)
+    to_ids TEXT NOT NULL,            -- JSON list: [stream ID] or the recipients' user IDs
+    topic TEXT NOT NULL,
+    content TEXT NOT NULL,
+    last_edit_time INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX drafts_user ON drafts(user_id, last_edit_time);
+  `,
 ];

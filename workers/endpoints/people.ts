@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
+import { profileDataByUser } from '../queries/profile-fields';
 import { realmMembers, userObject, userToShow, type UserObjectOptions } from '../queries/people';
 
 /** SPEC GET /users/{email}: `client_extavatar` defaults to true, profile fields to false. */
@@ -14,9 +15,11 @@ function objectOptions(values: { client_extavatar: boolean; include_custom_profi
 }
 
 /** GET /users: every user of the realm (people, bots, deactivated), not the system bots. */
-export const getUsers = userRoute(z.object(readParams), ({ realm, user }, values) => ({
-  members: realmMembers(realm).map((member) => userObject(realm, user, member, objectOptions(values))),
-}));
+export const getUsers = userRoute(z.object(readParams), ({ realm, user }, values) => {
+  const options = objectOptions(values);
+  if (values.include_custom_profile_fields) options.profileDataByUser = profileDataByUser(realm);
+  return { members: realmMembers(realm).map((member) => userObject(realm, user, member, options)) };
+});
 
 /** GET /users/{user_id} and GET /users/{email} (the API email): one path, told apart by its form. */
 export const getUser = userRoute(

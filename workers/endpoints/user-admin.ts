@@ -5,18 +5,18 @@ import { doMuteUser, doUnmuteUser } from '../actions/muted-users';
 import { doUpdateUser } from '../actions/user-roles';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
+import { profileDataParam } from './profile-fields';
 
 /*
  * Account administration (openapi update-user, deactivate-user, reactivate-user,
  * deactivate-own-user, mute-user, unmute-user) and the API key.
- * `profile_data` is the groups slice's: until it lands, it is reported as unsupported.
  */
 
-/** PATCH /users/{user_id}: `full_name`, `role` (administrators). */
+/** PATCH /users/{user_id}: `full_name`, `role`, `profile_data` (administrators). */
 export const patchUser = userRoute(
-  z.object({ user_id: param.id(), full_name: z.string().optional(), role: param.optionalInt() }),
+  z.object({ user_id: param.id(), full_name: z.string().optional(), role: param.optionalInt(), profile_data: profileDataParam.optional() }),
   async ({ realm, user }, p) => {
-    await doUpdateUser(realm, user, p.user_id, { fullName: p.full_name, role: p.role });
+    await doUpdateUser(realm, user, p.user_id, { fullName: p.full_name, role: p.role, profileData: p.profile_data });
     return {};
   },
 );

@@ -212,4 +212,11 @@ export const errors = {
   wrongPassword: () => new ApiError('Wrong password!'),
   passwordTooWeak: () => new ApiError('New password is too weak!'),
   confirmationLinkInvalid: () => new ApiError('The confirmation link has expired or been deactivated.'),
+  // groups: user groups, profile fields, playgrounds, drafts (api-notes §b, openapi; texts as the public API words them)
+  botRequestRefused: () => new ApiError('This endpoint does not accept bot requests.'),
+  guestRequestRefused: () => new ApiError('Not allowed for guest users'),
+  invalidUserGroup: () => new ApiError('Invalid user group'),
+  userGroupExists: (name: string) => new ApiError(`User group '${name}' already exists.`),
+  draftsSyncDisabled: () => new ApiError('User has disabled synchronizing drafts.'),
+  draftDoesNotExist: () => new ApiError('Draft does not exist', 'BAD_REQUEST', 404),
 };

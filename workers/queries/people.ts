@@ -3,6 +3,7 @@ import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { userSettings } from './user-settings';
 import { avatarUrl, isoDate, userByEmail, userById, type UserRow } from './users';
+import { profileDataOf, type ProfileData } from './profile-fields';
 
 /** SPEC PATCH /settings `email_address_visibility`: who may see a user's real email. */
 export const EMAIL_VISIBILITY = {
@@ -85,16 +86,13 @@ export function hasUploadedAvatar(_user: UserRow): boolean {
   return false;
 }
 
-/** `profile_data` of a non-bot user (SPEC User.profile_data); custom profile fields fill it. */
-export function profileData(_realm: Realm, _user: UserRow): Record<string, { value: string; rendered_value?: string }> {
-  return {};
-}
-
 export interface UserObjectOptions {
   /** `client_extavatar`: the client computes the external picture's URL itself. */
   clientExtavatar: boolean;
   /** GET /users* `include_custom_profile_fields`; register always includes them. */
   includeProfileData?: boolean;
+  /** Everyone's profile data read at once, for lists (queries/profile-fields profileDataByUser). */
+  profileDataByUser?: ReadonlyMap<number, ProfileData>;
 }
 
 /** SPEC User, as `viewer` may see `target` (GET /users*, register's lists, realm_user add). */
@@ -122,7 +120,7 @@ export function userObject(realm: Realm, viewer: Viewer | null, target: UserRow,
     person['bot_type'] = target.bot_type;
     person['bot_owner_id'] = target.bot_owner_id;
   } else if (options.includeProfileData !== false) {
-    person['profile_data'] = profileData(realm, target);
+    person['profile_data'] = options.profileDataByUser ? (options.profileDataByUser.get(target.id) ?? {}) : profileDataOf(realm, target.id);
   }
   return person;
 }

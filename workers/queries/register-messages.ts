@@ -1,6 +1,7 @@
 import { FLAG_BIT } from '../lib/flags';
 import type { Realm } from '../realm';
 import { alertWordsOf } from './alert-words';
+import { MAX_DRAFTS_IN_REGISTER, draftsOf } from './drafts';
 import type { Wants } from './register-realm';
 import { pendingScheduledMessagesOf, scheduledMessageObject } from './scheduled-messages';
 import { maxMessageId, type UserRow } from './users';
@@ -103,8 +104,7 @@ export function messagesState(realm: Realm, user: UserRow, wants: Wants): Record
   if (wants('scheduled_messages')) {
     state['scheduled_messages'] = pendingScheduledMessagesOf(realm, user.id).map(scheduledMessageObject);
   }
-  // Drafts have no endpoints yet: empty, growing with them.
-  if (wants('drafts')) state['drafts'] = [];
+  if (wants('drafts')) state['drafts'] = draftsOf(realm, user.id, MAX_DRAFTS_IN_REGISTER);
   if (wants('user_topic')) state['user_topics'] = userTopicsOf(realm, user.id);
   // The legacy list only for clients that do not ask for its successor (api-notes §e).
   else if (wants('muted_topics')) state['muted_topics'] = mutedTopicsOf(realm, user.id);

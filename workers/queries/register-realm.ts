@@ -3,6 +3,8 @@ import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
 import { listLinkifiers } from './linkifiers';
 import { messageEditSettings } from './realm-settings';
+import { listPlaygrounds } from './playgrounds';
+import { listProfileFields } from './profile-fields';
 
 /** Which data types POST /register fetches: the request's list, or null for all. */
 export type Wants = (type: string) => boolean;
@@ -224,8 +226,7 @@ export function realmWideState(realm: Realm, wants: Wants, linkifierTemplates: b
   const state: Record<string, unknown> = {};
   if (wants('realm')) Object.assign(state, realmState(realm));
   if (wants('custom_profile_fields')) {
-    // No endpoint creates fields yet: the list is empty and grows with it.
-    state['custom_profile_fields'] = [];
+    state['custom_profile_fields'] = listProfileFields(realm);
     state['custom_profile_field_types'] = CUSTOM_PROFILE_FIELD_TYPES;
   }
   if (wants('stop_words')) state['stop_words'] = [...STOP_WORDS];
@@ -233,7 +234,7 @@ export function realmWideState(realm: Realm, wants: Wants, linkifierTemplates: b
   // SPEC capability linkifier_url_template: without it the list is empty.
   if (wants('realm_linkifiers')) state['realm_linkifiers'] = linkifierTemplates ? listLinkifiers(realm) : [];
   if (wants('realm_filters')) state['realm_filters'] = [];
-  if (wants('realm_playgrounds')) state['realm_playgrounds'] = [];
+  if (wants('realm_playgrounds')) state['realm_playgrounds'] = listPlaygrounds(realm);
   if (wants('realm_domains')) state['realm_domains'] = [];
   return state;
 }

@@ -1,5 +1,6 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import { profileDataByUser } from './profile-fields';
 import type { Wants } from './register-realm';
 import { userObject, type UserObjectOptions } from './people';
 import { avatarUrl, type UserRow } from './users';
@@ -18,13 +19,14 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const people = rows.filter((row) => row.is_system_bot === 0);
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
   const isMember = user.role <= ROLE.MEMBER;
+  const options = { ...avatars, profileDataByUser: profileDataByUser(realm) };
   return {
     // api-notes §e: active users without `is_active`; SPEC User.delivery_email as `user` may see it
-    realm_users: people.filter((row) => row.is_active === 1).map((row) => withoutIsActive(userObject(realm, user, row, avatars))),
-    realm_non_active_users: people.filter((row) => row.is_active === 0).map((row) => userObject(realm, user, row, avatars)),
+    realm_users: people.filter((row) => row.is_active === 1).map((row) => withoutIsActive(userObject(realm, user, row, options))),
+    realm_non_active_users: people.filter((row) => row.is_active === 0).map((row) => userObject(realm, user, row, options)),
     cross_realm_bots: rows
       .filter((row) => row.is_system_bot === 1)
-      .map((row) => ({ ...withoutIsActive(userObject(realm, user, row, avatars)), is_system_bot: true })),
+      .map((row) => ({ ...withoutIsActive(userObject(realm, user, row, options)), is_system_bot: true })),
     avatar_source: 'G',
     avatar_url: avatarUrl(user),
     avatar_url_medium: avatarUrl(user),

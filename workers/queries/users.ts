@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import { profileDataOf } from './profile-fields';
 
 export interface UserRow {
   id: number;
@@ -94,6 +95,6 @@ export function ownUser(realm: Realm, user: UserRow): Record<string, unknown> {
     user_id: user.id,
     delivery_email: user.delivery_email,
   };
-  if (!user.is_bot) own['profile_data'] = {};
+  if (!user.is_bot) own['profile_data'] = profileDataOf(realm, user.id);
   return own;
 }
