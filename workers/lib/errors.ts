@@ -18,7 +18,9 @@ export type ErrorCode =
   | 'NONEXISTENT_SUBDOMAIN'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'REQUEST_TIMEOUT'
-  | 'BAD_NARROW';
+  | 'BAD_NARROW'
+  // files
+  | 'BAD_IMAGE';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -167,4 +169,19 @@ export const errors = {
   groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
   nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
   invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
+  // files: uploads, attachments, avatars and realm emoji (api-notes POST /user_uploads, §f)
+  fileNotFound: () => new ApiError('File not found', 'BAD_REQUEST', 404),
+  invalidAttachment: () => new ApiError('Invalid attachment'),
+  rangeNotSatisfiable: (size: number) => new ApiError('Requested range not satisfiable', 'BAD_REQUEST', 416, {}, { 'Content-Range': `bytes */${size}` }),
+  badImage: (msg: string) => new ApiError(msg, 'BAD_IMAGE'),
+  emojiNameTaken: () => new ApiError('A custom emoji with this name already exists.'),
+  invalidEmojiNameRules: () =>
+    new ApiError('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'),
+  emojiNameEndsBadly: () => new ApiError('Emoji names must end with either a letter or digit.'),
+  emojiNameEmpty: () => new ApiError('Emoji name is missing'),
+  noSuchEmoji: () => new ApiError('Emoji does not exist', 'BAD_REQUEST', 404),
+  insufficientEmojiPermission: () => new ApiError('Insufficient permission'),
+  avatarChangesDisabled: () => new ApiError('Avatar changes are disabled in this organization.'),
+  oneImageRequired: () => new ApiError('You must upload exactly one avatar.'),
+  oneEmojiRequired: () => new ApiError('You must upload exactly one file.'),
 };

@@ -1,7 +1,7 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import type { Wants } from './register-realm';
-import { avatarUrl, isoDate, type UserRow } from './users';
+import { avatarUrl, avatarUrlMedium, hasUploadedAvatar, isoDate, type UserRow } from './users';
 
 interface PersonRow extends UserRow {
   is_system_bot: number;
@@ -28,7 +28,7 @@ export function personObject(user: UserRow, avatars: AvatarOptions): Record<stri
     role: user.role,
     timezone: user.timezone,
     // SPEC User.avatar_url: null when the client computes the external picture itself
-    avatar_url: avatars.clientExtavatar ? null : avatarUrl(user),
+    avatar_url: avatars.clientExtavatar && !hasUploadedAvatar(user) ? null : avatarUrl(user),
     avatar_version: user.avatar_version,
   };
   if (user.is_bot) {
@@ -54,9 +54,9 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
     cross_realm_bots: rows
       .filter((row) => row.is_system_bot === 1)
       .map((row) => ({ ...personObject(row, avatars), is_system_bot: true })),
-    avatar_source: 'G',
+    avatar_source: user.avatar_source,
     avatar_url: avatarUrl(user),
-    avatar_url_medium: avatarUrl(user),
+    avatar_url_medium: avatarUrlMedium(user),
     can_create_private_streams: isMember,
     can_create_public_streams: isMember,
     can_create_streams: isMember,
