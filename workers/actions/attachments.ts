@@ -37,14 +37,17 @@ export function checkSingleFile(files: readonly UploadedFile[], limitMib: number
 
 /**
  * A file name safe in a URL path, as the public API sanitizes it: compatibility-normalized,
- * only letters, digits, `_`, `.`, `-` and spaces kept, runs of spaces and dashes made one dash.
+ * only letters, digits, `_`, `.`, `-` and spaces kept, runs of spaces and dashes made one dash,
+ * no leading dots.
  */
 export function sanitizeFileName(raw: string): string {
   const kept = raw
     .normalize('NFKC')
     .replace(/[^\p{L}\p{N}_\s.-]/gu, '')
     .trim()
-    .replace(/[-\s]+/g, '-');
+    .replace(/[-\s]+/g, '-')
+    // no hidden files and no relative segments ("../" lost its slashes above)
+    .replace(/^\.+/, '');
   return kept === '' || kept === '.' || kept === '..' ? 'uploaded-file' : kept;
 }
 
