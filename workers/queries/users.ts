@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { UPLOADED_AVATAR_PREFIX } from '../lib/avatar-url';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 
@@ -80,7 +81,7 @@ export function externalAvatarUrl(email: string, version: number): string {
 
 /** Where an uploaded avatar is served; every realm file holds one realm, whose row id is 1. */
 export function uploadedAvatarPath(userId: number, medium: boolean, version: number): string {
-  return `/user_avatars/1/${userId}${medium ? '-medium' : ''}.png?version=${version}`;
+  return `${UPLOADED_AVATAR_PREFIX}1/${userId}${medium ? '-medium' : ''}.png?version=${version}`;
 }
 
 /** The avatar URL of the medium size (register, realm_user events). */
