@@ -265,6 +265,12 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
           const { is_active: _active, ...person } = event['person'] as Row;
           state['realm_users'] = [...list(state, 'realm_users'), person];
         }
+        // files: avatar updates (and any other person update) merge into the user's entry.
+        if (event['op'] === 'update') applyPersonUpdate(state, selfId, event['person'] as Row);
+        break;
+      // files: the whole dict each time (api-notes §d realm_emoji)
+      case 'realm_emoji':
+        state['realm_emoji'] = event['realm_emoji'];
         break;
       case 'user_group':
         if (event['op'] === 'add' && 'realm_user_groups' in state) state['realm_user_groups'] = [...list(state, 'realm_user_groups'), event['group'] as Row];
@@ -296,4 +302,17 @@ function applyScheduled(state: State, event: Event): void {
     state['scheduled_messages'] = current.map((m) => (m['scheduled_message_id'] === updated['scheduled_message_id'] ? updated : m)).sort(byDue);
   }
   if (event['op'] === 'remove') state['scheduled_messages'] = current.filter((m) => m['scheduled_message_id'] !== event['scheduled_message_id']);
+}
+
+// files: a realm_user update changes the person's entry; the user's own avatar keys follow too.
+function applyPersonUpdate(state: State, selfId: number, person: Row): void {
+  if ('realm_users' in state) {
+    state['realm_users'] = list(state, 'realm_users').map((user) => (user['user_id'] === person['user_id'] ? { ...user, ...withoutKeys(person, ['avatar_source', 'avatar_url_medium']) } : user));
+  }
+  if (person['user_id'] !== selfId) return;
+  for (const key of ['avatar_source', 'avatar_url', 'avatar_url_medium']) if (key in person && key in state) state[key] = person[key];
+}
+
+function withoutKeys(row: Row, keys: string[]): Row {
+  return Object.fromEntries(Object.entries(row).filter(([key]) => !keys.includes(key)));
 }
