@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
-import { createMember } from '../helpers/fixtures';
+import { createMember, fetchMessage } from '../helpers/fixtures';
 import { postFiles, rawRequest, TINY_PNG, type RawResponse } from '../helpers/files';
 import { ApiClient } from '../helpers/http';
 import { manage } from '../helpers/manage';
@@ -221,11 +221,18 @@ t.test('uploads', async (t) => {
     t.equal(forged.status, 404);
   });
 
-  t.test('/thumbnail points image previews of uploads at the file', async (t) => {
+  t.test("the renderer's image preview of an upload leads to the file", async (t) => {
     const uri = await upload(alice, TINY_PNG, 'preview.png', 'image/png');
-    const res = await rawRequest(server.baseUrl, `/thumbnail?url=${encodeURIComponent(uri)}&size=thumbnail`);
+    const messageId = await sendToStream(api.as(alice), 'general', 'previews', `[preview.png](${uri})`);
+    const message = await fetchMessage(api.as(alice), messageId);
+    const src = /<img[^>]* src="([^"]+)"/.exec(String(message['content']))?.[1]?.replace(/&amp;/g, '&') ?? '';
+    t.match(src, /^\/thumbnail\?url=user_uploads/);
+    const res = await rawRequest(server.baseUrl, src, { auth: bob });
     t.equal(res.status, 302);
     t.equal(res.headers['location'], uri);
+    const image = await fetchFile(String(res.headers['location']), bob);
+    t.equal(image.status, 200);
+    t.ok(image.body.equals(TINY_PNG));
     const external = await rawRequest(server.baseUrl, `/thumbnail?url=${encodeURIComponent('https://example.com/x.png')}`);
     t.equal(external.status, 404);
   });

@@ -66,10 +66,15 @@ export const getTemporaryUpload = openRoute(z.object({ token: z.string(), filena
   return serveAttachment(realm, row, frame.range);
 });
 
-/** GET /thumbnail?url=/user_uploads/...: the renderer's image previews of uploads (workers/markdown/url.ts). */
+/**
+ * GET /thumbnail?url=user_uploads/...: the renderer's image previews of uploads name the file
+ * without its leading slash (workers/markdown/url.ts). No resizing: a redirect to the file,
+ * whose own access rules then apply. Other URLs are not fetched for anyone.
+ */
 export const getThumbnail = openRoute(z.object({ url: z.string(), size: z.string().optional() }), (_ctx, p) => {
-  if (!p.url.startsWith('/user_uploads/')) throw errors.fileNotFound();
-  return BinaryReply.redirect(p.url);
+  const target = `/${p.url.replace(/^\/+/, '')}`;
+  if (!target.startsWith('/user_uploads/')) throw errors.fileNotFound();
+  return BinaryReply.redirect(target);
 });
 
 /** GET /attachments: the caller's uploads and the realm's space used. */
