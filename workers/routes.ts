@@ -52,18 +52,9 @@ import {
   getThumbnail,
   getUploadedFile,
   postUpload,
-} from './endpoints/uploads';
-import {
-  deleteAvatar,
-  deleteRealmEmoji,
-  getAvatar,
-  getAvatarImage,
-  getAvatarMedium,
-  getEmojiImage,
-  getRealmEmoji,
-  postAvatar,
-  postRealmEmoji,
-} from './endpoints/images';
+} from './endpoints/attachments';
+import { deleteAvatar, getAvatar, getAvatarImage, getAvatarMedium, postAvatar } from './endpoints/avatars';
+import { deleteRealmEmoji, getEmojiImage, getRealmEmoji, postRealmEmoji } from './endpoints/realm-emoji';
 
 /**
  * THE route table: one row per endpoint, keyed by the ids in src/wire/routes.ts (the
@@ -142,23 +133,23 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /streams/{stream_id}/members': getStreamMembers, // endpoints/stream-reads
   'GET /users/me/{stream_id}/topics': getStreamTopics, // endpoints/stream-reads
   // files: uploads, attachments, avatars, realm emoji
-  'POST /user_uploads': postUpload, // endpoints/uploads
-  'GET /user_uploads/{realm_id}/{dir}/{random}/{filename}': getTemporaryUploadUrl, // endpoints/uploads
-  'GET /attachments': getAttachments, // endpoints/uploads
-  'DELETE /attachments/{attachment_id}': deleteAttachment, // endpoints/uploads
-  'POST /users/me/avatar': postAvatar, // endpoints/images
-  'DELETE /users/me/avatar': deleteAvatar, // endpoints/images
-  'GET /realm/emoji': getRealmEmoji, // endpoints/images
-  'POST /realm/emoji/{emoji_name}': postRealmEmoji, // endpoints/images
-  'DELETE /realm/emoji/{emoji_name}': deleteRealmEmoji, // endpoints/images
+  'POST /user_uploads': postUpload, // endpoints/attachments
+  'GET /user_uploads/{realm_id}/{dir}/{random}/{filename}': getTemporaryUploadUrl, // endpoints/attachments
+  'GET /attachments': getAttachments, // endpoints/attachments
+  'DELETE /attachments/{attachment_id}': deleteAttachment, // endpoints/attachments
+  'POST /users/me/avatar': postAvatar, // endpoints/avatars
+  'DELETE /users/me/avatar': deleteAvatar, // endpoints/avatars
+  'GET /realm/emoji': getRealmEmoji, // endpoints/realm-emoji
+  'POST /realm/emoji/{emoji_name}': postRealmEmoji, // endpoints/realm-emoji
+  'DELETE /realm/emoji/{emoji_name}': deleteRealmEmoji, // endpoints/realm-emoji
   // files: served at the root, outside /api/v1
-  'GET /~/user_uploads/{realm_id}/{dir}/{random}/{filename}': getUploadedFile, // endpoints/uploads
-  'GET /~/user_uploads/temporary/{token}/{filename}': getTemporaryUpload, // endpoints/uploads
-  'GET /~/avatar/{email_or_id}': getAvatar, // endpoints/images
-  'GET /~/avatar/{email_or_id}/medium': getAvatarMedium, // endpoints/images
-  'GET /~/user_avatars/{realm_id}/{avatar_file}': getAvatarImage, // endpoints/images
-  'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}': getEmojiImage, // endpoints/images
-  'GET /~/thumbnail': getThumbnail, // endpoints/uploads
+  'GET /~/user_uploads/{realm_id}/{dir}/{random}/{filename}': getUploadedFile, // endpoints/attachments
+  'GET /~/user_uploads/temporary/{token}/{filename}': getTemporaryUpload, // endpoints/attachments
+  'GET /~/avatar/{email_or_id}': getAvatar, // endpoints/avatars
+  'GET /~/avatar/{email_or_id}/medium': getAvatarMedium, // endpoints/avatars
+  'GET /~/user_avatars/{realm_id}/{avatar_file}': getAvatarImage, // endpoints/avatars
+  'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}': getEmojiImage, // endpoints/realm-emoji
+  'GET /~/thumbnail': getThumbnail, // endpoints/attachments
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -186,11 +186,13 @@ export class FrontEnd {
 
     // files: with a Content-Length the body goes into one buffer of that size, owning its
     // memory (allocUnsafeSlow: not a slice of the shared pool), so it can be transferred.
-    const preallocated = head.contentLength !== null ? Buffer.allocUnsafeSlow(head.contentLength) : null;
+    // Allocated when the first bytes arrive, so idle connections announcing big bodies hold none.
+    let preallocated: Buffer | null = null;
     const chunks: Buffer[] = [];
     let received = 0;
     res.onData((chunk, isLast) => {
       if (settled) return;
+      if (preallocated === null && head.contentLength !== null) preallocated = Buffer.allocUnsafeSlow(head.contentLength);
       if (received + chunk.byteLength > (preallocated ? preallocated.length : this.config.maxBodyBytes)) {
         // Answer once and close, so the rest of an oversized body is never buffered.
         settle();

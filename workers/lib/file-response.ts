@@ -57,3 +57,14 @@ function parseRange(header: string, size: number): { start: number; end: number 
   if (start >= size) return 'unsatisfiable';
   return { start, end };
 }
+
+/** An avatar or emoji image (small, one blob) as a file answer. */
+export function imageReply(name: string, image: { content_type: string; data: Buffer }, range: string | undefined): BinaryReply {
+  const { data } = image;
+  return fileReply(
+    { name, contentType: image.content_type, size: data.length, read: (start, end) => data.subarray(start, end) },
+    range,
+    // The URLs carry the version (avatars) or a new file name (emoji): safe to cache long.
+    'public, max-age=31536000',
+  );
+}
