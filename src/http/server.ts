@@ -206,7 +206,7 @@ export class FrontEnd {
       received += chunk.byteLength;
       if (!isLast) return;
       if (preallocated) dispatch(received === preallocated.length ? preallocated : preallocated.subarray(0, received));
-      else dispatch(Buffer.concat(chunks, received));
+      else dispatch(ownedConcat(chunks, received));
     });
   }
 
@@ -225,6 +225,17 @@ export class FrontEnd {
 }
 
 const textDecoder = new TextDecoder();
+
+/**
+ * files: a chunked body joined into memory of its own: Buffer.concat may hand out a slice of
+ * the shared pool, and transferring that to a shard would detach the pool under every Buffer.
+ */
+function ownedConcat(chunks: readonly Buffer[], length: number): Buffer {
+  const joined = Buffer.allocUnsafeSlow(length);
+  let offset = 0;
+  for (const chunk of chunks) offset += chunk.copy(joined, offset);
+  return joined;
+}
 
 function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
   const lengthHeader = req.getHeader('content-length');

@@ -16,6 +16,7 @@ export interface FileRange {
   field: string;
   filename: string;
   contentType: string;
+  /** Position in the body's ArrayBuffer (not in a Buffer view of it). */
   offset: number;
   length: number;
 }

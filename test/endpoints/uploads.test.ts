@@ -1,14 +1,15 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember, fetchMessage } from '../helpers/fixtures';
-import { postFiles, rawRequest, TINY_PNG, type RawResponse } from '../helpers/files';
-import { ApiClient } from '../helpers/http';
+import { multipartBody, postFiles, rawRequest, TINY_PNG, type RawResponse } from '../helpers/files';
+import { ApiClient, basicAuth } from '../helpers/http';
 import { manage } from '../helpers/manage';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
@@ -51,7 +52,10 @@ t.test('uploads', async (t) => {
       t.equal(res.status, 400);
       t.same(res.json(), BAD_REQUEST('You may only upload one file at a time'));
     });
-    t.test('a file over the configured limit names the limit', async (t) => {
+    t.test('a file over the configured limit names the limit, which register announces', async (t) => {
+      const registered = await api.post('/register', { fetch_event_types: ['realm'] });
+      t.equal(registered.body['max_file_upload_size_mib'], 4);
+      t.equal(registered.body['max_avatar_file_size_mib'], 5);
       const res = await postFiles(server.baseUrl, '/user_uploads', alice, [
         { field: 'file', filename: 'big.bin', contentType: 'application/octet-stream', data: Buffer.alloc(4 * 1024 * 1024 + 10) },
       ]);
@@ -124,6 +128,27 @@ t.test('uploads', async (t) => {
     const json = (await response.json()) as Record<string, unknown>;
     t.equal(response.status, 200);
     t.ok((await fetchFile(String(json['uri']), alice)).body.equals(data));
+  });
+
+  t.test('a chunked request body (no Content-Length) uploads the same way', async (t) => {
+    const data = randomBytes(300 * 1024);
+    const { body, contentType } = multipartBody([{ field: 'file', filename: 'chunked.bin', contentType: 'application/octet-stream', data }]);
+    const answer = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/v1/user_uploads', headers: { 'Content-Type': contentType, Authorization: basicAuth(alice), Host: `localhost:${server.port}` } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(JSON.parse(text) as Record<string, unknown>));
+        },
+      );
+      req.on('error', reject);
+      // Two writes without a length: node sends Transfer-Encoding: chunked.
+      req.write(body.subarray(0, 1000));
+      req.end(body.subarray(1000));
+    });
+    t.equal(answer['result'], 'success', JSON.stringify(answer));
+    t.ok((await fetchFile(String(answer['uri']), alice)).body.equals(data));
   });
 
   t.test('file names are sanitized as the public API does', async (t) => {
