@@ -74,6 +74,13 @@ t.test('realm emoji', async (t) => {
     t.match(reactions, [{ emoji_name: 'party_parrot', emoji_code: emoji?.id, reaction_type: 'realm_emoji' }]);
   });
 
+  t.test('spaces in a new emoji name become underscores', async (t) => {
+    const res = await postFiles(server.baseUrl, `/realm/emoji/${encodeURIComponent('sparkle cat')}`, alice, png());
+    t.same(res.json(), { result: 'success', msg: '' });
+    const names = Object.values((await api.get('/realm/emoji')).body['emoji'] as Record<string, { name: string }>).map((e) => e.name);
+    t.ok(names.includes('sparkle_cat'), names.join(', '));
+  });
+
   t.test('DELETE /realm/emoji/{emoji_name}: the author or administrators deactivate it', async (t) => {
     await postFiles(server.baseUrl, '/realm/emoji/shortlived', alice, png());
     const unknown = await api.call('DELETE', '/realm/emoji/nosuchthing');

@@ -18,7 +18,7 @@ import {
   uploadSpaceUsed,
   type AttachmentRow,
 } from '../queries/attachments';
-import { userById, type UserRow } from '../queries/users';
+import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 
 const MIB = 1024 * 1024;
@@ -29,9 +29,9 @@ const UPLOADS_PREFIX = '/user_uploads/';
 /** Exactly one file, within the size limit (api-notes POST /user_uploads errors). */
 export function checkSingleFile(files: readonly UploadedFile[], limitMib: number): UploadedFile {
   const [file] = files;
-  if (!file) throw errors.badRequest('You must specify a file to upload');
-  if (files.length > 1) throw errors.badRequest('You may only upload one file at a time');
-  if (file.data.byteLength > limitMib * MIB) throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${limitMib} MiB`);
+  if (!file) throw errors.noFileToUpload();
+  if (files.length > 1) throw errors.oneFileAtATime();
+  if (file.data.byteLength > limitMib * MIB) throw errors.fileTooLarge(limitMib);
   return file;
 }
 
@@ -142,7 +142,7 @@ function deleteAttachmentTxn(tx: Txn, row: AttachmentRow): void {
 export function checkDeleteAttachment(realm: Realm, user: UserRow, rawId: string): AttachmentRow {
   const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
   const row = Number.isSafeInteger(id) ? attachmentById(realm, id) : undefined;
-  if (!row || row.owner_id !== user.id) throw errors.badRequest('Invalid attachment');
+  if (!row || row.owner_id !== user.id) throw errors.invalidAttachment();
   return row;
 }
 
@@ -158,7 +158,7 @@ export async function doDeleteAttachment(realm: Realm, user: UserRow, rawId: str
 export function doDeleteExpiredUploads(realm: Realm, nowMs: number, batchSize: number): Promise<number> {
   return realm.transact((tx) => {
     const rows = expiredUnclaimed(tx.realm, nowMs - tx.realm.fileSettings.unclaimedExpiryMs, batchSize);
-    for (const row of rows) if (userById(tx.realm, row.owner_id)) deleteAttachmentTxn(tx, row);
+    for (const row of rows) deleteAttachmentTxn(tx, row);
     return rows.length;
   });
 }

@@ -13,7 +13,7 @@ export function checkAvatarUpload(realm: Realm, user: UserRow, files: readonly U
   const [file] = files;
   if (!file || files.length > 1) throw errors.oneImageRequired();
   const limit = realm.fileSettings.maxImageMib;
-  if (file.data.byteLength > limit * MIB) throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
+  if (file.data.byteLength > limit * MIB) throw errors.fileTooLarge(limit);
   const contentType = sniffImageType(file.data);
   if (contentType === null) throw errors.badImage('Could not decode image; did you upload an image file?');
   return { file, contentType };

@@ -25,7 +25,7 @@ function checkAddEmoji(realm: Realm, user: UserRow, name: string, files: readonl
   const [file] = files;
   if (!file || files.length > 1) throw errors.oneEmojiRequired();
   const limit = realm.fileSettings.maxImageMib;
-  if (file.data.byteLength > limit * MIB) throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
+  if (file.data.byteLength > limit * MIB) throw errors.fileTooLarge(limit);
   const contentType = sniffImageType(file.data);
   if (contentType === null) throw errors.badImage('Invalid image format');
   return { file, contentType };
@@ -56,7 +56,7 @@ export async function doDeactivateEmoji(realm: Realm, user: UserRow, name: strin
   await realm.transact((tx) => {
     const row = activeEmojiByName(tx.realm, name);
     if (!row) throw errors.noSuchEmoji();
-    if (!isAdmin(user) && row.author_id !== user.id) throw errors.badRequest('Must be an organization administrator or emoji author');
+    if (!isAdmin(user) && row.author_id !== user.id) throw errors.notEmojiAuthor();
     tx.realm.stmt('UPDATE realm_emoji SET deactivated = 1 WHERE id = ?').run(row.id);
     publishRealmEmoji(tx);
   });

@@ -19,7 +19,8 @@ export const getRealmEmoji = userRoute(z.object({}), ({ realm }) => ({ emoji: re
 
 /** POST /realm/emoji/{emoji_name}: one image in any field. */
 export const postRealmEmoji = userRoute(z.object({ emoji_name: z.string() }), async ({ realm, user, frame }, p) => {
-  await doAddEmoji(realm, user, p.emoji_name, frame.files);
+  // Spaces are stored as underscores, as the public API does (so `:sparkle cat:` is `sparkle_cat`).
+  await doAddEmoji(realm, user, p.emoji_name.trim().replace(/ /g, '_'), frame.files);
   return {};
 });
 

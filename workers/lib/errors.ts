@@ -172,6 +172,10 @@ export const errors = {
   // files: uploads, attachments, avatars and realm emoji (api-notes POST /user_uploads, §f)
   fileNotFound: () => new ApiError('File not found', 'BAD_REQUEST', 404),
   invalidAttachment: () => new ApiError('Invalid attachment'),
+  noFileToUpload: () => new ApiError('You must specify a file to upload'),
+  oneFileAtATime: () => new ApiError('You may only upload one file at a time'),
+  fileTooLarge: (limitMib: number) => new ApiError(`Uploaded file is larger than the allowed limit of ${limitMib} MiB`),
+  notEmojiAuthor: () => new ApiError('Must be an organization administrator or emoji author'),
   rangeNotSatisfiable: (size: number) => new ApiError('Requested range not satisfiable', 'BAD_REQUEST', 416, {}, { 'Content-Range': `bytes */${size}` }),
   badImage: (msg: string) => new ApiError(msg, 'BAD_IMAGE'),
   emojiNameTaken: () => new ApiError('A custom emoji with this name already exists.'),
