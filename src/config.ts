@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type RetentionSettings } from './wire/protocol';
+import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings, type RetentionSettings } from './wire/protocol';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
 const SPEC_DURATIONS_MS = {
@@ -31,7 +31,8 @@ const envSchema = z.object({
   // Markdown render threads per shard (piscina); 0 renders on the shard thread itself.
   RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(0),
   // Largest request body accepted; uploads (25 MiB, api-notes §Limits) need the headroom.
-  MAX_BODY_BYTES: positiveInt.default(26 * 1024 * 1024),
+  // files: when unset, the upload limit plus 1 MiB for the multipart framing.
+  MAX_BODY_BYTES: positiveInt.optional(),
   // A request that a shard has not answered in this time gets a 503.
   SHARD_REQUEST_TIMEOUT_MS: duration.default(30_000),
   EVENT_QUEUE_TIMEOUT_MS: duration.default(SPEC_DURATIONS_MS.EVENT_QUEUE_TIMEOUT_MS),
@@ -51,6 +52,13 @@ const envSchema = z.object({
   TEST_HOOKS: flag.default(false),
   // stream-writes: the server-wide switch for web-public streams (on by default, as in the public API)
   WEB_PUBLIC_STREAMS_ENABLED: flag.default(true),
+  // files: upload limits (api-notes §Limits: 25 MiB; avatars and emoji 5 MiB), unclaimed
+  // uploads deleted after three weeks (SPEC States "Attachment": a few weeks), temporary URLs.
+  MAX_FILE_UPLOAD_SIZE_MIB: positiveInt.max(1024).default(25),
+  MAX_IMAGE_UPLOAD_SIZE_MIB: positiveInt.max(1024).default(5),
+  UNCLAIMED_UPLOAD_EXPIRY_MS: duration.default(21 * 24 * 60 * 60_000),
+  ATTACHMENT_SWEEP_INTERVAL_MS: duration.default(60 * 60_000),
+  TEMPORARY_URL_MS: duration.default(60_000),
 });
 
 export interface Config {
@@ -71,6 +79,8 @@ export interface Config {
   retention: RetentionSettings;
   // stream-writes
   webPublicStreamsEnabled: boolean;
+  // files
+  files: FileSettings;
 }
 
 export class ConfigError extends Error {}
@@ -98,7 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shards: e.SHARDS,
     renderThreads: e.RENDER_THREADS,
     logLevel: e.LOG_LEVEL,
-    maxBodyBytes: e.MAX_BODY_BYTES,
+    maxBodyBytes: e.MAX_BODY_BYTES ?? (e.MAX_FILE_UPLOAD_SIZE_MIB + 1) * 1024 * 1024,
     shardRequestTimeoutMs: e.SHARD_REQUEST_TIMEOUT_MS,
     durations: {
       eventQueueTimeoutMs: e.EVENT_QUEUE_TIMEOUT_MS,
@@ -113,6 +123,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: { intervalMs: e.RETENTION_INTERVAL_MS, batchSize: e.RETENTION_BATCH_SIZE },
     // stream-writes
     webPublicStreamsEnabled: e.WEB_PUBLIC_STREAMS_ENABLED,
+    // files
+    files: {
+      maxUploadMib: e.MAX_FILE_UPLOAD_SIZE_MIB,
+      maxImageMib: e.MAX_IMAGE_UPLOAD_SIZE_MIB,
+      unclaimedExpiryMs: e.UNCLAIMED_UPLOAD_EXPIRY_MS,
+      sweepIntervalMs: e.ATTACHMENT_SWEEP_INTERVAL_MS,
+      temporaryUrlMs: e.TEMPORARY_URL_MS,
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RequestFrame, ResponseFrame } from '../src/wire/protocol';
 import { authenticate } from './actions/auth';
+import { BinaryReply } from './lib/binary-reply';
 import { ApiError, errors } from './lib/errors';
 import { parseParams } from './lib/params';
 import { reply } from './lib/reply';
@@ -26,6 +27,8 @@ export async function dispatch(realm: Realm, frame: RequestFrame): Promise<Respo
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user, frame };
     const result = await route.run(ctx, values);
+    // files: file serving answers with bytes or a redirect, not the JSON envelope.
+    if (result instanceof BinaryReply) return result.toFrame(frame.id);
     const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
     if (ignored.length > 0) body['ignored_parameters_unsupported'] = ignored;
     return reply(frame.id, 200, body);

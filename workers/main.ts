@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
-import type { FromShard, ResponseFrame, ShardSettings } from '../src/wire/protocol';
+import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { Shard } from './shard';
 
@@ -16,11 +16,20 @@ function send(frame: FromShard): void {
   port?.postMessage(bytes, [bytes]);
 }
 
+function sendBinary(frame: ResponseFrame, bytes: Uint8Array): void {
+  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  const encoded = encodeFrame({ ...frame, binary: { contentType: frame.binary?.contentType ?? '', bytes: new Uint8Array(0) } });
+  const message: ThreadMessage = { frame: encoded, attached: owned.buffer as ArrayBuffer };
+  port?.postMessage(message, [encoded, owned.buffer as ArrayBuffer]);
+}
+
 // Responses finished in the same turn (woken polls answer together) leave in one message;
 // setImmediate runs after every microtask of the turn, so the batch is whole.
 let finished: ResponseFrame[] = [];
 
 function respond(frame: ResponseFrame): void {
+  // files: binary answers leave at once, their bytes transferred beside the frame.
+  if (frame.binary) return sendBinary(frame, frame.binary.bytes);
   finished.push(frame);
   if (finished.length === 1) setImmediate(flushResponses);
 }
@@ -32,10 +41,20 @@ function flushResponses(): void {
   send(frames.length === 1 ? (frames[0] as ResponseFrame) : { kind: 'responses', frames });
 }
 
-port.on('message', (bytes: ArrayBuffer) => {
-  const frame = decodeToShard(bytes);
+port.on('message', (message: ThreadMessage) => {
+  const frame = decodeToShard(message instanceof ArrayBuffer ? message : message.frame);
   switch (frame.kind) {
     case 'request':
+      // files: the file parts are views of the transferred body, never copies.
+      if (!(message instanceof ArrayBuffer)) {
+        const body = message.attached;
+        frame.files = (frame.fileRanges ?? []).map((range) => ({
+          field: range.field,
+          filename: range.filename,
+          contentType: range.contentType,
+          data: new Uint8Array(body, range.offset, range.length),
+        }));
+      }
       void shard.handle(frame).then(respond);
       return;
     case 'cancel':

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations } from '../src/wire/protocol';
+import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings } from '../src/wire/protocol';
 import { openRealmDb, type Db } from './db/open';
 import { EventQueues } from './events/clients';
 import { EventBus, type QueuedEvent } from './events/outbox';
@@ -40,6 +40,8 @@ export interface RealmOptions {
   // events: absent in unit tests: the spec's durations and the system clock
   durations?: Durations;
   clock?: Clock;
+  // files: absent in unit tests: the defaults (src/config.ts)
+  files?: FileSettings;
 }
 
 /** One organization: its database, its actors and its outbox; owned by one shard thread. */
@@ -102,6 +104,11 @@ export class Realm {
   // stream-writes
   get webPublicStreamsEnabled(): boolean {
     return this.options.webPublicStreamsEnabled ?? true;
+  }
+
+  // files
+  get fileSettings(): FileSettings {
+    return this.options.files ?? { maxUploadMib: 25, maxImageMib: 5, unclaimedExpiryMs: 21 * 86_400_000, sweepIntervalMs: 3_600_000, temporaryUrlMs: 60_000 };
   }
 
   /** A prepared statement, compiled once per realm connection. */

@@ -79,6 +79,18 @@ import {
 } from './endpoints/user-admin';
 import { deleteBot, getBots, patchBot, postBot } from './endpoints/bots';
 import type { Route } from './lib/route';
+// files
+import {
+  deleteAttachment,
+  getAttachments,
+  getTemporaryUpload,
+  getTemporaryUploadUrl,
+  getThumbnail,
+  getUploadedFile,
+  postUpload,
+} from './endpoints/attachments';
+import { deleteAvatar, getAvatar, getAvatarImage, getAvatarMedium, postAvatar } from './endpoints/avatars';
+import { deleteRealmEmoji, getEmojiImage, getRealmEmoji, postRealmEmoji } from './endpoints/realm-emoji';
 
 /**
  * THE route table: one row per endpoint, keyed by the ids in src/wire/routes.ts (the
@@ -204,6 +216,24 @@ export const ROUTES: Record<RouteId, Route> = {
   'DELETE /bots/{bot_id}': deleteBot, // endpoints/bots
   'POST /users/me/muted_users/{muted_user_id}': postMutedUser, // endpoints/user-admin
   'DELETE /users/me/muted_users/{muted_user_id}': deleteMutedUser, // endpoints/user-admin
+  // files: uploads, attachments, avatars, realm emoji
+  'POST /user_uploads': postUpload, // endpoints/attachments
+  'GET /user_uploads/{realm_id}/{dir}/{random}/{filename}': getTemporaryUploadUrl, // endpoints/attachments
+  'GET /attachments': getAttachments, // endpoints/attachments
+  'DELETE /attachments/{attachment_id}': deleteAttachment, // endpoints/attachments
+  'POST /users/me/avatar': postAvatar, // endpoints/avatars
+  'DELETE /users/me/avatar': deleteAvatar, // endpoints/avatars
+  'GET /realm/emoji': getRealmEmoji, // endpoints/realm-emoji
+  'POST /realm/emoji/{emoji_name}': postRealmEmoji, // endpoints/realm-emoji
+  'DELETE /realm/emoji/{emoji_name}': deleteRealmEmoji, // endpoints/realm-emoji
+  // files: served at the root, outside /api/v1
+  'GET /~/user_uploads/{realm_id}/{dir}/{random}/{filename}': getUploadedFile, // endpoints/attachments
+  'GET /~/user_uploads/temporary/{token}/{filename}': getTemporaryUpload, // endpoints/attachments
+  'GET /~/avatar/{email_or_id}': getAvatar, // endpoints/avatars
+  'GET /~/avatar/{email_or_id}/medium': getAvatarMedium, // endpoints/avatars
+  'GET /~/user_avatars/{realm_id}/{avatar_file}': getAvatarImage, // endpoints/avatars
+  'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}': getEmojiImage, // endpoints/realm-emoji
+  'GET /~/thumbnail': getThumbnail, // endpoints/attachments
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

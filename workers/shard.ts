@@ -6,6 +6,7 @@ import { shardIndexFor } from '../src/wire/shard-hash';
 import { ScheduledMessageSender } from './actors/scheduler';
 import { TypingActor } from './actors/typing';
 import { RetentionActor } from './actors/retention';
+import { UnclaimedUploadActor } from './actors/attachments';
 import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
@@ -109,6 +110,8 @@ export class Shard {
       // stream-writes
       webPublicStreamsEnabled: this.settings.webPublicStreamsEnabled,
       durations: this.settings.durations,
+      // files
+      files: this.settings.files,
     });
     this.realms.set(name, realm);
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);
@@ -122,6 +125,10 @@ export class Shard {
     const retention = new RetentionActor(realm, realm.clock, this.log, this.settings.retention);
     realm.own(retention);
     retention.arm();
+    // files: unclaimed uploads expire (SPEC States "Attachment")
+    const unclaimedUploads = new UnclaimedUploadActor(realm, realm.clock, this.log);
+    realm.own(unclaimedUploads);
+    unclaimedUploads.arm();
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

@@ -1,12 +1,11 @@
-import { getParts } from 'uWebSockets.js';
-import type { UploadedFile } from '../wire/protocol';
+import type { FileRange } from '../wire/protocol';
+import { scanMultipart } from './multipart';
 
 export interface RequestParams {
   params: Record<string, string>;
-  files: UploadedFile[];
+  /** File parts, as ranges of the body (which travels to the shard with them). */
+  fileRanges: FileRange[];
 }
-
-const textDecoder = new TextDecoder();
 
 /**
  * Decodes the query string and the body into one parameter map (api-notes §b: every method
@@ -15,28 +14,19 @@ const textDecoder = new TextDecoder();
  */
 export function readParams(query: string, contentType: string, body: Buffer | null): RequestParams {
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
-  const files: UploadedFile[] = [];
+  const fileRanges: FileRange[] = [];
   if (query) addSearchParams(params, query);
   if (body && body.length > 0) {
     const type = contentType.toLowerCase();
     if (type.startsWith('application/x-www-form-urlencoded')) {
       addSearchParams(params, body.toString('utf8'));
     } else if (type.startsWith('multipart/form-data')) {
-      for (const part of getParts(body, contentType) ?? []) {
-        if (part.filename !== undefined) {
-          files.push({
-            field: part.name,
-            filename: part.filename,
-            contentType: part.type ?? 'application/octet-stream',
-            data: new Uint8Array(part.data.slice(0)),
-          });
-        } else {
-          params[part.name] = textDecoder.decode(part.data);
-        }
-      }
+      const parts = scanMultipart(body, contentType);
+      for (const [name, value] of parts?.fields ?? []) params[name] = value;
+      fileRanges.push(...(parts?.files ?? []));
     }
   }
-  return { params, files };
+  return { params, fileRanges };
 }
 
 function addSearchParams(target: Record<string, string>, text: string): void {

@@ -4,9 +4,9 @@ import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
 import { ShardPool, type ResponseHandler } from '../realm/router';
 import type { RequestFrame, ResponseFrame } from '../wire/protocol';
-import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
+import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
 import { readParams } from './read-request';
-import { jsonError, writeJson } from './write-response';
+import { jsonError, writeBinary, writeJson } from './write-response';
 
 const API_PREFIX = '/api/v1';
 const HEALTH_PING_TIMEOUT_MS = 2_000;
@@ -22,6 +22,8 @@ interface RequestHead {
   hasBody: boolean;
   userAgent: string;
   clientIp: string;
+  // files: file requests may ask for a byte range
+  range: string;
 }
 
 /** The uWS front end: realm resolution, route matching and body reading; no API semantics. */
@@ -30,6 +32,8 @@ export class FrontEnd {
   private listenSocket: uWS.us_listen_socket | null = null;
   private readonly resolver: RealmResolver;
   private readonly matcher: RouteMatcher;
+  // files: paths served outside /api/v1 (uploads, avatars, emoji images)
+  private readonly rootMatcher = new RouteMatcher(ROOT_ROUTE_IDS);
   private openRequests = 0;
   // Parked polls are answered by the shards when they stop, so a stop does not wait for them.
   private openLongPolls = 0;
@@ -105,7 +109,8 @@ export class FrontEnd {
       this.log.info({ method: head.method, path: head.url, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
     };
 
-    if (!head.url.startsWith(API_PREFIX + '/')) {
+    const isApi = head.url.startsWith(API_PREFIX + '/');
+    if (!isApi && !this.rootMatcher.hasPrefixFor(ROOT_PATH_MARK + head.url)) {
       writeJson(res, 404, jsonError('Not found'));
       return logDone(404, null, null);
     }
@@ -114,7 +119,9 @@ export class FrontEnd {
       writeJson(res, 404, jsonError(`There is no organization at ${head.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
       return logDone(404, null, null);
     }
-    const matched = this.matcher.match(head.method, head.url.slice(API_PREFIX.length));
+    const matched = isApi
+      ? this.matcher.match(head.method, head.url.slice(API_PREFIX.length))
+      : this.rootMatcher.match(head.method, ROOT_PATH_MARK + head.url);
     if (matched.kind === 'not_found') {
       writeJson(res, 404, jsonError('Not found'));
       return logDone(404, realm, null);
@@ -148,11 +155,12 @@ export class FrontEnd {
     const route = matched.match.route;
     const respond: ResponseHandler = (response: ResponseFrame) => {
       if (!settle()) return;
-      writeJson(res, response.status, response.body, response.headers);
+      if (response.binary) writeBinary(res, response.status, response.binary.contentType, response.binary.bytes, response.headers);
+      else writeJson(res, response.status, response.body, response.headers);
       logDone(response.status, realm, route);
     };
     const dispatch = (body: Buffer | null): void => {
-      const { params, files } = readParams(head.query, head.contentType, body);
+      const { params, fileRanges } = readParams(head.query, head.contentType, body);
       const frame: RequestFrame = {
         kind: 'request',
         id,
@@ -160,30 +168,45 @@ export class FrontEnd {
         route,
         pathParams: matched.match.pathParams,
         params,
-        files,
+        files: [],
         authorization: head.authorization,
         clientIp: head.clientIp,
         userAgent: head.userAgent,
       };
-      this.shards.send(frame, respond);
+      if (head.range !== '') frame.range = head.range;
+      // files: a body holding files goes to the shard whole, transferred rather than copied.
+      if (fileRanges.length > 0 && body) {
+        frame.fileRanges = fileRanges;
+        this.shards.send(frame, respond, body.buffer as ArrayBuffer);
+      } else {
+        this.shards.send(frame, respond);
+      }
     };
     if (!head.hasBody) return dispatch(null);
 
+    // files: with a Content-Length the body goes into one buffer of that size, owning its
+    // memory (allocUnsafeSlow: not a slice of the shared pool), so it can be transferred.
+    // Allocated when the first bytes arrive, so idle connections announcing big bodies hold none.
+    let preallocated: Buffer | null = null;
     const chunks: Buffer[] = [];
     let received = 0;
     res.onData((chunk, isLast) => {
       if (settled) return;
-      received += chunk.byteLength;
-      if (received > this.config.maxBodyBytes) {
+      if (preallocated === null && head.contentLength !== null) preallocated = Buffer.allocUnsafeSlow(head.contentLength);
+      if (received + chunk.byteLength > (preallocated ? preallocated.length : this.config.maxBodyBytes)) {
         // Answer once and close, so the rest of an oversized body is never buffered.
         settle();
         writeJson(res, 413, this.tooLargeBody(), {}, true);
         logDone(413, realm, route);
         return;
       }
-      // uWS reuses the chunk's memory after this callback returns: copy it.
-      chunks.push(Buffer.from(new Uint8Array(chunk)));
-      if (isLast) dispatch(Buffer.concat(chunks, received));
+      // uWS reuses the chunk's memory after this callback returns: copy it (once).
+      if (preallocated) preallocated.set(new Uint8Array(chunk), received);
+      else chunks.push(Buffer.from(new Uint8Array(chunk)));
+      received += chunk.byteLength;
+      if (!isLast) return;
+      if (preallocated) dispatch(received === preallocated.length ? preallocated : preallocated.subarray(0, received));
+      else dispatch(ownedConcat(chunks, received));
     });
   }
 
@@ -203,6 +226,17 @@ export class FrontEnd {
 
 const textDecoder = new TextDecoder();
 
+/**
+ * files: a chunked body joined into memory of its own: Buffer.concat may hand out a slice of
+ * the shared pool, and transferring that to a shard would detach the pool under every Buffer.
+ */
+function ownedConcat(chunks: readonly Buffer[], length: number): Buffer {
+  const joined = Buffer.allocUnsafeSlow(length);
+  let offset = 0;
+  for (const chunk of chunks) offset += chunk.copy(joined, offset);
+  return joined;
+}
+
 function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
   const lengthHeader = req.getHeader('content-length');
   const contentLength = lengthHeader === '' ? null : Number(lengthHeader);
@@ -218,5 +252,6 @@ function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
     hasBody: chunked || (contentLength !== null && contentLength > 0),
     userAgent: req.getHeader('user-agent'),
     clientIp: textDecoder.decode(res.getRemoteAddressAsText()),
+    range: req.getHeader('range'),
   };
 }

@@ -26,6 +26,16 @@ export function writeJson(
   res.cork(write);
 }
 
+/** files: writes a binary answer (file serving, redirects, ranges); always inside a cork. */
+export function writeBinary(res: HttpResponse, status: number, contentType: string, bytes: Uint8Array, headers: Record<string, string>): void {
+  res.cork(() => {
+    res.writeStatus(statusLine(status));
+    if (contentType !== '') res.writeHeader('Content-Type', contentType);
+    for (const name in headers) res.writeHeader(name, headers[name] as string);
+    res.end(bytes);
+  });
+}
+
 export function jsonError(msg: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ result: 'error', msg, ...extra });
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
 import { decodeFromShard, encodeFrame } from '../wire/codec';
-import type { RequestFrame, ResponseFrame, ShardSettings, ToShard } from '../wire/protocol';
+import type { RequestFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
 
@@ -70,7 +70,8 @@ export class ShardPool {
     return this.nextId++;
   }
 
-  send(frame: RequestFrame, respond: ResponseHandler): void {
+  /** `attached`: the request body holding files, transferred to the shard (files). */
+  send(frame: RequestFrame, respond: ResponseHandler, attached?: ArrayBuffer): void {
     const shardIndex = shardIndexFor(frame.realm, this.shards.length);
     const shard = this.shards[shardIndex] as Shard;
     if (!shard.worker || shard.closing) {
@@ -80,7 +81,7 @@ export class ShardPool {
     // A parked poll is answered within a heartbeat interval; the timeout counts from there.
     const wait = this.longPollRoutes.has(frame.route) ? this.settings.durations.heartbeatIntervalMs : 0;
     this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + wait + this.requestTimeoutMs, respond });
-    this.post(shard, frame);
+    this.post(shard, frame, attached);
   }
 
   /** The client disconnected: forget the request and let its shard drop any parked work. */
@@ -134,9 +135,14 @@ export class ShardPool {
     );
   }
 
-  private post(shard: Shard, frame: ToShard): void {
+  private post(shard: Shard, frame: ToShard, attached?: ArrayBuffer): void {
     const bytes = encodeFrame(frame);
-    shard.worker?.postMessage(bytes, [bytes]);
+    if (attached) {
+      const message: ThreadMessage = { frame: bytes, attached };
+      shard.worker?.postMessage(message, [bytes, attached]);
+    } else {
+      shard.worker?.postMessage(bytes, [bytes]);
+    }
   }
 
   private spawn(shard: Shard): void {
@@ -144,15 +150,17 @@ export class ShardPool {
     const worker = new Worker(SHARD_ENTRY, { workerData });
     shard.worker = worker;
     shard.spawnedAt = Date.now();
-    worker.on('message', (bytes: ArrayBuffer) => this.onMessage(shard, bytes));
+    worker.on('message', (message: ThreadMessage) => this.onMessage(shard, message));
     worker.on('error', (err) => this.log.error({ err, shard: shard.index }, 'shard thread failed'));
     worker.on('exit', (code) => this.onExit(shard, worker, code));
   }
 
-  private onMessage(shard: Shard, bytes: ArrayBuffer): void {
-    const frame = decodeFromShard(bytes);
+  private onMessage(shard: Shard, message: ThreadMessage): void {
+    const frame = decodeFromShard(message instanceof ArrayBuffer ? message : message.frame);
     switch (frame.kind) {
       case 'response':
+        // files: a binary answer's bytes came beside the frame.
+        if (frame.binary && !(message instanceof ArrayBuffer)) frame.binary.bytes = new Uint8Array(message.attached);
         this.deliver(frame);
         return;
       case 'responses':

@@ -10,6 +10,17 @@ export interface UploadedFile {
   data: Uint8Array;
 }
 
+// files: a file part travels outside the msgpack frame, as a range of the request body that is
+// transferred (not copied) to the shard; the shard turns it back into an UploadedFile.
+export interface FileRange {
+  field: string;
+  filename: string;
+  contentType: string;
+  /** Position in the body's ArrayBuffer (not in a Buffer view of it). */
+  offset: number;
+  length: number;
+}
+
 /** One HTTP request, already matched to a route; the front end does no validation or auth. */
 export interface RequestFrame {
   kind: 'request';
@@ -20,6 +31,10 @@ export interface RequestFrame {
   /** Query-string and body parameters; body values win over query values of the same name. */
   params: Record<string, string>;
   files: UploadedFile[];
+  // files: parts of `body` (set by the shard from the transferred body; never encoded)
+  fileRanges?: FileRange[];
+  // files: the Range header of a file request (RFC 9110 §14.2), when sent
+  range?: string;
   /** The raw Authorization header, '' when absent. */
   authorization: string;
   clientIp: string;
@@ -33,7 +48,17 @@ export interface ResponseFrame {
   headers: Record<string, string>;
   /** The JSON body, serialised by the shard so the front end only copies bytes. */
   body: string;
+  // files: a binary answer (file serving): `bytes` with this Content-Type replace `body`.
+  // The bytes travel beside the frame in the transfer list, so they are not copied.
+  binary?: { contentType: string; bytes: Uint8Array };
 }
+
+/**
+ * files: what crosses the thread boundary: an encoded frame alone (the fast path for JSON), or
+ * the frame with one transferred buffer beside it (a request body holding files, or a binary
+ * answer's bytes).
+ */
+export type ThreadMessage = ArrayBuffer | { frame: ArrayBuffer; attached: ArrayBuffer };
 
 /** The client went away: a shard drops whatever it had parked for this request. */
 export interface CancelFrame {
@@ -89,6 +114,20 @@ export interface ShardSettings {
   retention: RetentionSettings;
   // stream-writes: WEB_PUBLIC_STREAMS_ENABLED
   webPublicStreamsEnabled: boolean;
+  // files: upload limits and the attachment lifecycle
+  files: FileSettings;
+}
+
+/** files: upload size limits, unclaimed-upload expiry (SPEC States "Attachment"), temporary URLs. */
+export interface FileSettings {
+  maxUploadMib: number;
+  maxImageMib: number;
+  /** An upload no message links is deleted this long after it was made. */
+  unclaimedExpiryMs: number;
+  /** How often the attachment actor looks for expired unclaimed uploads. */
+  sweepIntervalMs: number;
+  /** How long a temporary URL (GET /api/v1/user_uploads/...) works. */
+  temporaryUrlMs: number;
 }
 
 /** stream-prefs: how often the retention actor sweeps, and how many messages per transaction. */

@@ -124,6 +124,16 @@ export const API_ROUTE_IDS = [
   'DELETE /bots/{bot_id}',
   'POST /users/me/muted_users/{muted_user_id}',
   'DELETE /users/me/muted_users/{muted_user_id}',
+  // files: uploads, attachments, avatars, realm emoji (api-notes POST /user_uploads, GET /attachments)
+  'POST /user_uploads',
+  'GET /user_uploads/{realm_id}/{dir}/{random}/{filename}',
+  'GET /attachments',
+  'DELETE /attachments/{attachment_id}',
+  'POST /users/me/avatar',
+  'DELETE /users/me/avatar',
+  'GET /realm/emoji',
+  'POST /realm/emoji/{emoji_name}',
+  'DELETE /realm/emoji/{emoji_name}',
 ] as const;
 
 /**
@@ -139,7 +149,27 @@ export const TEST_ROUTE_IDS = ['POST /__test__/crash_shard', 'POST /__test__/sle
 
 export type TestRouteId = (typeof TEST_ROUTE_IDS)[number];
 
-export type RouteId = ApiRouteId | TestRouteId;
+/**
+ * files: routes served at the root, outside /api/v1 (api-notes §a tail, POST /user_uploads).
+ * Their ids carry ROOT_PATH_MARK before the path, so an id never equals an API route's id
+ * (GET /user_uploads/... exists in both places); the front end matches `mark + url`.
+ */
+export const ROOT_PATH_MARK = '/~';
+
+export const ROOT_ROUTE_IDS = [
+  'GET /~/user_uploads/{realm_id}/{dir}/{random}/{filename}',
+  'GET /~/user_uploads/temporary/{token}/{filename}',
+  'GET /~/avatar/{email_or_id}',
+  'GET /~/avatar/{email_or_id}/medium',
+  'GET /~/user_avatars/{realm_id}/{avatar_file}',
+  'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}',
+  // The renderer's image previews of uploads point here (workers/markdown/url.ts).
+  'GET /~/thumbnail',
+] as const;
+
+export type RootRouteId = (typeof ROOT_ROUTE_IDS)[number];
+
+export type RouteId = ApiRouteId | TestRouteId | RootRouteId;
 
 export interface RouteMatch {
   route: RouteId;
@@ -175,6 +205,13 @@ export class RouteMatcher {
         byMethod.set(method, id);
       }
     }
+  }
+
+  /** files: whether a path's first segments could belong to one of this matcher's routes. */
+  hasPrefixFor(path: string): boolean {
+    const [, first, second] = path.split('/');
+    if (this.staticRoutes.has(`/${first}/${second}`)) return true;
+    return this.dynamicRoutes.some((route) => route.segments[1] === first && route.segments[2] === second);
   }
 
   match(method: string, path: string): MatchResult {

@@ -2,6 +2,7 @@ import t from 'tap';
 import { applyEvents, type Event, type State } from '../helpers/apply-events';
 import { eventViolation } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
+import { postFiles, TINY_PNG } from '../helpers/files';
 import { ApiClient } from '../helpers/http';
 import { sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
@@ -11,6 +12,7 @@ import { startServer } from '../helpers/server';
 
 const MESSAGE_KEYS = ['max_message_id', 'unread_msgs', 'starred_messages', 'recent_private_conversations'];
 const STREAM_KEYS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'];
+const tinyPng = [{ field: 'file', filename: 'a.png', contentType: 'image/png', data: TINY_PNG }];
 const CAPABILITIES = { bulk_message_deletion: true, linkifier_url_template: true, user_settings_object: true };
 
 /** Lists in a canonical order, so that the order of appends does not count as a difference. */
@@ -250,6 +252,16 @@ t.test('register state + events = a fresh register', async (t) => {
       keys: STREAM_KEYS,
       act: async () => owner.call('DELETE', `/streams/${await streamIdOf(owner, 'parlour')}`),
     },
+    // files: realm emoji and avatars
+    { name: 'adding a realm emoji', keys: ['realm_emoji'], act: () => postFiles(server.baseUrl, '/realm/emoji/tada_cat', server.owner, tinyPng) },
+    { name: 'deactivating a realm emoji', keys: ['realm_emoji'], act: () => owner.call('DELETE', '/realm/emoji/tada_cat') },
+    {
+      name: 'the user uploading an avatar',
+      keys: ['realm_users', 'avatar_source', 'avatar_url', 'avatar_url_medium'],
+      act: () => postFiles(server.baseUrl, '/users/me/avatar', aliceCredentials, tinyPng),
+    },
+    { name: 'another user uploading an avatar', keys: ['realm_users'], act: () => postFiles(server.baseUrl, '/users/me/avatar', bob, tinyPng) },
+    { name: 'another user deleting their avatar', keys: ['realm_users'], act: () => owner.as(bob).call('DELETE', '/users/me/avatar') },
     // accounts: roles, renames, muting, bots, deactivation.
     {
       name: 'the user demoted to guest',

@@ -293,6 +293,10 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
       case 'muted_users':
         if ('muted_users' in state) state['muted_users'] = event['muted_users'];
         break;
+      // files: the whole dict each time (api-notes §d realm_emoji)
+      case 'realm_emoji':
+        state['realm_emoji'] = event['realm_emoji'];
+        break;
       case 'user_group':
         applyUserGroup(state, event);
         break;

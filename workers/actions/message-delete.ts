@@ -1,4 +1,6 @@
 import { errors } from '../lib/errors';
+import { attachmentIdsOfMessages } from '../queries/attachments';
+import { afterMessagesDeletedTxn } from './attachments';
 import { rolePassesPolicy } from '../lib/policy';
 import { firstStreamMessageId } from '../queries/message-edit';
 import { accessMessage, messageById, type MessageRow } from '../queries/messages';
@@ -48,6 +50,8 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
   const audience = new Set<number>();
   const rowHolders = realm.stmt('SELECT user_id FROM user_messages WHERE message_id = ?');
   const remove = realm.stmt('DELETE FROM messages WHERE id = ?');
+  // files: read before the links go with the messages (ON DELETE CASCADE)
+  const linkedAttachments = attachmentIdsOfMessages(realm, messages.map((m) => m.id));
   for (const message of messages) {
     for (const row of rowHolders.all(message.id) as { user_id: number }[]) audience.add(row.user_id);
     remove.run(message.id);
@@ -68,6 +72,7 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
     }
   }
   tx.publish(event, [...audience]);
+  afterMessagesDeletedTxn(tx, linkedAttachments);
 }
 
 export interface DeleteTopicLimits {

@@ -1,4 +1,5 @@
 import { topicLinks } from '../markdown';
+import { linkAttachmentsTxn } from './attachments';
 import { errors } from '../lib/errors';
 import { FLAG_BIT, flagNames } from '../lib/flags';
 import { isModeratorOrAbove, rolePassesPolicy } from '../lib/policy';
@@ -162,6 +163,8 @@ function updateMessageTxn(
 
   if (plan.content !== null && rendered) {
     editContentTxn(tx, message, plan.content, rendered);
+    // files: the edited content's upload links replace the old ones.
+    linkAttachmentsTxn(tx, message.id, user, rendered.uploadedFilePaths, true);
     Object.assign(event, {
       orig_content: message.content,
       orig_rendered_content: message.rendered_content,

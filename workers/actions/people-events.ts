@@ -1,7 +1,7 @@
 import { personObject } from '../queries/event-objects';
 import { AVATAR_FOR_HIDDEN_EMAIL } from '../events/shape';
-import { activeViewers, canSeeDeliveryEmail, emailAudiences, hasUploadedAvatar } from '../queries/people';
-import { avatarUrl, type UserRow } from '../queries/users';
+import { activeViewers, canSeeDeliveryEmail, emailAudiences } from '../queries/people';
+import { avatarUrl, hasUploadedAvatar, type UserRow } from '../queries/users';
 import type { Txn } from '../realm';
 
 /*

@@ -11,6 +11,8 @@ export interface RenderedMessage {
   wildcardMentioned: boolean;
   alertWordUserIds: ReadonlySet<number>;
   topicLinks: { text: string; url: string }[];
+  // files: "/user_uploads/..." paths the content links; sending or editing claims them
+  uploadedFilePaths: readonly string[];
 }
 
 /**
@@ -45,6 +47,7 @@ function renderedMessage(result: RenderResult, links: { text: string; url: strin
     wildcardMentioned: result.wildcardMentioned,
     alertWordUserIds: new Set(result.alertWordUserIds),
     topicLinks: links,
+    uploadedFilePaths: result.uploadedFilePaths,
   };
 }
 

@@ -362,4 +362,41 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX drafts_user ON drafts(user_id, last_edit_time);
   `,
+  /* 12: files: uploads and their bytes inside the realm file, message links, avatars' source, emoji images */ `
+  -- SPEC States "Attachment". The bytes live in this file (a copy of it is a complete backup),
+  -- in chunks so that a range request reads only the chunks it needs.
+  CREATE TABLE attachments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path_id TEXT NOT NULL,            -- <realm_id>/<2 hex>/<random>/<name> (api-notes GET /attachments)
+    name TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    owner_id INTEGER NOT NULL REFERENCES users(id),
+    create_time INTEGER NOT NULL      -- milliseconds (api-notes Summary 17)
+  ) STRICT;
+  CREATE UNIQUE INDEX attachments_path ON attachments(path_id);
+  CREATE INDEX attachments_owner ON attachments(owner_id, id);
+  CREATE INDEX attachments_created ON attachments(create_time);
+  CREATE TABLE attachment_chunks (
+    attachment_id INTEGER NOT NULL REFERENCES attachments(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (attachment_id, seq)
+  ) STRICT, WITHOUT ROWID;
+  -- Which messages link which uploads: readers of a linking message may fetch the file.
+  CREATE TABLE attachment_messages (
+    attachment_id INTEGER NOT NULL REFERENCES attachments(id) ON DELETE CASCADE,
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    PRIMARY KEY (attachment_id, message_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX attachment_messages_message ON attachment_messages(message_id);
+  -- Avatars and emoji images: small, size-limited, one blob each; key e.g. 'avatar/<user id>'.
+  CREATE TABLE images (
+    key TEXT PRIMARY KEY,
+    content_type TEXT NOT NULL,
+    data BLOB NOT NULL
+  ) STRICT;
+  -- 'G': the external provider's picture for the email; 'U': uploaded (api-notes §d realm_user).
+  ALTER TABLE users ADD COLUMN avatar_source TEXT NOT NULL DEFAULT 'G';
+  `,
 ];

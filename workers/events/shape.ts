@@ -1,4 +1,5 @@
 import { flagNames, type MessageFlag } from '../lib/flags';
+import { isUploadedAvatarUrl } from '../lib/avatar-url';
 import { matchesQueueNarrow, type NarrowableMessage } from './narrow-filter';
 import type { EventPayload, EventQueue } from './queue';
 
@@ -89,7 +90,7 @@ function messageVariant(event: MessageEventPayload, applyMarkdown: boolean, clie
       variant['content'] = event.raw_content;
       variant['content_type'] = 'text/x-markdown';
     }
-    if (clientExtavatar) variant['avatar_url'] = null;
+    if (clientExtavatar && !isUploadedAvatarUrl(variant['avatar_url'])) variant['avatar_url'] = null;
     variants.set(key, variant);
   }
   return variant;
@@ -152,7 +153,8 @@ function withoutAvatarMarker(event: EventPayload): EventPayload {
  */
 function withComputedAvatar(event: EventPayload): EventPayload {
   const person = event['person'] as Record<string, unknown> | undefined;
-  if (!person || !('avatar_url' in person)) return event;
+  // An uploaded avatar's URL stays: the client cannot compute it.
+  if (!person || !('avatar_url' in person) || isUploadedAvatarUrl(person['avatar_url'])) return event;
   // SPEC User.avatar_url stays when the recipient cannot see the email to compute it from.
   if (person['delivery_email'] === null) return event;
   return { ...event, person: { ...person, avatar_url: null } };

@@ -19,7 +19,9 @@ export type ErrorCode =
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'REQUEST_TIMEOUT'
   | 'CANNOT_DEACTIVATE_LAST_USER'
-  | 'BAD_NARROW';
+  | 'BAD_NARROW'
+  // files
+  | 'BAD_IMAGE';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -219,4 +221,23 @@ export const errors = {
   userGroupExists: (name: string) => new ApiError(`User group '${name}' already exists.`),
   draftsSyncDisabled: () => new ApiError('User has disabled synchronizing drafts.'),
   draftDoesNotExist: () => new ApiError('Draft does not exist', 'BAD_REQUEST', 404),
+  // files: uploads, attachments, avatars and realm emoji (api-notes POST /user_uploads, §f)
+  fileNotFound: () => new ApiError('File not found', 'BAD_REQUEST', 404),
+  invalidAttachment: () => new ApiError('Invalid attachment'),
+  noFileToUpload: () => new ApiError('You must specify a file to upload'),
+  oneFileAtATime: () => new ApiError('You may only upload one file at a time'),
+  fileTooLarge: (limitMib: number) => new ApiError(`Uploaded file is larger than the allowed limit of ${limitMib} MiB`),
+  notEmojiAuthor: () => new ApiError('Must be an organization administrator or emoji author'),
+  rangeNotSatisfiable: (size: number) => new ApiError('Requested range not satisfiable', 'BAD_REQUEST', 416, {}, { 'Content-Range': `bytes */${size}` }),
+  badImage: (msg: string) => new ApiError(msg, 'BAD_IMAGE'),
+  emojiNameTaken: () => new ApiError('A custom emoji with this name already exists.'),
+  invalidEmojiNameRules: () =>
+    new ApiError('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'),
+  emojiNameEndsBadly: () => new ApiError('Emoji names must end with either a letter or digit.'),
+  emojiNameEmpty: () => new ApiError('Emoji name is missing'),
+  noSuchEmoji: () => new ApiError('Emoji does not exist', 'BAD_REQUEST', 404),
+  insufficientEmojiPermission: () => new ApiError('Insufficient permission'),
+  avatarChangesDisabled: () => new ApiError('Avatar changes are disabled in this organization.'),
+  oneImageRequired: () => new ApiError('You must upload exactly one avatar.'),
+  oneEmojiRequired: () => new ApiError('You must upload exactly one file.'),
 };

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { RequestFrame } from '../../src/wire/protocol';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
+import type { BinaryReply } from './binary-reply';
 
 export interface RouteContext {
   realm: Realm;
@@ -13,8 +14,8 @@ export interface UserContext extends RouteContext {
   user: UserRow;
 }
 
-/** Extra fields of a success response (merged beside `result` and `msg`). */
-export type HandlerResult = Record<string, unknown>;
+/** Extra fields of a success response (merged beside `result` and `msg`), or bytes (files). */
+export type HandlerResult = Record<string, unknown> | BinaryReply;
 
 /** A route with its parameter types erased, as the realm dispatches it. */
 export interface Route {

@@ -1,4 +1,5 @@
 import type { Realm } from '../realm';
+import { isUploadedAvatarUrl } from '../lib/avatar-url';
 import { highlightHtml, highlightTopic } from '../lib/search-highlight';
 import { MessageLookups, messageObject, type MessageRow } from './messages';
 import { HISTORICAL_FLAGS } from '../lib/flags';
@@ -140,8 +141,8 @@ export function fetchedMessages(
   lookups.preloadReactions(rows.map((row) => row.id));
   return rows.map((row) => {
     const object = messageObject(realm, row, viewerFlags(row), options.applyMarkdown, lookups);
-    // No avatar uploads exist yet, so every avatar is the external one (SPEC Message.avatar_url).
-    if (options.clientExtavatar) object['avatar_url'] = null;
+    // SPEC Message.avatar_url: null unless the sender uploaded one (files: its URL cannot be computed).
+    if (options.clientExtavatar && !isUploadedAvatarUrl(object['avatar_url'])) object['avatar_url'] = null;
     if (narrow.highlight) Object.assign(object, searchMatch(row, narrow.highlight));
     return object;
   });

@@ -2,7 +2,7 @@ import { errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { userSettings } from './user-settings';
-import { avatarUrl, isoDate, userByEmail, userById, type UserRow } from './users';
+import { avatarUrl, hasUploadedAvatar, isoDate, userByEmail, userById, type UserRow } from './users';
 import { profileDataOf, type ProfileData } from './profile-fields';
 
 /** SPEC PATCH /settings `email_address_visibility`: who may see a user's real email. */
@@ -79,11 +79,6 @@ export function defaultEmailVisibilityForNewUsers(realm: Realm): number {
   const defaults = realmSettingsObject(realm)['user_settings_defaults'];
   const value = defaults && typeof defaults === 'object' ? (defaults as Record<string, unknown>)['email_address_visibility'] : undefined;
   return typeof value === 'number' && EMAIL_VISIBILITY_VALUES.includes(value) ? value : EMAIL_VISIBILITY.EVERYONE;
-}
-
-/** Whether the user uploaded an avatar of their own; none can yet (avatars come with uploads). */
-export function hasUploadedAvatar(_user: UserRow): boolean {
-  return false;
 }
 
 export interface UserObjectOptions {

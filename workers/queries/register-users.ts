@@ -3,7 +3,7 @@ import type { Realm } from '../realm';
 import { profileDataByUser } from './profile-fields';
 import type { Wants } from './register-realm';
 import { userObject, type UserObjectOptions } from './people';
-import { avatarUrl, type UserRow } from './users';
+import { avatarUrl, avatarUrlMedium, type UserRow } from './users';
 import { mutedUsers } from './accounts';
 import { botsFor } from './bots';
 
@@ -27,9 +27,9 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
     cross_realm_bots: rows
       .filter((row) => row.is_system_bot === 1)
       .map((row) => ({ ...withoutIsActive(userObject(realm, user, row, options)), is_system_bot: true })),
-    avatar_source: 'G',
+    avatar_source: user.avatar_source,
     avatar_url: avatarUrl(user),
-    avatar_url_medium: avatarUrl(user),
+    avatar_url_medium: avatarUrlMedium(user),
     can_create_private_streams: isMember,
     can_create_public_streams: isMember,
     can_create_streams: isMember,

@@ -38,6 +38,7 @@ const SPECTATOR: UserRow = {
   timezone: '',
   date_joined: 0,
   avatar_version: 0,
+  avatar_source: 'G',
   settings: '{}',
 };
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { UPLOADED_AVATAR_PREFIX } from '../lib/avatar-url';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { profileDataOf } from './profile-fields';
@@ -19,12 +20,14 @@ export interface UserRow {
   timezone: string;
   date_joined: number;
   avatar_version: number;
+  // files: 'U' uploaded (stored in the realm file), 'G' the external provider's picture
+  avatar_source: string;
   /** Personal settings that differ from the defaults, as a JSON object (SPEC PATCH /settings). */
   settings: string;
 }
 
 const USER_COLUMNS = `id, email, delivery_email, full_name, api_key, password_hash, role, is_active, is_bot,
-  bot_type, bot_owner_id, is_billing_admin, timezone, date_joined, avatar_version, settings`;
+  bot_type, bot_owner_id, is_billing_admin, timezone, date_joined, avatar_version, settings, avatar_source`;
 
 /** A boolean personal setting, or its default when the user never changed it. */
 export function booleanSetting(user: UserRow, name: string, fallback: boolean): boolean {
@@ -60,8 +63,32 @@ export function isAdmin(user: UserRow): boolean {
  * `client_extavatar` clients compute that URL themselves (SPEC User.avatar_url).
  */
 export function avatarUrl(user: UserRow): string {
-  const digest = createHash('md5').update(user.delivery_email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${user.avatar_version}`;
+  // files: an uploaded avatar is served from the realm file (GET /user_avatars/...).
+  if (hasUploadedAvatar(user)) return uploadedAvatarPath(user.id, false, user.avatar_version);
+  return externalAvatarUrl(user.delivery_email, user.avatar_version);
+}
+
+// files: avatars (api-notes §a tail GET /avatar, §d realm_user avatar update)
+/** Whether the user uploaded an avatar (SPEC User.avatar_url: null only without one). */
+export function hasUploadedAvatar(user: UserRow): boolean {
+  return user.avatar_source === 'U';
+}
+
+/** The external provider's picture for an email address, from the address's hash. */
+export function externalAvatarUrl(email: string, version: number): string {
+  const digest = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=${version}`;
+}
+
+/** Where an uploaded avatar is served; every realm file holds one realm, whose row id is 1. */
+export function uploadedAvatarPath(userId: number, medium: boolean, version: number): string {
+  return `${UPLOADED_AVATAR_PREFIX}1/${userId}${medium ? '-medium' : ''}.png?version=${version}`;
+}
+
+/** The avatar URL of the medium size (register, realm_user events). */
+export function avatarUrlMedium(user: UserRow): string {
+  if (hasUploadedAvatar(user)) return uploadedAvatarPath(user.id, true, user.avatar_version);
+  return externalAvatarUrl(user.delivery_email, user.avatar_version);
 }
 
 export function isoDate(seconds: number): string {

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import t from 'tap';
+import { EventReader } from '../helpers/events';
+import { createMember } from '../helpers/fixtures';
+import { postFiles, rawRequest, TINY_PNG } from '../helpers/files';
+import { ApiClient } from '../helpers/http';
+import { RealmFile } from '../helpers/realm-file';
+import { startServer } from '../helpers/server';
+
+const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
+const png = (field = 'file') => [{ field, filename: 'img.png', contentType: 'image/png', data: TINY_PNG }];
+
+t.test('avatars', async (t) => {
+  const server = await startServer({ env: { MAX_IMAGE_UPLOAD_SIZE_MIB: '1' } });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const alice = await createMember(api, 'Alice');
+  const bob = await createMember(api, 'Bob');
+  const realmFile = new RealmFile(server);
+  t.teardown(() => realmFile.close());
+
+  t.test('POST /users/me/avatar errors', async (t) => {
+    t.test('no file, or two', async (t) => {
+      const none = await api.as(alice).post('/users/me/avatar', {}, 'multipart');
+      t.same(none.body, BAD_REQUEST('You must upload exactly one avatar.'));
+      const two = await postFiles(server.baseUrl, '/users/me/avatar', alice, [...png('a'), ...png('b')]);
+      t.same(two.json(), BAD_REQUEST('You must upload exactly one avatar.'));
+    });
+    t.test('bytes that are not an image are BAD_IMAGE', async (t) => {
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'x.png', contentType: 'image/png', data: Buffer.from('not a png') }]);
+      t.equal(res.status, 400);
+      t.same(res.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
+    });
+    t.test('an image over the image limit names it', async (t) => {
+      const big = Buffer.concat([TINY_PNG, Buffer.alloc(1024 * 1024)]);
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'big.png', contentType: 'image/png', data: big }]);
+      t.same(res.json(), BAD_REQUEST('Uploaded file is larger than the allowed limit of 1 MiB'));
+    });
+    t.test('avatar_changes_disabled stops members', async (t) => {
+      realmFile.setRealmSettings({ avatar_changes_disabled: true });
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, png());
+      realmFile.setRealmSettings({});
+      t.same(res.json(), BAD_REQUEST('Avatar changes are disabled in this organization.'));
+    });
+  });
+
+  t.test('an uploaded avatar: realm_user event, GET /avatar redirects to it, the image round-trips; deleting goes back', async (t) => {
+    const events = await EventReader.register(api.as(bob), { event_types: ['realm_user'] });
+    const before = await rawRequest(server.baseUrl, `/avatar/${alice.id}?s=50`);
+    t.equal(before.status, 302);
+    const digest = createHash('md5').update(alice.email.toLowerCase()).digest('hex');
+    t.equal(before.headers['location'], `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=1&s=50`);
+
+    const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, png());
+    t.equal(res.status, 200);
+    const avatarUrl = `/user_avatars/1/${alice.id}.png?version=2`;
+    t.same(res.json(), { result: 'success', msg: '', avatar_url: avatarUrl });
+    const [event] = await events.nextPayloads();
+    t.same(event, {
+      type: 'realm_user',
+      op: 'update',
+      person: { user_id: alice.id, avatar_source: 'U', avatar_url: avatarUrl, avatar_url_medium: `/user_avatars/1/${alice.id}-medium.png?version=2`, avatar_version: 2 },
+    });
+    for (const key of [String(alice.id), alice.email]) {
+      const redirect = await rawRequest(server.baseUrl, `/avatar/${encodeURIComponent(key)}?s=50`);
+      t.equal(redirect.status, 302);
+      t.equal(redirect.headers['location'], `${avatarUrl}&s=50`, 'query string appended');
+    }
+    const medium = await rawRequest(server.baseUrl, `/avatar/${alice.id}/medium`);
+    t.equal(medium.headers['location'], `/user_avatars/1/${alice.id}-medium.png?version=2`);
+    const image = await rawRequest(server.baseUrl, avatarUrl);
+    t.equal(image.status, 200);
+    t.equal(image.headers['content-type'], 'image/png');
+    t.ok(image.body.equals(TINY_PNG), 'same bytes');
+    const me = await api.as(alice).get('/users/me');
+    t.equal(me.body['avatar_url'], avatarUrl);
+    t.equal(me.body['avatar_version'], 2);
+
+    const deleted = await api.as(alice).call('DELETE', '/users/me/avatar');
+    t.equal(deleted.status, 200);
+    const external = `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=3`;
+    t.same(deleted.body, { result: 'success', msg: '', avatar_url: external });
+    const [reverted] = await events.nextPayloads();
+    // Back to the external picture: a client_extavatar queue computes it itself (SPEC User.avatar_url).
+    t.match(reverted, { person: { user_id: alice.id, avatar_source: 'G', avatar_url: null, avatar_version: 3 } });
+    t.equal((await rawRequest(server.baseUrl, avatarUrl)).status, 404);
+  });
+
+  t.test('GET /avatar for an unknown user redirects to the picture for the string as an email, version 1', async (t) => {
+    const res = await rawRequest(server.baseUrl, '/avatar/Nobody@Example.com');
+    const digest = createHash('md5').update('nobody@example.com').digest('hex');
+    t.equal(res.status, 302);
+    t.equal(res.headers['location'], `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=1`);
+  });
+});

@@ -1,0 +1,34 @@
+/** files: realm emoji reads (openapi get-custom-emoji) and the realm's policy for adding them. */
+import { POLICY } from '../lib/policy';
+import type { Realm } from '../realm';
+
+export interface RealmEmojiRow {
+  id: number;
+  name: string;
+  file_name: string;
+  author_id: number | null;
+  deactivated: number;
+}
+
+export function activeEmojiByName(realm: Realm, name: string): RealmEmojiRow | undefined {
+  return realm.stmt('SELECT id, name, file_name, author_id, deactivated FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1').get(name) as
+    | RealmEmojiRow
+    | undefined;
+}
+
+/** One setting of the realm row's `settings` JSON (the org slice stores them there), or its default. */
+function realmSetting(realm: Realm, name: string): unknown {
+  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string };
+  return (JSON.parse(row.settings) as Record<string, unknown>)[name];
+}
+
+/** `add_custom_emoji_policy` with the public API's default (members). */
+export function addCustomEmojiPolicy(realm: Realm): number {
+  const value = realmSetting(realm, 'add_custom_emoji_policy');
+  return typeof value === 'number' ? value : POLICY.MEMBERS;
+}
+
+/** `avatar_changes_disabled` with the public API's default (false). */
+export function avatarChangesDisabled(realm: Realm): boolean {
+  return realmSetting(realm, 'avatar_changes_disabled') === true;
+}
