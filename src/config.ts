@@ -51,6 +51,8 @@ const envSchema = z.object({
   TEST_HOOKS: flag.default(false),
   // stream-writes: the server-wide switch for web-public streams (on by default, as in the public API)
   WEB_PUBLIC_STREAMS_ENABLED: flag.default(true),
+  // org: how often each shard writes the presence it keeps in memory to the realm file
+  PRESENCE_FLUSH_INTERVAL_MS: duration.default(60_000),
 });
 
 export interface Config {
@@ -71,6 +73,8 @@ export interface Config {
   retention: RetentionSettings;
   // stream-writes
   webPublicStreamsEnabled: boolean;
+  // org
+  presenceFlushIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -113,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: { intervalMs: e.RETENTION_INTERVAL_MS, batchSize: e.RETENTION_BATCH_SIZE },
     // stream-writes
     webPublicStreamsEnabled: e.WEB_PUBLIC_STREAMS_ENABLED,
+    // org
+    presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
   };
 }
 

@@ -33,6 +33,8 @@ async function main(): Promise<void> {
       retention: config.retention,
       // stream-writes
       webPublicStreamsEnabled: config.webPublicStreamsEnabled,
+      // org
+      presenceFlushIntervalMs: config.presenceFlushIntervalMs,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -1,4 +1,8 @@
 import type { RouteId } from '../src/wire/routes';
+// org: status, presence, realm settings
+import { getRealmPresence, getUserPresence, postPresence } from './endpoints/presence';
+import { patchRealm, patchRealmUserSettingsDefaults } from './endpoints/realm';
+import { getUserStatus, postUserStatus } from './endpoints/user-status';
 import { getServerSettings, postFetchApiKey } from './endpoints/accounts';
 import { getMatchesNarrow, getMessages, postFlagsForNarrow } from './endpoints/message-fetch';
 import { getMessage, postMessages, postRenderMessage } from './endpoints/messages';
@@ -120,6 +124,14 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /get_stream_id': getStreamId, // endpoints/stream-reads
   'GET /streams/{stream_id}/members': getStreamMembers, // endpoints/stream-reads
   'GET /users/me/{stream_id}/topics': getStreamTopics, // endpoints/stream-reads
+  // org: status, presence, realm settings
+  'PATCH /realm': patchRealm, // endpoints/realm
+  'PATCH /realm/user_settings_defaults': patchRealmUserSettingsDefaults, // endpoints/realm
+  'POST /users/me/status': postUserStatus, // endpoints/user-status
+  'GET /users/{user_id}/status': getUserStatus, // endpoints/user-status
+  'POST /users/me/presence': postPresence, // endpoints/presence
+  'GET /realm/presence': getRealmPresence, // endpoints/presence
+  'GET /users/{user_id_or_email}/presence': getUserPresence, // endpoints/presence
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -6,6 +6,7 @@ import { shardIndexFor } from '../src/wire/shard-hash';
 import { ScheduledMessageSender } from './actors/scheduler';
 import { TypingActor } from './actors/typing';
 import { RetentionActor } from './actors/retention';
+import { PresenceFlusher } from './actors/presence';
 import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
@@ -122,6 +123,10 @@ export class Shard {
     const retention = new RetentionActor(realm, realm.clock, this.log, this.settings.retention);
     realm.own(retention);
     retention.arm();
+    // org: presence is kept in memory and flushed periodically (issue 9 "Presence")
+    const presence = new PresenceFlusher(realm, realm.clock, this.log, this.settings.presenceFlushIntervalMs ?? 60_000);
+    realm.own(presence);
+    presence.arm();
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

@@ -89,6 +89,8 @@ export interface ShardSettings {
   retention: RetentionSettings;
   // stream-writes: WEB_PUBLIC_STREAMS_ENABLED
   webPublicStreamsEnabled: boolean;
+  // org: presence flush interval (absent: a minute)
+  presenceFlushIntervalMs?: number;
 }
 
 /** stream-prefs: how often the retention actor sweeps, and how many messages per transaction. */

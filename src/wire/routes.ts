@@ -76,6 +76,14 @@ export const API_ROUTE_IDS = [
   'GET /get_stream_id',
   'GET /streams/{stream_id}/members',
   'GET /users/me/{stream_id}/topics',
+  // org: status, presence, realm settings
+  'PATCH /realm',
+  'PATCH /realm/user_settings_defaults',
+  'POST /users/me/status',
+  'GET /users/{user_id}/status',
+  'POST /users/me/presence',
+  'GET /realm/presence',
+  'GET /users/{user_id_or_email}/presence',
 ] as const;
 
 /**

@@ -1,17 +1,8 @@
 import { errors } from '../lib/errors';
-import { rolePassesPolicy } from '../lib/policy';
-import { ROLE } from '../lib/roles';
-import { streamPolicySettings } from '../queries/register-realm';
+import { rolePassesStreamPolicy as passes } from '../lib/policy';
+import { streamPolicySettings } from '../queries/realm-settings';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
-
-// create_web_public_stream_policy has one more level than the other policies: owners only.
-const OWNERS_ONLY = 7;
-
-function passes(role: number, policy: number): boolean {
-  if (policy === OWNERS_ONLY) return role === ROLE.OWNER;
-  return rolePassesPolicy(role, policy);
-}
 
 /**
  * The realm's stream-creation policies (api-notes §e create_*_stream_policy): a user creates a

@@ -23,6 +23,8 @@ import {
 import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
 // stream-prefs
 import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
+// org
+import { realmUserSettingsDefaultsEvent } from './org-payloads';
 
 /*
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
@@ -64,6 +66,8 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   mutedTopicsEvent,
   defaultStreamsEvent,
   defaultStreamGroupsEvent,
+  // org
+  realmUserSettingsDefaultsEvent,
 ]);
 
 export type ClientEventPayload = z.infer<typeof clientEventSchema>;

@@ -167,4 +167,15 @@ export const errors = {
   groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
   nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
   invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
+  // org: status, presence, realm settings (openapi update-status, get-user-presence; PATCH /realm)
+  mustBeOwner: () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL'),
+  noNewStatusValues: () => new ApiError('Client did not pass any new values.'),
+  emojiNameRequiredForStatus: () =>
+    new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.'),
+  stringTooLong: (name: string, limit: number) => new ApiError(`${name} is too long (limit: ${limit} characters)`),
+  badValue: (name: string, value: string | number) =>
+    new ApiError(`Bad value for '${name}': ${value}`, 'REQUEST_VARIABLE_INVALID', 400, { var_name: name, bad_value: value }),
+  invalidSettingValue: (name: string) => new ApiError(`Invalid ${name}`),
+  invalidLanguage: (code: string) => new ApiError(`Invalid language '${code}'`),
+  noPresenceData: (email: string) => new ApiError(`No presence data for ${email}`),
 };

@@ -1,5 +1,9 @@
+import { rolePassesStreamPolicy } from '../lib/policy';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import { presenceState } from './presence';
+import { streamPolicySettings } from './realm-settings';
+import { userStatusState } from './user-status';
 import type { Wants } from './register-realm';
 import { avatarUrl, isoDate, type UserRow } from './users';
 
@@ -46,6 +50,10 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const people = rows.filter((row) => row.is_system_bot === 0);
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
   const isMember = user.role <= ROLE.MEMBER;
+  // org: the realm's stream policies decide what register says the user may create.
+  const policies = streamPolicySettings(realm);
+  const canCreatePublic = rolePassesStreamPolicy(user.role, policies.create_public_stream_policy);
+  const canCreatePrivate = rolePassesStreamPolicy(user.role, policies.create_private_stream_policy);
   return {
     realm_users: people.filter((row) => row.is_active === 1).map((row) => personObject(row, avatars)),
     realm_non_active_users: people
@@ -57,11 +65,12 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
     avatar_source: 'G',
     avatar_url: avatarUrl(user),
     avatar_url_medium: avatarUrl(user),
-    can_create_private_streams: isMember,
-    can_create_public_streams: isMember,
-    can_create_streams: isMember,
-    can_create_web_public_streams: user.role === ROLE.OWNER,
-    can_subscribe_other_users: isMember,
+    can_create_private_streams: canCreatePrivate,
+    can_create_public_streams: canCreatePublic,
+    can_create_streams: canCreatePublic || canCreatePrivate,
+    can_create_web_public_streams:
+      realm.webPublicStreamsEnabled && policies.enable_spectator_access && rolePassesStreamPolicy(user.role, policies.create_web_public_stream_policy),
+    can_subscribe_other_users: rolePassesStreamPolicy(user.role, policies.invite_to_stream_policy),
     can_invite_others_to_realm: isMember,
     is_admin: isAdmin,
     is_owner: user.role === ROLE.OWNER,
@@ -145,12 +154,10 @@ export function peopleState(
   if (wants('realm_user')) Object.assign(state, realmUserState(realm, user, options));
   if (wants('realm_bot')) state['realm_bots'] = botsState(realm, user);
   if (wants('realm_user_groups')) state['realm_user_groups'] = userGroupsState(realm);
-  // Statuses, presence and muting have no endpoints yet: empty, and they grow with them.
-  if (wants('user_status')) state['user_status'] = {};
-  if (wants('presence')) {
-    state['presences'] = {};
-    state['server_timestamp'] = realm.clock.now() / 1000;
-  }
+  // org: statuses and presence (SPEC User status; api-notes §e `presence`)
+  if (wants('user_status')) state['user_status'] = userStatusState(realm);
+  if (wants('presence')) Object.assign(state, presenceState(realm, options.slimPresence));
+  // Muting has no endpoint yet: empty, and it grows with it.
   if (wants('muted_users')) state['muted_users'] = [];
   return state;
 }
