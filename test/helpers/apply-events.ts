@@ -4,6 +4,9 @@
  * the result with a fresh register. Written for the api-notes shapes, not for what the server
  * happens to send.
  */
+// org
+import { applyPresence, applyRealm, applyRealmUserSettingsDefaults, applyUserSettings, applyUserStatus } from './apply-org-events';
+
 export type State = Record<string, unknown>;
 export type Event = Record<string, unknown>;
 
@@ -277,6 +280,22 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'scheduled_messages':
         applyScheduled(state, event);
+        break;
+      // org
+      case 'user_status':
+        applyUserStatus(state, event);
+        break;
+      case 'user_settings':
+        applyUserSettings(state, event);
+        break;
+      case 'realm':
+        applyRealm(state, event);
+        break;
+      case 'realm_user_settings_defaults':
+        applyRealmUserSettingsDefaults(state, event);
+        break;
+      case 'presence':
+        applyPresence(state, event);
         break;
       default:
         break;

@@ -16,13 +16,17 @@ export function checkPresenceStatus(status: string): PresenceStatus {
 /**
  * A presence ping (POST /users/me/presence): recorded in the shard's memory, not written (the
  * presence actor flushes). Others hear of it with a `presence` event when the user comes online
- * or turns active or idle; a user with `presence_enabled` off is not recorded at all.
+ * or what they show changes; the event carries what register would now show (legacyStatus),
+ * so an `idle` ping soon after an active one changes nothing. A user with `presence_enabled`
+ * off is not recorded at all.
  */
 export function doUpdatePresence(realm: Realm, user: UserRow, status: PresenceStatus): void {
   if (!userSettings(user).presence_enabled) return;
   const now = Math.floor(realm.clock.now() / 1000);
   const before = realm.presence.record(user.id, now, status === 'active');
-  if (!shouldAnnounce(before, now, status) || realmSettings(realm).presence_disabled) return;
+  const after = realm.presence.get(user.id);
+  if (!after || !shouldAnnounce(before, after, now) || realmSettings(realm).presence_disabled) return;
+  const shown = legacyStatus(after);
   // No write to commit: the event goes out at once, as typing's do (workers/events/outbox.ts).
   realm.events.publish(
     {
@@ -30,15 +34,15 @@ export function doUpdatePresence(realm: Realm, user: UserRow, status: PresenceSt
       user_id: user.id,
       email: user.email,
       server_timestamp: realm.clock.now() / 1000,
-      presence: { [PRESENCE_CLIENT]: { client: PRESENCE_CLIENT, status, timestamp: now, pushable: false } },
+      presence: { [PRESENCE_CLIENT]: { client: PRESENCE_CLIENT, status: shown.status, timestamp: shown.timestamp, pushable: false } },
     },
     activeUserIds(realm),
   );
 }
 
-function shouldAnnounce(before: PresenceTimes | undefined, now: number, status: PresenceStatus): boolean {
+function shouldAnnounce(before: PresenceTimes | undefined, after: PresenceTimes, now: number): boolean {
   if (!before || now - before.lastConnected > OFFLINE_THRESHOLD_S) return true;
-  return legacyStatus(before).status !== status;
+  return legacyStatus(before).status !== legacyStatus(after).status;
 }
 
 const UPSERT_PRESENCE = `INSERT INTO user_presence (user_id, last_connected_time, last_active_time) VALUES (?, ?, ?)
