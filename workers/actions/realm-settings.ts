@@ -123,15 +123,15 @@ function checkOne(realm: Realm, actor: UserRow, name: string, raw: boolean | num
     case 'default_code_block_language':
       return String(raw);
     case 'waiting_period_threshold':
-      if (typeof raw !== 'number' || raw < 0) throw errors.badValue(name, String(raw));
+      if (typeof raw !== 'number' || raw < 0) throw errors.badValue(name, badValue(raw));
       return raw;
     case 'message_retention_days':
       // "unlimited" is stored as -1, the value register shows (api-notes §e).
       if (raw === UNLIMITED) return -1;
-      if (typeof raw !== 'number' || raw <= 0) throw errors.badValue(name, String(raw));
+      if (typeof raw !== 'number' || raw <= 0) throw errors.badValue(name, badValue(raw));
       return raw;
     case 'notifications_stream_id':
-      if (typeof raw !== 'number') throw errors.badValue(name, String(raw));
+      if (typeof raw !== 'number') throw errors.badValue(name, badValue(raw));
       if (raw !== -1) accessStreamById(realm, actor, raw);
       return raw;
     default:
@@ -139,10 +139,15 @@ function checkOne(realm: Realm, actor: UserRow, name: string, raw: boolean | num
   }
 }
 
+/** The offending value as the error's `bad_value` shows it. */
+function badValue(raw: boolean | number | string): number | string {
+  return typeof raw === 'boolean' ? String(raw) : raw;
+}
+
 /** A time limit: positive seconds, or "unlimited" for none (the public API's special value). */
 function timeLimit(name: TimeLimitName, raw: boolean | number | string): number | null {
   if (raw === UNLIMITED) return null;
-  if (typeof raw !== 'number' || raw <= 0) throw errors.badValue(name, String(raw));
+  if (typeof raw !== 'number' || raw <= 0) throw errors.badValue(name, badValue(raw));
   return raw;
 }
 
