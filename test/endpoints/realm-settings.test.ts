@@ -204,6 +204,21 @@ t.test('PATCH /realm', async (t) => {
     await owner.call('PATCH', '/realm', { create_public_stream_policy: 1, invite_to_stream_policy: 1 });
   });
 
+  await t.test('full-member policies wait for waiting_period_threshold days', async (t) => {
+    const newcomerCredentials = await createMember(owner, 'Newcomer');
+    const newcomer = owner.as(newcomerCredentials);
+    await owner.call('PATCH', '/realm', { create_public_stream_policy: 3, waiting_period_threshold: 10 });
+    const early = await newcomer.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
+    t.same(early.body, { ...ERROR, msg: 'Insufficient permission' });
+    t.equal((await realmState(newcomer))['can_create_public_streams'], false);
+    // Eleven days of membership, without waiting for them.
+    file.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 11 * 24 * 60 * 60, newcomerCredentials.id);
+    t.equal((await realmState(newcomer))['can_create_public_streams'], true);
+    const later = await newcomer.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
+    t.equal(later.status, 200, later.text);
+    await owner.call('PATCH', '/realm', { create_public_stream_policy: 1, waiting_period_threshold: 0 });
+  });
+
   await t.test('spectators may register only with enable_spectator_access', async (t) => {
     const spectator = owner.as(null);
     const before = await spectator.post('/register', {});

@@ -1,6 +1,5 @@
 import { errors } from '../lib/errors';
-import { rolePassesStreamPolicy as passes } from '../lib/policy';
-import { streamPolicySettings } from '../queries/realm-settings';
+import { passesRealmPolicy, streamPolicySettings } from '../queries/realm-settings';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
@@ -15,7 +14,7 @@ export function checkMayCreateStream(realm: Realm, actor: UserRow, kind: { invit
     : kind.inviteOnly
       ? settings.create_private_stream_policy
       : settings.create_public_stream_policy;
-  if (!passes(actor.role, policy)) throw errors.badRequest('Insufficient permission');
+  if (!passesRealmPolicy(realm, actor, policy)) throw errors.badRequest('Insufficient permission');
 }
 
 /**
@@ -30,6 +29,6 @@ export function checkWebPublicEnabled(realm: Realm): void {
 
 /** Subscribing other users follows the realm's invite_to_stream_policy. */
 export function checkMaySubscribeOthers(realm: Realm, actor: UserRow): void {
-  if (!passes(actor.role, streamPolicySettings(realm).invite_to_stream_policy)) throw errors.badRequest('Insufficient permission');
+  if (!passesRealmPolicy(realm, actor, streamPolicySettings(realm).invite_to_stream_policy)) throw errors.badRequest('Insufficient permission');
 }
 

@@ -13,8 +13,8 @@ export const POLICY = {
 /**
  * Whether a user of `role` passes a realm permission policy, the public API's permission
  * levels in order: nobody, everyone (guests included), administrators, moderators, members.
- * Full members are members past the realm's waiting period; its default is 0 days and no
- * endpoint changes it yet, so every member is a full member.
+ * Full members are members past the realm's waiting period; this role-only check counts every
+ * member as full, and queries/realm-settings passesRealmPolicy applies the waiting period (org).
  */
 export function rolePassesPolicy(role: number, policy: number): boolean {
   if (policy === POLICY.NOBODY) return false;

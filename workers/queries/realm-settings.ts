@@ -1,4 +1,5 @@
-import { OWNERS_ONLY_POLICY, POLICY } from '../lib/policy';
+import { OWNERS_ONLY_POLICY, POLICY, rolePassesStreamPolicy } from '../lib/policy';
+import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 
 /*
@@ -164,4 +165,19 @@ export function streamPolicySettings(realm: Realm): StreamPolicySettings {
 export function realmRetentionDays(realm: Realm): number | null {
   const days = realmSettings(realm).message_retention_days;
   return days > 0 ? days : null;
+}
+
+const DAY_S = 24 * 60 * 60;
+
+/**
+ * Whether `user` passes one of the realm's permission policies. Full members are members whose
+ * account is older than the realm's `waiting_period_threshold` days (the public API's rule);
+ * the web-public policy's "owners only" level is included.
+ */
+export function passesRealmPolicy(realm: Realm, user: { role: number; date_joined: number }, policy: number): boolean {
+  if (policy === POLICY.FULL_MEMBERS && user.role === ROLE.MEMBER) {
+    const threshold = realmSettings(realm).waiting_period_threshold;
+    return Math.floor(realm.clock.now() / 1000) - user.date_joined >= threshold * DAY_S;
+  }
+  return rolePassesStreamPolicy(user.role, policy);
 }

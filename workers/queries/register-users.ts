@@ -1,8 +1,7 @@
-import { rolePassesStreamPolicy } from '../lib/policy';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { presenceState } from './presence';
-import { streamPolicySettings } from './realm-settings';
+import { passesRealmPolicy, streamPolicySettings } from './realm-settings';
 import { userStatusState } from './user-status';
 import type { Wants } from './register-realm';
 import { avatarUrl, isoDate, type UserRow } from './users';
@@ -52,8 +51,8 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const isMember = user.role <= ROLE.MEMBER;
   // org: the realm's stream policies decide what register says the user may create.
   const policies = streamPolicySettings(realm);
-  const canCreatePublic = rolePassesStreamPolicy(user.role, policies.create_public_stream_policy);
-  const canCreatePrivate = rolePassesStreamPolicy(user.role, policies.create_private_stream_policy);
+  const canCreatePublic = passesRealmPolicy(realm, user, policies.create_public_stream_policy);
+  const canCreatePrivate = passesRealmPolicy(realm, user, policies.create_private_stream_policy);
   return {
     realm_users: people.filter((row) => row.is_active === 1).map((row) => personObject(row, avatars)),
     realm_non_active_users: people
@@ -69,8 +68,8 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
     can_create_public_streams: canCreatePublic,
     can_create_streams: canCreatePublic || canCreatePrivate,
     can_create_web_public_streams:
-      realm.webPublicStreamsEnabled && policies.enable_spectator_access && rolePassesStreamPolicy(user.role, policies.create_web_public_stream_policy),
-    can_subscribe_other_users: rolePassesStreamPolicy(user.role, policies.invite_to_stream_policy),
+      realm.webPublicStreamsEnabled && policies.enable_spectator_access && passesRealmPolicy(realm, user, policies.create_web_public_stream_policy),
+    can_subscribe_other_users: passesRealmPolicy(realm, user, policies.invite_to_stream_policy),
     can_invite_others_to_realm: isMember,
     is_admin: isAdmin,
     is_owner: user.role === ROLE.OWNER,
