@@ -138,6 +138,7 @@ t.test('PATCH /realm', async (t) => {
       { type: 'realm', op: 'update', property: 'mandatory_topics', value: true },
       { type: 'realm', op: 'update', property: 'wildcard_mention_policy', value: 6 },
     ]));
+    t.match((await owner.as(null).get('/server_settings')).body, { realm_name: 'Acme', realm_description: 'Where things get made' });
     t.match(await realmState(), {
       realm_name: 'Acme',
       realm_description: 'Where things get made',
@@ -228,6 +229,7 @@ t.test('PATCH /realm', async (t) => {
     const after = await spectator.post('/register', {});
     t.equal(after.status, 200, after.text);
     t.equal(after.body['realm_enable_spectator_access'], true);
+    t.equal((await spectator.get('/server_settings')).body['realm_web_public_access_enabled'], true);
     t.equal((await realmState(owner))['can_create_web_public_streams'], true, 'owners may now create web-public streams');
   });
 });
