@@ -52,9 +52,15 @@ const UPSERT_PRESENCE = `INSERT INTO user_presence (user_id, last_connected_time
 export function doFlushPresence(realm: Realm): Promise<void> {
   const changed = realm.presence.takeDirty();
   if (changed.length === 0) return Promise.resolve();
-  return realm.transact((tx) => {
-    for (const [userId, times] of changed) tx.realm.stmt(UPSERT_PRESENCE).run(userId, times.lastConnected, times.lastActive);
-  });
+  return realm
+    .transact((tx) => {
+      for (const [userId, times] of changed) tx.realm.stmt(UPSERT_PRESENCE).run(userId, times.lastConnected, times.lastActive);
+    })
+    .catch((err: unknown) => {
+      // Still in memory: the next flush writes them (with whatever pings came since).
+      realm.presence.markDirty(changed.map(([userId]) => userId));
+      throw err;
+    });
 }
 
 /**

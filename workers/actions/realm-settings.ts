@@ -88,7 +88,7 @@ export type RealmSettingsRequest = Record<string, boolean | number | string | un
 type Value = boolean | number | string | null;
 
 /** Validates every parameter before anything is written, so the request succeeds or fails whole. */
-export function checkRealmSettings(realm: Realm, actor: UserRow, request: RealmSettingsRequest): Map<string, Value> {
+export function checkUpdateRealmSettings(realm: Realm, actor: UserRow, request: RealmSettingsRequest): Map<string, Value> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
   const wanted = new Map<string, Value>();
   for (const [name, raw] of Object.entries(request)) {
@@ -167,7 +167,7 @@ function currentValue(realm: Realm, name: string): Value {
  * response's changed keys (strings as "updated", as the public API answers).
  */
 export function doUpdateRealmSettings(realm: Realm, actor: UserRow, request: RealmSettingsRequest): Promise<Record<string, Value>> {
-  const wanted = checkRealmSettings(realm, actor, request);
+  const wanted = checkUpdateRealmSettings(realm, actor, request);
   return realm.transact((tx) => {
     const changed: Record<string, Value> = {};
     const stored = storedRealmJson(tx.realm);
@@ -183,14 +183,14 @@ export function doUpdateRealmSettings(realm: Realm, actor: UserRow, request: Rea
         jsonChanged = true;
       }
       changed[name] = typeof value === 'string' ? 'updated' : value;
-      publishRealmUpdate(tx, name, value);
+      publishRealmUpdateTxn(tx, name, value);
     }
     if (jsonChanged) tx.realm.stmt('UPDATE realm SET settings = ? WHERE id = 1').run(JSON.stringify(stored));
     return changed;
   });
 }
 
-function publishRealmUpdate(tx: Txn, name: string, value: Value): void {
+function publishRealmUpdateTxn(tx: Txn, name: string, value: Value): void {
   const event = UPDATE_DICT_SETTINGS.has(name)
     ? { type: 'realm' as const, op: 'update_dict' as const, property: 'default' as const, data: { [name]: value } }
     : { type: 'realm' as const, op: 'update' as const, property: name, value };

@@ -25,7 +25,7 @@ interface CheckedStatus {
 }
 
 /** SPEC POST /users/me/status: the errors, in the public API's order. */
-export function checkStatus(realm: Realm, request: StatusRequest): CheckedStatus {
+export function checkUpdateUserStatus(realm: Realm, request: StatusRequest): CheckedStatus {
   if (request.status_text !== undefined && request.status_text.length > MAX_STATUS_TEXT_LENGTH) {
     throw errors.stringTooLong('status_text', MAX_STATUS_TEXT_LENGTH);
   }
@@ -51,8 +51,8 @@ export function checkStatus(realm: Realm, request: StatusRequest): CheckedStatus
 }
 
 /** Stores the passed values, mirrors `away` into `presence_enabled`, and announces both. */
-export function doUpdateStatus(realm: Realm, user: UserRow, request: StatusRequest): Promise<void> {
-  const checked = checkStatus(realm, request);
+export function doUpdateUserStatus(realm: Realm, user: UserRow, request: StatusRequest): Promise<void> {
+  const checked = checkUpdateUserStatus(realm, request);
   return realm.transact((tx) => {
     const now = Math.floor(tx.realm.clock.now() / 1000);
     if (checked.text !== undefined || checked.emoji !== undefined) {
@@ -66,7 +66,7 @@ export function doUpdateStatus(realm: Realm, user: UserRow, request: StatusReque
         )
         .run(user.id, checked.text ?? old?.status_text ?? '', emoji.emoji_name, emoji.emoji_code, emoji.reaction_type || 'unicode_emoji', now);
     }
-    if (checked.away !== undefined) setPresenceEnabled(tx, user, !checked.away);
+    if (checked.away !== undefined) setPresenceEnabledTxn(tx, user, !checked.away);
     // api-notes §d user_status: only the fields that changed; a cleared emoji is "".
     const event: { type: 'user_status'; user_id: number } & Record<string, unknown> = { type: 'user_status', user_id: user.id };
     if (checked.away !== undefined) event['away'] = checked.away;
@@ -80,7 +80,7 @@ export function doUpdateStatus(realm: Realm, user: UserRow, request: StatusReque
  * The `presence_enabled` personal setting (SPEC PATCH /settings), changed by `away`: stored in
  * the user's settings JSON and announced to the user with `user_settings` and its legacy twin.
  */
-function setPresenceEnabled(tx: Txn, user: UserRow, enabled: boolean): void {
+function setPresenceEnabledTxn(tx: Txn, user: UserRow, enabled: boolean): void {
   const fresh = tx.realm.stmt('SELECT settings FROM users WHERE id = ?').get(user.id) as { settings: string };
   if (userSettings(fresh).presence_enabled === enabled) return;
   const stored = parseSettingsJson(fresh.settings);

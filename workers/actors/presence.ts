@@ -12,6 +12,7 @@ import type { Actor } from './scheduler';
 export class PresenceFlusher implements Actor {
   private timer: TimerHandle | null = null;
   private stopped = false;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly realm: Realm,
@@ -24,10 +25,16 @@ export class PresenceFlusher implements Actor {
     if (this.stopped) return;
     this.timer = this.clock.setTimeout(() => {
       this.timer = null;
-      doFlushPresence(this.realm)
+      this.flushing = doFlushPresence(this.realm)
+        // The next flush tries again (the users stay in memory); one failure must not stop them.
         .catch((err: unknown) => this.log.error({ err, realm: this.realm.name }, 'presence flush failed'))
         .finally(() => this.arm());
     }, this.intervalMs);
+  }
+
+  /** Resolves when the flush under way (if any) has committed; for tests. */
+  whenIdle(): Promise<void> {
+    return this.flushing;
   }
 
   stop(): void {

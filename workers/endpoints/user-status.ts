@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doUpdateStatus } from '../actions/user-status';
+import { doUpdateUserStatus } from '../actions/user-status';
 import { errors } from '../lib/errors';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
@@ -17,7 +17,7 @@ export const postUserStatus = userRoute(
     reaction_type: z.string().optional(),
   }),
   async ({ realm, user }, p) => {
-    await doUpdateStatus(realm, user, p);
+    await doUpdateUserStatus(realm, user, p);
     return {};
   },
 );

@@ -34,6 +34,11 @@ export class PresenceTable {
     return before;
   }
 
+  /** Marks users to flush again (their flush failed). */
+  markDirty(userIds: readonly number[]): void {
+    for (const userId of userIds) this.dirty.add(userId);
+  }
+
   /** The users changed since the last call, with their times; clears the mark. */
   takeDirty(): [number, PresenceTimes][] {
     const changed: [number, PresenceTimes][] = [];
