@@ -68,6 +68,12 @@ t.test('user status', async (t) => {
     t.same((registered.body['user_status'] as Record<string, unknown>)[String(aliceCredentials.id)], expected);
   });
 
+  await t.test('60 characters are counted as code points, so 60 emoji fit', async (t) => {
+    const res = await alice.post('/users/me/status', { status_text: '🚀'.repeat(60) });
+    t.equal(res.status, 200, res.text);
+    await alice.post('/users/me/status', { status_text: 'In a meeting' });
+  });
+
   await t.test('only the parameters passed change', async (t) => {
     const watcher = await EventReader.register(bob, { event_types: ['user_status'] });
     await alice.post('/users/me/status', { status_text: 'Lunch' });

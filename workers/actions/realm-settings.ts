@@ -112,10 +112,10 @@ function checkOne(realm: Realm, actor: UserRow, name: string, raw: boolean | num
   if (isTimeLimitName(name)) return timeLimit(name, raw);
   switch (name) {
     case 'name':
-      if (String(raw).length > MAX_REALM_NAME_LENGTH) throw errors.stringTooLong(name, MAX_REALM_NAME_LENGTH);
+      if ([...String(raw)].length > MAX_REALM_NAME_LENGTH) throw errors.stringTooLong(name, MAX_REALM_NAME_LENGTH);
       return String(raw);
     case 'description':
-      if (String(raw).length > MAX_REALM_DESCRIPTION_LENGTH) throw errors.stringTooLong(name, MAX_REALM_DESCRIPTION_LENGTH);
+      if ([...String(raw)].length > MAX_REALM_DESCRIPTION_LENGTH) throw errors.stringTooLong(name, MAX_REALM_DESCRIPTION_LENGTH);
       return String(raw);
     case 'default_language':
       if (!isLanguageCode(String(raw))) throw errors.invalidLanguage(String(raw));

@@ -26,7 +26,8 @@ interface CheckedStatus {
 
 /** SPEC POST /users/me/status: the errors, in the public API's order. */
 export function checkUpdateUserStatus(realm: Realm, request: StatusRequest): CheckedStatus {
-  if (request.status_text !== undefined && request.status_text.length > MAX_STATUS_TEXT_LENGTH) {
+  // Characters are code points, as the public API counts them (an emoji is one).
+  if (request.status_text !== undefined && [...request.status_text].length > MAX_STATUS_TEXT_LENGTH) {
     throw errors.stringTooLong('status_text', MAX_STATUS_TEXT_LENGTH);
   }
   const text = request.status_text?.trim();
