@@ -22,7 +22,7 @@ import { deleteStream, deleteSubscriptions, patchStream } from './endpoints/stre
 import { postCrashShard, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
-import { deleteLinkifier, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
+import { deleteLinkifier, getLegacyFilters, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
 import { postCreateUserGroup } from './endpoints/user-groups';
 import {
   deleteScheduledMessage,
@@ -38,6 +38,7 @@ import { getMessageHistory, patchMessage } from './endpoints/message-edit';
 import { deleteMessage, postDeleteTopic } from './endpoints/message-delete';
 import { deleteEvents, getEvents, postRegister } from './endpoints/events';
 import { postTyping } from './endpoints/typing';
+import { getPointer, postPointer } from './endpoints/pointer';
 import {
   getStreamById,
   getStreamId,
@@ -46,6 +47,9 @@ import {
   getSubscriptionStatus,
   getSubscriptions,
 } from './endpoints/stream-reads';
+// people
+import { getUser, getUsers } from './endpoints/people';
+import { getEmailConfirm, patchSettings } from './endpoints/settings';
 import type { Route } from './lib/route';
 
 /**
@@ -58,6 +62,13 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /fetch_api_key': postFetchApiKey, // endpoints/accounts
   'POST /users': postUsers, // endpoints/users
   'GET /users/me': getOwnUser, // endpoints/users
+  // people: user reads, personal settings
+  'GET /users': getUsers, // endpoints/people
+  'GET /users/{user_id_or_email}': getUser, // endpoints/people
+  'PATCH /settings': patchSettings, // endpoints/settings
+  'PATCH /settings/display': patchSettings, // endpoints/settings (deprecated alias, feature level 80)
+  'PATCH /settings/notifications': patchSettings, // endpoints/settings (deprecated alias, feature level 80)
+  'GET /settings/email_confirm/{token}': getEmailConfirm, // endpoints/settings
   // Messages
   'POST /messages': postMessages, // endpoints/messages
   'GET /messages/{message_id}': getMessage, // endpoints/messages
@@ -124,6 +135,10 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /get_stream_id': getStreamId, // endpoints/stream-reads
   'GET /streams/{stream_id}/members': getStreamMembers, // endpoints/stream-reads
   'GET /users/me/{stream_id}/topics': getStreamTopics, // endpoints/stream-reads
+  // legacy: what zulip-js still offers though the public API removed it
+  'GET /realm/filters': getLegacyFilters, // endpoints/linkifiers
+  'GET /users/me/pointer': getPointer, // endpoints/pointer
+  'POST /users/me/pointer': postPointer, // endpoints/pointer
   // org: status, presence, realm settings
   'PATCH /realm': patchRealm, // endpoints/realm
   'PATCH /realm/user_settings_defaults': patchRealmUserSettingsDefaults, // endpoints/realm

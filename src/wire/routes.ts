@@ -9,6 +9,13 @@ export const API_ROUTE_IDS = [
   'POST /fetch_api_key',
   'POST /users',
   'GET /users/me',
+  // people: user reads, personal settings
+  'GET /users',
+  'GET /users/{user_id_or_email}',
+  'PATCH /settings',
+  'PATCH /settings/display',
+  'PATCH /settings/notifications',
+  'GET /settings/email_confirm/{token}',
   // Messages (SPEC §Endpoints)
   'POST /messages',
   'GET /messages/{message_id}',
@@ -76,6 +83,10 @@ export const API_ROUTE_IDS = [
   'GET /get_stream_id',
   'GET /streams/{stream_id}/members',
   'GET /users/me/{stream_id}/topics',
+  // legacy: what zulip-js still offers though the public API removed it
+  'GET /realm/filters',
+  'GET /users/me/pointer',
+  'POST /users/me/pointer',
   // org: status, presence, realm settings
   'PATCH /realm',
   'PATCH /realm/user_settings_defaults',

@@ -2,6 +2,7 @@ import path from 'node:path';
 import t from 'tap';
 import { eventViolation } from '../helpers/events';
 import { startServer } from '../helpers/server';
+import { NOTIFICATION_BOT_NAME, STREAM_EVENTS_TOPIC, newStreamNoticeHtml } from '../helpers/stream-notices';
 
 // zulip-js has no type declarations; this is the slice of its surface the test uses. It sends
 // form fields, so booleans go as strings.
@@ -36,10 +37,17 @@ t.test('zulip-js receives events whose payloads are the declared ones', async (t
       ['stream', 'create'],
       ['subscription', 'add'],
       ['message', undefined],
+      ['message', undefined],
     ],
   );
   for (const event of events) t.equal(eventViolation(event), null, `${String(event['type'])} is a declared payload`);
-  const message = events[2]?.['message'] as Record<string, unknown>;
+  // The new stream's notice comes first, already read for its creator; then the message sent.
+  const notice = events[2]?.['message'] as Record<string, unknown>;
+  const message = events[3]?.['message'] as Record<string, unknown>;
+  const creator = { id: message['sender_id'] as number, fullName: message['sender_full_name'] as string };
+  t.match(notice, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'from the client', subject: STREAM_EVENTS_TOPIC });
+  t.equal(notice['content'], newStreamNoticeHtml('Public', creator));
+  t.same(events[2]?.['flags'], ['read']);
   t.equal(message['id'], sent['id']);
   t.equal(message['content'], '<p>Hello <em>live</em></p>');
 });

@@ -3,6 +3,7 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { STREAM_EVENTS_TOPIC, createStream } from '../helpers/stream-notices';
 
 // The official JavaScript client's stream reads; zulip-js has no type declarations, so this
 // is the slice of its surface the test uses.
@@ -23,7 +24,7 @@ t.test('zulip-js reads streams, stream IDs, topics and subscriptions', async (t)
   const api = new ApiClient(server.baseUrl, server.owner);
   const client = await zulipInit({ zuliprc: path.join(server.dataDir, 'owner.ini') });
   const ownerId = (await api.get('/users/me')).body['user_id'] as number;
-  await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'js-reads' }] });
+  const { noticeId } = await createStream(api, 'js-reads');
   const first = await sendToStream(api, 'js-reads', 'alpha', 'one');
   const second = await sendToStream(api, 'js-reads', 'beta', 'two');
 
@@ -39,7 +40,8 @@ t.test('zulip-js reads streams, stream IDs, topics and subscriptions', async (t)
   t.test('streams.retrieve lists the stream', async (t) => {
     const res = await client.streams.retrieve({ include_default: true });
     const stream = (res['streams'] as Body[]).find((s) => s['stream_id'] === streamId);
-    t.match(stream, { name: 'js-reads', invite_only: false, is_default: false, first_message_id: first });
+    // The notification bot's new-stream notice is the stream's first message.
+    t.match(stream, { name: 'js-reads', invite_only: false, is_default: false, first_message_id: noticeId });
   });
 
   t.test('streams.topics.retrieve lists the topics newest first', async (t) => {
@@ -50,6 +52,7 @@ t.test('zulip-js reads streams, stream IDs, topics and subscriptions', async (t)
       topics: [
         { name: 'beta', max_id: second },
         { name: 'alpha', max_id: first },
+        { name: STREAM_EVENTS_TOPIC, max_id: noticeId },
       ],
     });
   });

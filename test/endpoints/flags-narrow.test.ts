@@ -2,6 +2,7 @@ import t from 'tap';
 import { ApiClient, type ApiResponse } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
+import { createStream } from '../helpers/stream-notices';
 
 type Message = Record<string, unknown>;
 
@@ -23,7 +24,8 @@ t.test('POST /messages/flags/narrow', async (t) => {
   const d1 = await send({ type: 'direct', to: [bob.id], content: 'one' });
   const d2 = await send({ type: 'direct', to: [bob.id], content: 'two' });
   const d3 = await send({ type: 'direct', to: [bob.id], content: 'three' });
-  await api.as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'flagged' }] });
+  // bob is not subscribed: the stream's notice and s1 are both history for him.
+  const { noticeId } = await createStream(api.as(alice), 'flagged');
   const s1 = await send({ type: 'stream', to: 'flagged', topic: 't', content: 'history for bob' });
 
   const conversation = [{ operator: 'dm', operand: [alice.id] }];
@@ -105,12 +107,16 @@ t.test('POST /messages/flags/narrow', async (t) => {
   t.test('starring stream history creates the user\'s historical row; reading it changes nothing', async (t) => {
     const stream = [{ operator: 'stream', operand: 'flagged' }];
     const read = await flagsNarrow({ narrow: stream });
-    t.match(read.body, { processed_count: 1, updated_count: 0 }, 'history already reads as read');
+    t.match(read.body, { processed_count: 2, updated_count: 0 }, 'history already reads as read');
     const unread = await flagsNarrow({ narrow: stream, op: 'remove' });
-    t.match(unread.body, { processed_count: 1, updated_count: 0 }, 'history is not marked unread');
+    t.match(unread.body, { processed_count: 2, updated_count: 0 }, 'history is not marked unread');
     const starred = await flagsNarrow({ narrow: stream, flag: 'starred' });
-    t.match(starred.body, { processed_count: 1, updated_count: 1, first_processed_id: s1 });
-    t.same(await bobsView([{ operator: 'is', operand: 'starred' }]), { [d1]: ['starred'], [s1]: ['read', 'starred', 'historical'] });
+    t.match(starred.body, { processed_count: 2, updated_count: 2, first_processed_id: noticeId, last_processed_id: s1 });
+    t.same(await bobsView([{ operator: 'is', operand: 'starred' }]), {
+      [d1]: ['starred'],
+      [noticeId]: ['read', 'starred', 'historical'],
+      [s1]: ['read', 'starred', 'historical'],
+    });
   });
   t.test('collapsed is editable too', async (t) => {
     const res = await flagsNarrow({ flag: 'collapsed', anchor: d2, num_before: 0, num_after: 0 });

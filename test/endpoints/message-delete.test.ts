@@ -3,6 +3,7 @@ import { ApiClient } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { createStream } from '../helpers/stream-notices';
 
 const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
@@ -65,8 +66,7 @@ t.test('deleting messages and topics', async (t) => {
   });
 
   t.test('deleting a message removes its reactions and per-user rows and moves first_message_id', async (t) => {
-    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'short lived' }], principals: [1, alice.id] });
-    const stream = await streamIdOf(api, 'short lived');
+    const { streamId: stream, noticeId } = await createStream(api, 'short lived', { principals: [1, alice.id] });
     const first = await sendToStream(api.as(alice), 'short lived', 'topic', 'first');
     const second = await sendToStream(api, 'short lived', 'topic', 'second');
     realmFile.run(
@@ -74,7 +74,7 @@ t.test('deleting messages and topics', async (t) => {
       first,
       1,
     );
-    t.equal(await firstMessageId(stream), first);
+    t.equal(await firstMessageId(stream), noticeId, "the new-stream notice is the stream's first message");
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 2);
 
     const res = await api.call('DELETE', `/messages/${first}`);
@@ -82,9 +82,11 @@ t.test('deleting messages and topics', async (t) => {
     t.same((await api.get(`/messages/${first}`)).body, BAD_REQUEST('Invalid message(s)'));
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 0);
     t.equal(realmFile.value('SELECT count(*) FROM reactions WHERE message_id = ?', first), 0);
-    t.equal(await firstMessageId(stream), second, 'the next oldest message');
+    t.equal(await firstMessageId(stream), noticeId, 'a later message leaves it alone');
     t.equal((await fetchMessage(api, second))['content'], '<p>second</p>', 'the other message stays');
 
+    await api.call('DELETE', `/messages/${noticeId}`);
+    t.equal(await firstMessageId(stream), second, 'the next oldest message');
     await api.call('DELETE', `/messages/${second}`);
     t.equal(await firstMessageId(stream), null, 'an empty stream has none');
   });

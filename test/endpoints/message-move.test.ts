@@ -3,6 +3,7 @@ import { ApiClient } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { createStream } from '../helpers/stream-notices';
 
 const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 const DAY_S = 24 * 60 * 60;
@@ -184,9 +185,9 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
   });
 
   t.test('moving to another stream', async (t) => {
-    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'archive' }], principals: [bob.id, 1] });
-    const archive = await streamIdOf(api, 'archive');
+    // The messages are older than the new stream's notice, so moving them in moves its first_message_id.
     const ids = await topicOfFour('to archive');
+    const { streamId: archive, noticeId } = await createStream(api, 'archive', { principals: [bob.id, 1] });
     const res = await api.call('PATCH', `/messages/${String(ids[0])}`, {
       stream_id: archive,
       propagate_mode: 'change_all',
@@ -211,6 +212,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
 
     t.test('first_message_id of both streams stays right', async (t) => {
       const streams = (await api.get('/streams')).body['streams'] as { stream_id: number; first_message_id: number | null }[];
+      t.ok((ids[0] as number) < noticeId, 'the moved messages are older than the notice');
       t.equal(streams.find((s) => s.stream_id === archive)?.first_message_id, ids[0]);
       const oldest = realmFile.value('SELECT min(id) FROM messages WHERE stream_id = ?', general);
       t.equal(streams.find((s) => s.stream_id === general)?.first_message_id, oldest);

@@ -4,6 +4,7 @@ import t from 'tap';
 import { ApiClient, type ApiResponse } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
+import { createStream } from '../helpers/stream-notices';
 
 type Message = Record<string, unknown>;
 type Narrow = (Record<string, unknown> | [string, string])[];
@@ -41,14 +42,14 @@ t.test('GET /messages', async (t) => {
   };
 
   // alice creates a public stream; nobody else subscribes, so the others read it as history.
-  await as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'fetch-public' }] });
+  // Its first message is the notification bot's new-stream notice.
+  const { streamId, noticeId: notice } = await createStream(as(alice), 'fetch-public');
   const p1 = await send(alice, { type: 'stream', to: 'fetch-public', topic: 'lunch', content: 'pizza today' });
   const p2 = await send(alice, { type: 'stream', to: 'fetch-public', topic: 'Lunch', content: 'see https://example.com/menu' });
   const p3 = await send(alice, { type: 'stream', to: 'fetch-public', topic: 'other', content: 'look https://example.com/cat.png' });
   const d1 = await send(alice, { type: 'direct', to: [bob.id], content: 'hi bob' });
   const d2 = await send(alice, { type: 'direct', to: [bob.id, carol.id], content: 'hi both' });
   const d3 = await send(bob, { type: 'direct', to: [carol.id], content: 'just carol' });
-  const streamId = (db.prepare("SELECT id FROM streams WHERE name = 'fetch-public'").get() as { id: number }).id;
 
   t.test('errors', async (t) => {
     t.test('more than 5000 messages in all is refused', async (t) => {
@@ -111,13 +112,13 @@ t.test('GET /messages', async (t) => {
     t.test('a stream narrow reads the full history, in both term forms, by name or ID', async (t) => {
       const objects = await fetch(bob, [{ operator: 'stream', operand: 'fetch-public' }]);
       t.equal(objects.status, 200);
-      t.same(ids(objects), [p1, p2, p3]);
-      t.same(ids(await fetch(bob, [['stream', 'FETCH-PUBLIC']])), [p1, p2, p3], 'names are case-insensitive');
-      t.same(ids(await fetch(bob, [{ operator: 'stream', operand: streamId }])), [p1, p2, p3]);
+      t.same(ids(objects), [notice, p1, p2, p3]);
+      t.same(ids(await fetch(bob, [['stream', 'FETCH-PUBLIC']])), [notice, p1, p2, p3], 'names are case-insensitive');
+      t.same(ids(await fetch(bob, [{ operator: 'stream', operand: streamId }])), [notice, p1, p2, p3]);
     });
     t.test('a topic narrow is case-insensitive, and negated leaves the other topics', async (t) => {
       t.same(ids(await fetch(bob, [['stream', 'fetch-public'], ['topic', 'LUNCH']])), [p1, p2]);
-      t.same(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'topic', operand: 'lunch', negated: true }])), [p3]);
+      t.same(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'topic', operand: 'lunch', negated: true }])), [notice, p3]);
     });
     t.test('sender by email or ID, and negated', async (t) => {
       t.same(ids(await fetch(bob, [['sender', alice.email]])), [d1, d2]);
@@ -139,7 +140,7 @@ t.test('GET /messages', async (t) => {
     t.test('is:dm and its alias is:private; negated is:dm leaves stream messages', async (t) => {
       t.same(ids(await fetch(carol, [['is', 'dm']])), [d2, d3]);
       t.same(ids(await fetch(carol, [['is', 'private']])), [d2, d3]);
-      t.same(ids(await fetch(alice, [['stream', 'fetch-public'], { operator: 'is', operand: 'dm', negated: true }])), [p1, p2, p3]);
+      t.same(ids(await fetch(alice, [['stream', 'fetch-public'], { operator: 'is', operand: 'dm', negated: true }])), [notice, p1, p2, p3]);
     });
     t.test('is:unread, is:mentioned, is:alerted, is:followed', async (t) => {
       const me = await as(carol).get('/users/me');
@@ -153,13 +154,13 @@ t.test('GET /messages', async (t) => {
     t.test('is:resolved matches topics marked resolved', async (t) => {
       const resolved = await send(alice, { type: 'stream', to: 'fetch-public', topic: '✔ done', content: 'fixed' });
       t.same(ids(await fetch(bob, [['stream', 'fetch-public'], ['is', 'resolved']])), [resolved]);
-      t.same(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'is', operand: 'resolved', negated: true }])), [p1, p2, p3]);
+      t.same(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'is', operand: 'resolved', negated: true }])), [notice, p1, p2, p3]);
     });
     t.test('has:link, has:image and has:attachment read the rendered content', async (t) => {
       t.same(ids(await fetch(bob, [['stream', 'fetch-public'], ['has', 'link']])), [p2, p3]);
       t.same(ids(await fetch(bob, [['stream', 'fetch-public'], ['has', 'image']])), [p3]);
       t.same(ids(await fetch(bob, [['stream', 'fetch-public'], ['has', 'attachment']])), []);
-      t.same(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'has', operand: 'link', negated: true }])).slice(0, 1), [p1]);
+      t.same(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'has', operand: 'link', negated: true }])).slice(0, 2), [notice, p1]);
     });
     t.test('id picks one message; near moves the anchor; with opens the conversation', async (t) => {
       t.same(ids(await fetch(bob, [['stream', 'fetch-public'], ['id', String(p2)]])), [p2]);
@@ -278,8 +279,7 @@ t.test('GET /messages', async (t) => {
 
   t.test('access', async (t) => {
     t.test('a private stream with shared history: subscribers read all of it, others nothing', async (t) => {
-      await as(alice).post('/users/me/subscriptions', {
-        subscriptions: [{ name: 'fetch-shared' }],
+      const { noticeId: sharedNotice } = await createStream(as(alice), 'fetch-shared', {
         invite_only: true,
         history_public_to_subscribers: true,
       });
@@ -288,9 +288,9 @@ t.test('GET /messages', async (t) => {
       await as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'fetch-shared' }], principals: [bob.id] });
       const after = await send(alice, { type: 'stream', to: 'fetch-shared', topic: 't', content: 'after bob' });
       const res = await fetch(bob, [['stream', 'fetch-shared']]);
-      t.same(ids(res), [before, after]);
-      t.same((res.body['messages'] as Message[]).map((m) => m['flags']), [['read', 'historical'], []]);
-      t.same(ids(await fetch(bob, [['streams', 'public']])).filter((id) => id === before || id === after), [], 'not a public stream');
+      t.same(ids(res), [sharedNotice, before, after]);
+      t.same((res.body['messages'] as Message[]).map((m) => m['flags']), [['read', 'historical'], ['read', 'historical'], []]);
+      t.same(ids(await fetch(bob, [['streams', 'public']])).filter((id) => [sharedNotice, before, after].includes(id)), [], 'not a public stream');
     });
     t.test('a private stream with protected history: only what the user received', async (t) => {
       await as(alice).post('/users/me/subscriptions', {
@@ -301,7 +301,7 @@ t.test('GET /messages', async (t) => {
       await send(alice, { type: 'stream', to: 'fetch-protected', topic: 't', content: 'before bob' });
       await as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'fetch-protected' }], principals: [bob.id] });
       const after = await send(alice, { type: 'stream', to: 'fetch-protected', topic: 't', content: 'after bob' });
-      t.same(ids(await fetch(bob, [['stream', 'fetch-protected']])), [after]);
+      t.same(ids(await fetch(bob, [['stream', 'fetch-protected']])), [after], 'not the new-stream notice either');
     });
     t.test('a guest reads public history only of streams they are subscribed to', async (t) => {
       t.same(ids(await fetch(guest, [['stream', 'fetch-public']])), []);

@@ -1,8 +1,9 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
-import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
+import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { STREAM_EVENTS_TOPIC, createStream } from '../helpers/stream-notices';
 
 /*
  * The read access matrix (issue "Streams and subscriptions", slice stream-reads): administrator,
@@ -33,14 +34,24 @@ t.test('the read access matrix', async (t) => {
   const asAlice = api.as(alice);
 
   const names: Record<StreamKey, string> = { public: 'acc-public', shared: 'acc-shared', unshared: 'acc-unshared', web: 'acc-web' };
-  await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: names.public }, { name: names.web }] });
-  await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: names.shared }], invite_only: true, history_public_to_subscribers: true });
-  await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: names.unshared }], invite_only: true, history_public_to_subscribers: false });
-  realmFile.run('UPDATE streams SET is_web_public = 1 WHERE name = ?', names.web);
+  const settings: Record<StreamKey, Record<string, boolean>> = {
+    public: {},
+    shared: { invite_only: true, history_public_to_subscribers: true },
+    unshared: { invite_only: true, history_public_to_subscribers: false },
+    web: {},
+  };
+  // Each stream starts with the notification bot's new-stream notice, in its "stream events" topic.
   const ids = {} as Record<StreamKey, number>;
-  for (const key of STREAM_KEYS) ids[key] = await streamIdOf(api, names[key]);
+  const notice = {} as Record<StreamKey, number>;
+  for (const key of STREAM_KEYS) {
+    const created = await createStream(asAlice, names[key], settings[key]);
+    ids[key] = created.streamId;
+    notice[key] = created.noticeId;
+  }
+  realmFile.run('UPDATE streams SET is_web_public = 1 WHERE name = ?', names.web);
 
-  // One message before the subscriber joins, one after: only the unshared stream hides the first.
+  // One message before the subscriber joins, one after: only the unshared stream hides the first
+  // (and the notice, which came before too).
   const before = {} as Record<StreamKey, number>;
   const after = {} as Record<StreamKey, number>;
   for (const key of STREAM_KEYS) before[key] = await sendToStream(asAlice, names[key], 'before', `${key} before`);
@@ -51,7 +62,7 @@ t.test('the read access matrix', async (t) => {
   t.equal(joined.status, 200, joined.text);
   for (const key of STREAM_KEYS) after[key] = await sendToStream(asAlice, names[key], 'after', `${key} after`);
 
-  const everything = (key: StreamKey) => ({ topics: ['after', 'before'], messages: [before[key], after[key]] });
+  const everything = (key: StreamKey) => ({ topics: ['after', 'before', STREAM_EVENTS_TOPIC], messages: [notice[key], before[key], after[key]] });
   const sinceJoining = (key: StreamKey) => ({ topics: ['after'], messages: [after[key]] });
   const hidden = null;
   /** Per viewer and stream: what its topics and messages show, or null when the stream is invisible. */
@@ -148,7 +159,7 @@ t.test('the read access matrix', async (t) => {
     const topics = (await asGuest.get(`/users/me/${ids.public}/topics`)).body['topics'] as { name: string }[];
     t.same(
       topics.map((topic) => topic.name),
-      ['after', 'before'],
+      ['after', 'before', STREAM_EVENTS_TOPIC],
     );
   });
 
@@ -209,7 +220,7 @@ t.test('the read access matrix', async (t) => {
         const messages = res.body['messages'] as Record<string, unknown>[];
         t.same(
           messages.map((m) => m['id']),
-          [before.web, after.web],
+          [notice.web, before.web, after.web],
         );
         t.same(messages[0]?.['flags'], ['read', 'historical']);
         t.equal(messages[0]?.['avatar_url'] !== null, true, 'avatars are sent to spectators');
@@ -219,7 +230,7 @@ t.test('the read access matrix', async (t) => {
         const byName = await fetch([{ operator: 'stream', operand: names.web }]);
         t.same(
           (byName.body['messages'] as { id: number }[]).map((m) => m.id),
-          [before.web, after.web],
+          [notice.web, before.web, after.web],
         );
         const topic = await fetch([
           { operator: 'stream', operand: ids.web },
@@ -246,7 +257,7 @@ t.test('the read access matrix', async (t) => {
         });
         t.same(
           (res.body['messages'] as { id: number }[]).map((m) => m.id),
-          [before.public, after.public],
+          [notice.public, before.public, after.public],
         );
       });
     });

@@ -65,6 +65,83 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
     const mine = (await alice.get('/streams', { include_public: false })).body['streams'] as Record<string, unknown>[];
     t.match(mine.find((s) => s['name'] === 'alices'), { invite_only: true, history_public_to_subscribers: true });
   });
+
+  // As the public API does (send_messages_for_new_subscribers): in the new stream, topic
+  // "stream events", the policy, the creator silently mentioned and the description quoted; the
+  // message is marked read for the creator only.
+  t.test('the notification bot opens each stream it creates with one new-stream notice, read for its creator only', async (t) => {
+    const aliceName = String((await alice.get('/users/me')).body['full_name']);
+    const bob = api.as(bobCreds);
+    const principals = [aliceCreds.id, bobCreds.id];
+    const created = await subscribe(alice, { subscriptions: [{ name: 'plans', description: 'Plans & **decisions**' }], principals });
+    t.equal(created.status, 200, created.text);
+    const hidden = await subscribe(alice, { subscriptions: [{ name: 'hideout' }], principals, invite_only: true });
+    t.equal(hidden.status, 200, hidden.text);
+    const plans = await streamIdOf(api, 'plans');
+    const hideout = await streamIdOf(api, 'hideout');
+    const streamMessages = async (client: ApiClient, streamId: number) =>
+      (await client.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [{ operator: 'stream', operand: streamId }] }))
+        .body['messages'] as Record<string, unknown>[];
+    const mention = `<span class="user-mention silent" data-user-id="${aliceCreds.id}">${aliceName}</span>`;
+    const expected = [
+      {
+        streamId: plans,
+        name: 'plans',
+        content:
+          `<p><strong>Public</strong> stream created by ${mention}. <strong>Description:</strong></p>\n` +
+          '<blockquote>\n<p>Plans &amp; <strong>decisions</strong></p>\n</blockquote>',
+      },
+      {
+        streamId: hideout,
+        name: 'hideout',
+        content:
+          `<p><strong>Private, protected history</strong> stream created by ${mention}. <strong>Description:</strong></p>\n` +
+          '<blockquote>\n<p><em>No description.</em></p>\n</blockquote>',
+      },
+    ];
+    const noticeIds: number[] = [];
+    for (const { streamId, name, content } of expected) {
+      const [asCreator, ...restForCreator] = await streamMessages(alice, streamId);
+      t.same(restForCreator, [], `${name} holds the notice only`);
+      t.match(asCreator, {
+        sender_full_name: 'Notification Bot',
+        type: 'stream',
+        stream_id: streamId,
+        display_recipient: name,
+        subject: 'stream events',
+        content,
+        flags: ['read'],
+      });
+      const asSubscriber = await streamMessages(bob, streamId);
+      t.same(
+        asSubscriber.map((m) => [m['id'], m['flags']]),
+        [[asCreator?.['id'], []]],
+        `unread for the other subscriber of ${name}`,
+      );
+      noticeIds.push(asCreator?.['id'] as number);
+    }
+
+    const unreadIn = async (client: ApiClient) => {
+      const registered = await client.post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
+      const unread = registered.body['unread_msgs'] as { streams: { stream_id: number }[] };
+      return unread.streams.filter((entry) => entry.stream_id === plans || entry.stream_id === hideout);
+    };
+    t.same(await unreadIn(alice), [], "the notices are not in the creator's unread_msgs");
+    t.same(await unreadIn(bob), [
+      { stream_id: plans, topic: 'stream events', unread_message_ids: [noticeIds[0]] },
+      { stream_id: hideout, topic: 'stream events', unread_message_ids: [noticeIds[1]] },
+    ]);
+
+    const joined = await subscribe(api, { subscriptions: [{ name: 'plans' }, { name: 'hideout' }] });
+    t.same(joined.body['subscribed'], { [server.owner.email]: ['plans', 'hideout'] });
+    for (const [index, { streamId, name }] of expected.entries()) {
+      t.same(
+        (await streamMessages(alice, streamId)).map((m) => m['id']),
+        [noticeIds[index]],
+        `subscribing to ${name} once it exists posts no second notice`,
+      );
+    }
+  });
 });
 
 t.test('WEB_PUBLIC_STREAMS_ENABLED=false turns web-public streams off for the whole server', async (t) => {

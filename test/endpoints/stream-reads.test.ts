@@ -2,8 +2,9 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
+import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { STREAM_EVENTS_TOPIC, createStream } from '../helpers/stream-notices';
 
 const INVALID_STREAM_ID = { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' };
 
@@ -19,15 +20,15 @@ t.test('the stream reads', async (t) => {
   const asBob = api.as(bob);
   const ownerId = Number((await api.get('/users/me')).body['user_id']);
 
-  const created = await asAlice.post('/users/me/subscriptions', {
-    subscriptions: [{ name: 'reads-public', description: 'Read **me**' }],
-    principals: [alice.id, bob.id],
-  });
-  t.equal(created.status, 200, created.text);
-  const publicId = await streamIdOf(api, 'reads-public');
-  await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: 'reads-private' }], invite_only: true });
-  const privateId = await streamIdOf(api, 'reads-private');
-  const first = await sendToStream(asAlice, 'reads-public', 'lunch', 'pizza');
+  // Each stream starts with the notification bot's new-stream notice.
+  const { streamId: publicId, noticeId: publicNotice } = await createStream(
+    asAlice,
+    'reads-public',
+    { principals: [alice.id, bob.id] },
+    'Read **me**',
+  );
+  const { streamId: privateId, noticeId: privateNotice } = await createStream(asAlice, 'reads-private', { invite_only: true });
+  await sendToStream(asAlice, 'reads-public', 'lunch', 'pizza');
   const second = await sendToStream(asAlice, 'reads-public', 'dinner', 'soup');
   const third = await sendToStream(asBob, 'reads-public', 'Lunch', 'more pizza');
 
@@ -43,7 +44,7 @@ t.test('the stream reads', async (t) => {
     stream_post_policy: 1,
     message_retention_days: null,
     history_public_to_subscribers: true,
-    first_message_id: first,
+    first_message_id: publicNotice,
     is_announcement_only: false,
     can_remove_subscribers_group_id: realmFile.value('SELECT can_remove_subscribers_group_id FROM streams WHERE id = ?', publicId),
   });
@@ -115,11 +116,12 @@ t.test('the stream reads', async (t) => {
       topics: [
         { name: 'Lunch', max_id: third },
         { name: 'dinner', max_id: second },
+        { name: STREAM_EVENTS_TOPIC, max_id: publicNotice },
       ],
     });
     t.same(responseViolations('get', '/users/me/{stream_id}/topics', res.body), []);
-    const empty = await asAlice.get(`/users/me/${privateId}/topics`);
-    t.same(empty.body, { result: 'success', msg: '', topics: [] });
+    const onlyNotice = await asAlice.get(`/users/me/${privateId}/topics`);
+    t.same(onlyNotice.body, { result: 'success', msg: '', topics: [{ name: STREAM_EVENTS_TOPIC, max_id: privateNotice }] }, 'a new stream has its notice only');
   });
 
   t.test('GET /users/{user_id}/subscriptions/{stream_id} says whether the user is subscribed', async (t) => {

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
+import { NOTIFICATION_BOT_NAME, STREAM_EVENTS_TOPIC, newStreamNoticeHtml, newStreamNoticeId } from '../helpers/stream-notices';
 
 interface Stream {
   name: string;
@@ -16,10 +17,22 @@ t.test('subscriptions and streams', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
   const ownerName = String((await api.get('/users/me')).body['full_name']);
-  const latestMessage = async (client: ApiClient): Promise<Record<string, unknown>> => {
-    const id = (await client.get('/users/me')).body['max_message_id'];
-    return fetchMessage(client, id);
-  };
+  /** The client's `count` newest messages, oldest first. */
+  const newestMessages = async (client: ApiClient, count: number): Promise<Record<string, unknown>[]> =>
+    (await client.get('/messages', { anchor: 'newest', num_before: count, num_after: 0 })).body['messages'] as Record<string, unknown>[];
+  /** The notification bot's announcements of new streams, in general (the announcement stream). */
+  const announcements = async (): Promise<Record<string, unknown>[]> =>
+    (
+      await api.get('/messages', {
+        anchor: 'newest',
+        num_before: 100,
+        num_after: 0,
+        narrow: [
+          { operator: 'stream', operand: 'general' },
+          { operator: 'topic', operand: 'new streams' },
+        ],
+      })
+    ).body['messages'] as Record<string, unknown>[];
   const streamsOf = async (client: ApiClient, params: Record<string, boolean> = {}): Promise<Stream[]> =>
     (await client.get('/streams', params)).body['streams'] as Stream[];
   const link = async (name: string): Promise<string> => {
@@ -95,6 +108,7 @@ t.test('subscriptions and streams', async (t) => {
       already_subscribed: { [server.owner.email]: ['general'] },
     });
     const design = (await streamsOf(api)).find((s) => s.name === 'design');
+    const notice = await newStreamNoticeId(api, design?.stream_id ?? -1);
     t.match(design, {
       description: 'Pixels & *type*',
       rendered_description: String,
@@ -103,7 +117,7 @@ t.test('subscriptions and streams', async (t) => {
       stream_post_policy: 1,
       message_retention_days: null,
       history_public_to_subscribers: true,
-      first_message_id: null,
+      first_message_id: notice,
       is_announcement_only: false,
       can_remove_subscribers_group_id: Number,
       date_created: Number,
@@ -116,26 +130,38 @@ t.test('subscriptions and streams', async (t) => {
     const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [alice.id, bob.email] });
     t.same(res.body['subscribed'], { [alice.email]: ['team'], [bob.email]: ['team'] });
     t.ok((await streamsOf(api.as(bob), { include_public: false })).some((s) => s.name === 'team'));
-    const notice = await latestMessage(api.as(bob));
-    t.equal(notice['sender_full_name'], 'Notification Bot');
-    t.equal(notice['type'], 'private');
-    t.equal(notice['content'], `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`);
+    // A stream created for them introduces itself with its notice; no direct message, as in the public API.
+    const [notice] = await newestMessages(api.as(bob), 1);
+    t.match(notice, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'team', subject: STREAM_EVENTS_TOPIC, flags: [] });
+    t.equal(notice?.['content'], newStreamNoticeHtml('Public', { id: 1, fullName: ownerName }));
+
+    // Subscribed later to a stream that already exists, a user hears it from the notification bot.
+    const carol = await createMember(api, 'Carol');
+    const later = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [carol.id] });
+    t.same(later.body['subscribed'], { [carol.email]: ['team'] });
+    const [told] = await newestMessages(api.as(carol), 1);
+    t.match(told, { sender_full_name: NOTIFICATION_BOT_NAME, type: 'private', flags: [] });
+    t.equal(told?.['content'], `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`);
   });
 
   t.test('announce has the notification bot announce a new public stream', async (t) => {
+    const before = await announcements();
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'quiet' }] });
-    const before = (await api.get('/users/me')).body['max_message_id'];
+    t.same(await announcements(), before, 'not announced without announce');
     const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'announced' }], announce: true });
     t.equal(res.status, 200);
-    const announcement = await latestMessage(api);
-    t.not(announcement['id'], before);
-    t.match(announcement, { sender_full_name: 'Notification Bot', display_recipient: 'general', subject: 'new streams' });
+    const after = await announcements();
+    t.equal(after.length, before.length + 1);
+    const announcement = after[after.length - 1] as Record<string, unknown>;
+    t.match(announcement, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'general', subject: 'new streams', flags: ['read'] });
     t.equal(
       announcement['content'],
       `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> created a new stream ${await link('announced')}.</p>`,
     );
+    const general = (await streamsOf(api)).find((s) => s.name === 'general');
+    t.equal(general?.['first_message_id'], announcement['id'], "the first message of a stream that had none sets its first_message_id");
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'hush' }], announce: true, invite_only: true });
-    t.equal((await latestMessage(api))['id'], announcement['id'], 'private streams are not announced');
+    t.same(await announcements(), after, 'private streams are not announced');
   });
 
   t.test('creation settings apply to new streams and are ignored for existing ones', async (t) => {
@@ -175,8 +201,12 @@ t.test('subscriptions and streams', async (t) => {
     t.equal(withDefault.find((s) => s.name === 'design')?.['is_default'], false);
   });
 
-  t.test('first_message_id is set by the first message', async (t) => {
+  t.test("a new stream's first_message_id is its notice's, and later messages leave it", async (t) => {
+    const design = (await streamsOf(api)).find((s) => s.name === 'design');
+    const notice = await newStreamNoticeId(api, design?.stream_id ?? -1);
+    t.equal(design?.['first_message_id'], notice);
     const sent = await api.post('/messages', { type: 'stream', to: 'design', topic: 't', content: 'first' });
-    t.equal((await streamsOf(api)).find((s) => s.name === 'design')?.['first_message_id'], sent.body['id']);
+    t.ok((sent.body['id'] as number) > notice);
+    t.equal((await streamsOf(api)).find((s) => s.name === 'design')?.['first_message_id'], notice);
   });
 });

@@ -31,7 +31,8 @@ interface Case {
 }
 
 t.test('register state + events = a fresh register', async (t) => {
-  const server = await startServer();
+  // people: the email-change case reads its confirmation link from the info log.
+  const server = await startServer({ env: { LOG_LEVEL: 'info' } });
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
   const aliceCredentials = await createMember(owner, 'Alice');
@@ -180,6 +181,28 @@ t.test('register state + events = a fresh register', async (t) => {
       name: 'archiving a stream the user is in',
       keys: STREAM_KEYS,
       act: async () => owner.call('DELETE', `/streams/${await streamIdOf(owner, 'parlour')}`),
+    },
+    // people: personal settings, names, time zones, email visibility and email changes.
+    { name: 'changing a display setting', keys: ['user_settings'], act: () => alice.call('PATCH', '/settings', { default_language: 'de', color_scheme: 2 }) },
+    { name: 'changing a notification setting', keys: ['user_settings'], act: () => alice.call('PATCH', '/settings', { enable_sounds: false }) },
+    { name: 'changing the time zone', keys: ['user_settings', 'realm_users'], act: () => alice.call('PATCH', '/settings', { timezone: 'Asia/Tokyo' }) },
+    { name: 'the user renaming themselves', keys: ['realm_users', 'full_name'], act: () => alice.call('PATCH', '/settings', { full_name: 'Alice Liddell' }) },
+    { name: 'another user renaming themselves', keys: ['realm_users'], act: () => owner.as(bob).call('PATCH', '/settings', { full_name: 'Robert' }) },
+    {
+      name: 'the user hiding their email',
+      keys: ['realm_users', 'email', 'delivery_email', 'user_settings'],
+      act: () => alice.call('PATCH', '/settings', { email_address_visibility: 4 }),
+    },
+    { name: 'another user hiding their email', keys: ['realm_users'], act: () => owner.as(bob).call('PATCH', '/settings', { email_address_visibility: 3 }) },
+    { name: 'another user showing their email again', keys: ['realm_users'], act: () => owner.as(bob).call('PATCH', '/settings', { email_address_visibility: 1 }) },
+    {
+      name: 'another user confirming an email change',
+      keys: ['realm_users'],
+      act: async () => {
+        await owner.as(bob).call('PATCH', '/settings', { email: 'robert@example.org' });
+        const link = /"confirmation_url":"[^"]*(\/settings\/email_confirm\/[^"]+)"/.exec(server.output())?.[1];
+        return owner.as(null).get(link ?? '/settings/email_confirm/missing');
+      },
     },
     // org: status, presence, realm settings and new users' defaults.
     { name: 'another user setting a status', keys: ['user_status'], act: () => owner.post('/users/me/status', { status_text: 'on a train', emoji_name: 'train' }) },

@@ -268,6 +268,18 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
           const { is_active: _active, ...person } = event['person'] as Row;
           state['realm_users'] = [...list(state, 'realm_users'), person];
         }
+        // people: updates of one person wherever register lists them, and the own identity keys.
+        if (event['op'] === 'update') applyPersonUpdate(state, selfId, event['person'] as Row);
+        break;
+      // people: personal settings, and their legacy twins at top level (api-notes §d).
+      case 'user_settings':
+        if ('user_settings' in state) (state['user_settings'] as Row)[event['property'] as string] = event['value'];
+        break;
+      case 'update_display_settings':
+        if (event['setting_name'] as string in state) state[event['setting_name'] as string] = event['setting'];
+        break;
+      case 'update_global_notifications':
+        if (event['notification_name'] as string in state) state[event['notification_name'] as string] = event['setting'];
         break;
       case 'user_group':
         if (event['op'] === 'add' && 'realm_user_groups' in state) state['realm_user_groups'] = [...list(state, 'realm_user_groups'), event['group'] as Row];
@@ -302,6 +314,23 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
     }
   }
   return state;
+}
+
+/**
+ * realm_user update (api-notes §d): `new_email` renames the API email, `email` beside
+ * `timezone` only identifies the person; every other key is the changed field itself.
+ */
+function applyPersonUpdate(state: State, selfId: number, update: Row): void {
+  const { user_id: userId, new_email: newEmail, ...fields } = update;
+  if (newEmail !== undefined) fields['email'] = newEmail;
+  for (const key of ['realm_users', 'realm_non_active_users', 'cross_realm_bots']) {
+    if (!(key in state)) continue;
+    // Only the fields a person object has: the avatar variant also names register's own keys.
+    const update = (person: Row): Row => Object.fromEntries(Object.entries(person).map(([name, value]) => [name, name in fields ? fields[name] : value]));
+    state[key] = list(state, key).map((person) => (person['user_id'] === userId ? update(person) : person));
+  }
+  if (userId !== selfId || !('realm_users' in state)) return;
+  for (const key of ['email', 'delivery_email', 'full_name', 'avatar_source', 'avatar_url', 'avatar_url_medium']) if (key in fields) state[key] = fields[key];
 }
 
 function applyScheduled(state: State, event: Event): void {

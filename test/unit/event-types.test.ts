@@ -52,6 +52,8 @@ t.test('the event union', async (t) => {
       'custom_profile_fields', 'alert_words', 'scheduled_messages', 'drafts', 'muted_users', 'presence', 'heartbeat',
       // stream-prefs: the legacy twin of user_topic (api-notes §d)
       'muted_topics', 'default_streams', 'default_stream_groups',
+      // legacy: the reading pointer zulip-js still offers
+      'pointer',
       // org: new users' default settings (api-notes §d)
       'realm_user_settings_defaults',
     ]));

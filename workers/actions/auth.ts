@@ -1,7 +1,7 @@
 import { errors } from '../lib/errors';
 import { secretsEqual } from '../lib/secrets';
 import { cacheVersion } from '../queries/cache-version';
-import { userByEmail, type UserRow } from '../queries/users';
+import { userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
 /**
@@ -41,7 +41,8 @@ function cachedUserByEmail(realm: Realm, email: string): UserRow | undefined {
   // differently could hand one account's row to a lookup for another.
   const cached = cache.byEmail.get(email);
   if (cached) return cached;
-  const user = userByEmail(realm, email);
+  // people: the API email and the real one both authenticate (SPEC User.email).
+  const user = userByEmail(realm, email) ?? userByDeliveryEmail(realm, email);
   if (user) cache.byEmail.set(email, user);
   return user;
 }

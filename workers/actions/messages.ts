@@ -142,6 +142,8 @@ export interface NewMessage {
   client: string;
   queueId: string | null;
   localId: string | null;
+  /** Users for whom the message arrives already read (e.g. the creator of a new stream, for its notice). */
+  readBy?: readonly number[];
 }
 
 /** Stores a validated, rendered message with its recipients' flags and queues its event. */
@@ -178,6 +180,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   for (const userId of recipients) {
     let flags = 0;
     if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase())) flags |= FLAG_BIT.read;
+    if (m.readBy?.includes(userId)) flags |= FLAG_BIT.read;
     if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;
     if (rendered.wildcardMentioned && userId !== sender.id) flags |= FLAG_BIT.wildcard_mentioned;
     if (rendered.alertWordUserIds.has(userId) && userId !== sender.id) flags |= FLAG_BIT.has_alert_word;

@@ -26,7 +26,7 @@ export function streamLink(stream: StreamRow): string {
 export type NoticeTarget = { stream: StreamRow; topic: string } | { user: UserRow };
 
 /** Posts a notice from the notification bot inside the current transaction. */
-export function sendNoticeTxn(tx: Txn, target: NoticeTarget, content: string): number | null {
+export function sendNoticeTxn(tx: Txn, target: NoticeTarget, content: string, readBy: readonly number[] = []): number | null {
   const bot = notificationBotTxn(tx);
   if (!bot) return null;
   const stream = 'stream' in target ? target.stream : null;
@@ -41,6 +41,7 @@ export function sendNoticeTxn(tx: Txn, target: NoticeTarget, content: string): n
     client: NOTIFICATION_CLIENT,
     queueId: null,
     localId: null,
+    readBy,
   });
 }
 

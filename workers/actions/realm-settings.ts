@@ -1,5 +1,5 @@
 import { errors } from '../lib/errors';
-import { isLanguageCode } from '../lib/languages';
+import { LANGUAGE_NAMES } from '../lib/languages';
 import { ROLE } from '../lib/roles';
 import { accessStreamById } from '../queries/stream-access';
 import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
@@ -105,7 +105,7 @@ function checkOne(realm: Realm, actor: UserRow, name: string, raw: boolean | num
     if (typeof raw !== 'number' || !choices.includes(raw)) {
       throw name === 'video_chat_provider' || name === 'giphy_rating'
         ? errors.badRequest(`Invalid ${name} ${String(raw)}`)
-        : errors.invalidSettingValue(name);
+        : errors.invalidSetting(name);
     }
     return raw;
   }
@@ -118,7 +118,7 @@ function checkOne(realm: Realm, actor: UserRow, name: string, raw: boolean | num
       if ([...String(raw)].length > MAX_REALM_DESCRIPTION_LENGTH) throw errors.stringTooLong(name, MAX_REALM_DESCRIPTION_LENGTH);
       return String(raw);
     case 'default_language':
-      if (!isLanguageCode(String(raw))) throw errors.invalidLanguage(String(raw));
+      if (!Object.hasOwn(LANGUAGE_NAMES, String(raw))) throw errors.invalidLanguage(String(raw));
       return String(raw);
     case 'default_code_block_language':
       return String(raw);

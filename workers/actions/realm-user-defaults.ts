@@ -1,5 +1,5 @@
 import { errors } from '../lib/errors';
-import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES } from '../queries/register-settings';
+import { SETTING_RULES } from './settings-rules';
 import { storedRealmJson } from '../queries/realm-settings';
 import { USER_SETTINGS_DEFAULTS_KEY, newUserSettings, type UserSettingName } from '../queries/realm-user-defaults';
 import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
@@ -11,37 +11,15 @@ import type { Realm } from '../realm';
  * stored in the realm's `user_settings_defaults`, announced with `realm_user_settings_defaults`.
  */
 
-const ONE_TO_THREE = [1, 2, 3];
-const CHOICES: Partial<Record<UserSettingName, readonly number[]>> = {
-  web_mark_read_on_scroll_policy: ONE_TO_THREE,
-  color_scheme: ONE_TO_THREE,
-  demote_inactive_streams: ONE_TO_THREE,
-  user_list_style: ONE_TO_THREE,
-  desktop_icon_count_display: ONE_TO_THREE,
-  realm_name_in_email_notifications_policy: ONE_TO_THREE,
-  email_address_visibility: [1, 2, 3, 4, 5],
-};
-const DEFAULT_VIEWS = ['recent_topics', 'all_messages'];
-// The public API's bounds on email batching: two minutes to a week.
-const MIN_BATCHING_S = 120;
-const MAX_BATCHING_S = 7 * 24 * 60 * 60;
-
 /** The settings this endpoint changes: every personal preference but the language (openapi). */
 export const EXCLUDED_FROM_DEFAULTS: ReadonlySet<string> = new Set(['default_language']);
 
 export type UserDefaultsRequest = Partial<Record<UserSettingName, boolean | number | string | undefined>>;
 
+/** The same rules as PATCH /settings (actions/settings-rules.ts): one list of allowed values. */
 function checkOne(name: UserSettingName, value: boolean | number | string): void {
-  const choices = CHOICES[name];
-  if (choices && !choices.includes(value as number)) throw errors.invalidSettingValue(name);
-  if (name === 'default_view' && !DEFAULT_VIEWS.includes(String(value))) throw errors.invalidSettingValue(name);
-  if (name === 'emojiset' && !EMOJISET_CHOICES.some((choice) => choice.key === value)) throw errors.invalidSettingValue(name);
-  if (name === 'notification_sound' && !AVAILABLE_NOTIFICATION_SOUNDS.includes(String(value))) {
-    throw errors.badRequest(`Invalid notification sound '${String(value)}'`);
-  }
-  if (name === 'email_notifications_batching_period_seconds' && (Number(value) < MIN_BATCHING_S || Number(value) > MAX_BATCHING_S)) {
-    throw errors.badRequest(`Invalid email batching period: ${String(value)} seconds`);
-  }
+  const problem = SETTING_RULES[name]?.(value);
+  if (problem) throw problem;
 }
 
 export function doUpdateRealmUserSettingsDefaults(realm: Realm, actor: UserRow, request: UserDefaultsRequest): Promise<void> {

@@ -6,6 +6,7 @@ import { inheritedDefaults } from '../queries/subscription-properties';
 import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
 import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
+import { newStreamNoticeTxn } from './stream-notices';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
 import { renderDescription } from './render-message';
 import { checkMayCreateStream, checkMaySubscribeOthers, checkWebPublicEnabled } from './stream-permissions';
@@ -135,12 +136,13 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
         const bucket = newlySubscribed.includes(stream) ? result.subscribed : result.already_subscribed;
         (bucket[user.email] ??= []).push(stream.name);
       }
-      if (user.id !== actor.id && !user.is_bot && newlySubscribed.length > 0) {
-        tellSubscribedTxn(tx, actor, user, newlySubscribed);
-      }
+      // A stream created by this request introduces itself with its notice instead.
+      const toTell = newlySubscribed.filter((stream) => !created.includes(stream));
+      if (user.id !== actor.id && !user.is_bot && toTell.length > 0) tellSubscribedTxn(tx, actor, user, toTell);
     }
     const announced = created.filter((stream) => !stream.invite_only);
     if (request.announce && announced.length > 0) announceStreamsTxn(tx, actor, announced);
+    for (const stream of created) newStreamNoticeTxn(tx, actor, stream);
     if (!request.authorizationErrorsFatal) result.unauthorized = unauthorized;
     return result;
   });
@@ -254,5 +256,6 @@ function announceStreamsTxn(tx: Txn, actor: UserRow, streams: StreamRow[]): void
     streams.length === 1
       ? `${silentMention(actor)} created a new stream ${streamLink(streams[0] as StreamRow)}.`
       : `${silentMention(actor)} created the following streams: ${streams.map(streamLink).join(', ')}.`;
-  sendNoticeTxn(tx, { stream, topic: NEW_STREAMS_TOPIC }, content);
+  // Like every notice about the actor's own action, already read for them.
+  sendNoticeTxn(tx, { stream, topic: NEW_STREAMS_TOPIC }, content, [actor.id]);
 }

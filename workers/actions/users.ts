@@ -1,9 +1,10 @@
 import { errors } from '../lib/errors';
 import { ROLE, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
-import { personObject } from '../queries/event-objects';
+import { apiEmailFor, defaultEmailVisibilityForNewUsers, EMAIL_VISIBILITY } from '../queries/people';
 import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
+import { publishPersonAddedTxn } from './people-events';
 import { subscribeUsersTxn } from './subscriptions';
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -65,9 +66,16 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     tx.realm.stmt('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(roleGroup.id, userId);
     // api-notes §d realm_user add: the whole person, to everyone (the new user included),
     // before the events that name them: their role group's add_members, the peer_adds.
+    // The realm's default visibility for new users decides the API email (SPEC User.email).
+    const visibility = defaultEmailVisibilityForNewUsers(tx.realm);
+    if (visibility !== EMAIL_VISIBILITY.EVERYONE) {
+      tx.realm
+        .stmt("UPDATE users SET email = ?, settings = json_set(settings, '$.email_address_visibility', ?) WHERE id = ?")
+        .run(apiEmailFor(tx.realm, userId, email, visibility), visibility, userId);
+    }
     const created = userById(tx.realm, userId) as UserRow;
     const everyone = activeUserIds(realm);
-    tx.publish({ type: 'realm_user', op: 'add', person: personObject(created) }, everyone);
+    publishPersonAddedTxn(tx, created);
     tx.publish({ type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [userId] }, everyone);
     const defaultStreams = tx.realm.stmt('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
     subscribeUsersTxn(tx, [userId], defaultStreams.map((s) => s.id));

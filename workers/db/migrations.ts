@@ -270,7 +270,23 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (group_id, stream_id)
   ) STRICT, WITHOUT ROWID;
   `,
-  /* 8: i9-org: user status (SPEC User status) and presence flushed from the shard's memory */ `
+  /* 8: legacy: the reading pointer that zulip-js still offers (GET/POST /users/me/pointer) */ `
+  -- Its own table, not a users column: moving it must not bump the users cache version.
+  CREATE TABLE user_pointers (
+    user_id INTEGER PRIMARY KEY REFERENCES users(id),
+    message_id INTEGER NOT NULL
+  ) STRICT;
+  `,
+  /* 9: people: pending email changes awaiting their confirmation link (SPEC PATCH /settings email) */ `
+  CREATE TABLE email_changes (
+    token TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    new_email TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX email_changes_user ON email_changes(user_id);
+  `,
+  /* 10: i9-org: user status (SPEC User status) and presence flushed from the shard's memory */ `
   -- One row per user who ever set a status; an empty text and emoji name mean "none".
   CREATE TABLE user_status (
     user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { doAddLinkifier, doRemoveLinkifier, doUpdateLinkifier } from '../actions/linkifiers';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
-import { listLinkifiers } from '../queries/linkifiers';
+import { legacyFilters, listLinkifiers } from '../queries/linkifiers';
 
 /** GET /realm/linkifiers. */
 export const getLinkifiers = userRoute(z.object({}), ({ realm }) => ({ linkifiers: listLinkifiers(realm) }));
+
+/** GET /realm/filters: the legacy list, for zulip-js `filters.retrieve`. */
+export const getLegacyFilters = userRoute(z.object({}), ({ realm }) => ({ filters: legacyFilters(realm) }));
 
 /** POST /realm/filters (administrators). */
 export const postLinkifier = userRoute(z.object({ pattern: z.string(), url_template: z.string() }), async ({ realm, user }, p) => ({

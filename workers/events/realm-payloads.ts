@@ -127,6 +127,9 @@ export const userTopicEvent = z.strictObject({
 
 export const alertWordsEvent = z.strictObject({ ...base, type: z.literal('alert_words'), alert_words: z.array(z.string()) });
 
+/** The legacy reading pointer moved (POST /users/me/pointer); to the user only. */
+export const pointerEvent = z.strictObject({ ...base, type: z.literal('pointer'), pointer: id });
+
 export const mutedUsersEvent = z.strictObject({
   ...base,
   type: z.literal('muted_users'),

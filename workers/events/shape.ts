@@ -24,6 +24,8 @@ export function shapeForQueue(queue: EventQueue, event: EventPayload, userId: nu
       // SPEC POST /typing: stream typing only for clients that declared they show it.
       return event['message_type'] === 'stream' && !capabilities.stream_typing_notifications ? [] : [event];
     case 'realm_user':
+      // An avatar URL for viewers who cannot see the email to compute it from (SPEC User.avatar_url).
+      if (event[AVATAR_FOR_HIDDEN_EMAIL] === true) return [withoutAvatarMarker(event)];
       return [options.clientExtavatar ? withComputedAvatar(event) : event];
     case 'subscription':
       return [event['op'] === 'add' ? subscriptionsForQueue(event, capabilities.notification_settings_null) : event];
@@ -135,6 +137,14 @@ function subscriptionsForQueue(event: EventPayload, nullsAllowed: boolean): Even
   return withoutInternal(event, { subscriptions });
 }
 
+// Marks realm_user avatar updates whose recipients cannot see the user's real email.
+export const AVATAR_FOR_HIDDEN_EMAIL = 'avatar_for_hidden_email';
+
+function withoutAvatarMarker(event: EventPayload): EventPayload {
+  const { [AVATAR_FOR_HIDDEN_EMAIL]: _marker, ...rest } = event;
+  return rest as EventPayload;
+}
+
 /**
  * client_extavatar (SPEC User.avatar_url): the client computes the external provider's URL
  * itself, so the person's avatar_url is null. No user has an uploaded avatar yet, whose URL
@@ -143,5 +153,7 @@ function subscriptionsForQueue(event: EventPayload, nullsAllowed: boolean): Even
 function withComputedAvatar(event: EventPayload): EventPayload {
   const person = event['person'] as Record<string, unknown> | undefined;
   if (!person || !('avatar_url' in person)) return event;
+  // SPEC User.avatar_url stays when the recipient cannot see the email to compute it from.
+  if (person['delivery_email'] === null) return event;
   return { ...event, person: { ...person, avatar_url: null } };
 }

@@ -13,6 +13,7 @@ import {
   userTopicEvent,
   alertWordsEvent,
   mutedUsersEvent,
+  pointerEvent,
   scheduledMessagesEvent,
   draftsEvent,
   attachmentEvent,
@@ -60,6 +61,7 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   scheduledMessagesEvent,
   draftsEvent,
   mutedUsersEvent,
+  pointerEvent,
   presenceEvent,
   heartbeatEvent,
   // stream-prefs

@@ -83,6 +83,8 @@ export const errors = {
       principal,
     }),
   invalidMessage: () => new ApiError('Invalid message(s)'),
+  // legacy POST /users/me/pointer
+  invalidMessageId: () => new ApiError('Invalid message ID'),
   // scheduled: api-notes §b /scheduled_messages; a missing one is a 404 with code BAD_REQUEST (§f).
   scheduledMessageDoesNotExist: () => new ApiError('Scheduled message does not exist', 'BAD_REQUEST', 404),
   scheduledTimeNotInFuture: () => new ApiError('Scheduled delivery time must be in the future.'),
@@ -167,6 +169,18 @@ export const errors = {
   groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
   nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
   invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
+  // people: PATCH /settings and the email-change link
+  invalidSetting: (name: string) => new ApiError(`Invalid ${name}`),
+  invalidNotificationSound: (sound: string) => new ApiError(`Invalid notification sound '${sound}'`),
+  invalidEmailBatchingPeriod: (seconds: string) => new ApiError(`Invalid email batching period: ${seconds} seconds`),
+  notATimezone: () => new ApiError('Not a recognized time zone'),
+  nameChangesDisabled: () => new ApiError('Name changes are disabled in this organization. Contact an administrator to change your name.'),
+  emailChangesDisabled: () => new ApiError('Email address changes are disabled in this organization.'),
+  invalidAddress: () => new ApiError('Invalid address.'),
+  emailInUse: (email: string) => new ApiError(`Email '${email}' already in use`),
+  wrongPassword: () => new ApiError('Wrong password!'),
+  passwordTooWeak: () => new ApiError('New password is too weak!'),
+  confirmationLinkInvalid: () => new ApiError('The confirmation link has expired or been deactivated.'),
   // org: status, presence, realm settings (openapi update-status, get-user-presence; PATCH /realm)
   mustBeOwner: () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL'),
   noNewStatusValues: () => new ApiError('Client did not pass any new values.'),
@@ -175,7 +189,6 @@ export const errors = {
   stringTooLong: (name: string, limit: number) => new ApiError(`${name} is too long (limit: ${limit} characters)`),
   badValue: (name: string, value: string | number) =>
     new ApiError(`Bad value for '${name}': ${value}`, 'REQUEST_VARIABLE_INVALID', 400, { var_name: name, bad_value: value }),
-  invalidSettingValue: (name: string) => new ApiError(`Invalid ${name}`),
   invalidLanguage: (code: string) => new ApiError(`Invalid language '${code}'`),
   noPresenceData: (email: string) => new ApiError(`No presence data for ${email}`),
 };

@@ -1,48 +1,34 @@
 /**
- * org: the language codes the server offers for `default_language` (realm and user settings),
- * with their display names (api-notes §d `language_name`). A fixed list; an unknown code is an
- * error ("Invalid language '<code>'").
+ * The language codes the server has translations for (SPEC PATCH /settings `default_language`),
+ * with the names that `user_settings` events carry as `language_name` (api-notes §d).
  */
-export const LANGUAGES: Readonly<Record<string, string>> = {
+export const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   ar: 'العربية',
-  bg: 'Български',
+  bg: 'български',
   ca: 'Català',
-  cs: 'Čeština',
-  da: 'Dansk',
+  cs: 'čeština',
   de: 'Deutsch',
-  el: 'Ελληνικά',
   en: 'English',
-  en_GB: 'British English',
+  'en-gb': 'British English',
   es: 'Español',
   fa: 'فارسی',
-  fi: 'Suomi',
   fr: 'Français',
-  hi: 'हिंदी',
+  hi: 'हिन्दी',
   hu: 'Magyar',
   id: 'Bahasa Indonesia',
   it: 'Italiano',
   ja: '日本語',
   ko: '한국어',
-  lt: 'Lietuvių',
   nl: 'Nederlands',
-  no: 'Norsk',
   pl: 'Polski',
   pt: 'Português',
-  pt_BR: 'Português Brasileiro',
-  pt_PT: 'Português Europeu',
-  ro: 'Română',
+  'pt-br': 'Português Brasileiro',
   ru: 'Русский',
-  sk: 'Slovenčina',
-  sr: 'Српски',
   sv: 'Svenska',
   ta: 'தமிழ்',
   tr: 'Türkçe',
   uk: 'Українська',
   vi: 'Tiếng Việt',
-  zh_Hans: '简体中文',
-  zh_Hant: '繁體中文',
+  'zh-hans': '简体中文',
+  'zh-hant': '繁體中文',
 };
-
-export function isLanguageCode(code: string): boolean {
-  return Object.hasOwn(LANGUAGES, code);
-}

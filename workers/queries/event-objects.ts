@@ -1,8 +1,8 @@
-import { isAdminRole, ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { canSeeStream, streamObject, subscriberIds, type StreamRow } from './streams';
 import { personalProperties, subscriptionSettings } from './subscription-properties';
-import { avatarUrl, isoDate, type UserRow } from './users';
+import { userObject, type Viewer } from './people';
+import type { UserRow } from './users';
 
 /*
  * The objects that events carry and the users who may see them (api-notes §d), beside the
@@ -33,29 +33,12 @@ export function streamAudience(realm: Realm, stream: StreamRow): number[] {
     .map((user) => user.id);
 }
 
-/** api-notes §d realm_user add: the person as GET /users shows them. */
-export function personObject(user: UserRow): Record<string, unknown> {
-  const person: Record<string, unknown> = {
-    user_id: user.id,
-    email: user.email,
-    avatar_url: avatarUrl(user),
-    avatar_version: user.avatar_version,
-    full_name: user.full_name,
-    is_admin: isAdminRole(user.role),
-    is_billing_admin: user.is_billing_admin === 1,
-    is_owner: user.role === ROLE.OWNER,
-    is_bot: user.is_bot === 1,
-    is_guest: user.role === ROLE.GUEST,
-    role: user.role,
-    is_active: user.is_active === 1,
-    profile_data: {},
-    timezone: user.timezone,
-    date_joined: isoDate(user.date_joined),
-    delivery_email: user.delivery_email,
-  };
-  if (user.is_bot === 1) {
-    person['bot_type'] = user.bot_type;
-    person['bot_owner_id'] = user.bot_owner_id;
-  }
+/**
+ * api-notes §d realm_user add: the person as GET /users shows them to `viewer` (SPEC User
+ * delivery_email), with `profile_data` for bots too as the event's schema has it.
+ */
+export function personObject(realm: Realm, viewer: Viewer, user: UserRow): Record<string, unknown> {
+  const person = userObject(realm, viewer, user, { clientExtavatar: false });
+  if (!('profile_data' in person)) person['profile_data'] = {};
   return person;
 }

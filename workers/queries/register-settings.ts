@@ -5,7 +5,7 @@ import type { Realm } from '../realm';
 import { newUserSettings } from './realm-user-defaults';
 
 // api-notes §e: the settings the legacy `update_display_settings` type returns at top level.
-const DISPLAY_SETTINGS = [
+export const DISPLAY_SETTINGS = [
   'color_scheme',
   'default_language',
   'default_view',
@@ -23,7 +23,7 @@ const DISPLAY_SETTINGS = [
 ] as const;
 
 // api-notes §e: the settings the legacy `update_global_notifications` type returns at top level.
-const NOTIFICATION_SETTINGS = [
+export const NOTIFICATION_SETTINGS = [
   'desktop_icon_count_display',
   'email_notifications_batching_period_seconds',
   'enable_desktop_notifications',

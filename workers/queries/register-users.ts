@@ -4,44 +4,14 @@ import { presenceState } from './presence';
 import { passesRealmPolicy, streamPolicySettings } from './realm-settings';
 import { userStatusState } from './user-status';
 import type { Wants } from './register-realm';
-import { avatarUrl, isoDate, type UserRow } from './users';
+import { userObject, type UserObjectOptions } from './people';
+import { avatarUrl, type UserRow } from './users';
 
 interface PersonRow extends UserRow {
   is_system_bot: number;
 }
 
-export interface AvatarOptions {
-  /** `client_extavatar`: the client computes the external picture's URL itself. */
-  clientExtavatar: boolean;
-}
-
-/** SPEC User: the user object of `realm_users` and friends (without `is_active` there). */
-export function personObject(user: UserRow, avatars: AvatarOptions): Record<string, unknown> {
-  const person: Record<string, unknown> = {
-    user_id: user.id,
-    delivery_email: user.delivery_email,
-    email: user.email,
-    full_name: user.full_name,
-    date_joined: isoDate(user.date_joined),
-    is_owner: user.role === ROLE.OWNER,
-    is_admin: user.role <= ROLE.ADMINISTRATOR,
-    is_guest: user.role === ROLE.GUEST,
-    is_billing_admin: user.is_billing_admin === 1,
-    is_bot: user.is_bot === 1,
-    role: user.role,
-    timezone: user.timezone,
-    // SPEC User.avatar_url: null when the client computes the external picture itself
-    avatar_url: avatars.clientExtavatar ? null : avatarUrl(user),
-    avatar_version: user.avatar_version,
-  };
-  if (user.is_bot) {
-    person['bot_type'] = user.bot_type;
-    person['bot_owner_id'] = user.bot_owner_id;
-  } else {
-    person['profile_data'] = {};
-  }
-  return person;
-}
+export type AvatarOptions = UserObjectOptions;
 
 /** `realm_user` (api-notes §e): the users, the system bots, and the caller's own keys. */
 export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptions): Record<string, unknown> {
@@ -54,13 +24,12 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const canCreatePublic = passesRealmPolicy(realm, user, policies.create_public_stream_policy);
   const canCreatePrivate = passesRealmPolicy(realm, user, policies.create_private_stream_policy);
   return {
-    realm_users: people.filter((row) => row.is_active === 1).map((row) => personObject(row, avatars)),
-    realm_non_active_users: people
-      .filter((row) => row.is_active === 0)
-      .map((row) => ({ ...personObject(row, avatars), is_active: false })),
+    // api-notes §e: active users without `is_active`; SPEC User.delivery_email as `user` may see it
+    realm_users: people.filter((row) => row.is_active === 1).map((row) => withoutIsActive(userObject(realm, user, row, avatars))),
+    realm_non_active_users: people.filter((row) => row.is_active === 0).map((row) => userObject(realm, user, row, avatars)),
     cross_realm_bots: rows
       .filter((row) => row.is_system_bot === 1)
-      .map((row) => ({ ...personObject(row, avatars), is_system_bot: true })),
+      .map((row) => ({ ...withoutIsActive(userObject(realm, user, row, avatars)), is_system_bot: true })),
     avatar_source: 'G',
     avatar_url: avatarUrl(user),
     avatar_url_medium: avatarUrl(user),
@@ -81,6 +50,11 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
     delivery_email: user.delivery_email,
     full_name: user.full_name,
   };
+}
+
+function withoutIsActive(person: Record<string, unknown>): Record<string, unknown> {
+  const { is_active: _isActive, ...rest } = person;
+  return rest;
 }
 
 /** `realm_user_groups` (api-notes §e): every group with its direct members and subgroups. */

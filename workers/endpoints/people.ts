@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { param } from '../lib/params';
+import { userRoute } from '../lib/route';
+import { realmMembers, userObject, userToShow, type UserObjectOptions } from '../queries/people';
+
+/** SPEC GET /users/{email}: `client_extavatar` defaults to true, profile fields to false. */
+const readParams = {
+  client_extavatar: param.bool(true),
+  include_custom_profile_fields: param.bool(false),
+};
+
+function objectOptions(values: { client_extavatar: boolean; include_custom_profile_fields: boolean }): UserObjectOptions {
+  return { clientExtavatar: values.client_extavatar, includeProfileData: values.include_custom_profile_fields };
+}
+
+/** GET /users: every user of the realm (people, bots, deactivated), not the system bots. */
+export const getUsers = userRoute(z.object(readParams), ({ realm, user }, values) => ({
+  members: realmMembers(realm).map((member) => userObject(realm, user, member, objectOptions(values))),
+}));
+
+/** GET /users/{user_id} and GET /users/{email} (the API email): one path, told apart by its form. */
+export const getUser = userRoute(
+  z.object({ ...readParams, user_id_or_email: z.string() }),
+  ({ realm, user }, values) => ({
+    user: userObject(realm, user, userToShow(realm, values.user_id_or_email), objectOptions(values)),
+  }),
+);
