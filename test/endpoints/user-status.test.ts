@@ -141,6 +141,16 @@ t.test('user status', async (t) => {
     t.same((await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
   });
 
+  await t.test('turning presence_enabled off in PATCH /settings shows the user away', async (t) => {
+    const watcher = await EventReader.register(bob, { event_types: ['user_status'] });
+    await alice.call('PATCH', '/settings', { presence_enabled: false });
+    t.same(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: true }]);
+    t.same((await bob.get(`/users/${aliceCredentials.id}/status`)).body['status'], { away: true });
+    await alice.call('PATCH', '/settings', { presence_enabled: true });
+    t.same(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: false }]);
+    t.same((await bob.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
+  });
+
   await t.test('away repeated announces the status but not an unchanged setting', async (t) => {
     const own = await EventReader.register(alice, { event_types: ['user_status', 'user_settings'] });
     await alice.post('/users/me/status', { away: false });

@@ -209,6 +209,8 @@ t.test('register state + events = a fresh register', async (t) => {
     { name: 'another user clearing the status emoji', keys: ['user_status'], act: () => owner.post('/users/me/status', { emoji_name: '' }) },
     { name: 'the user going away', keys: ['user_status', 'user_settings'], act: () => alice.post('/users/me/status', { away: true, status_text: 'out' }) },
     { name: 'the user coming back', keys: ['user_status', 'user_settings'], act: () => alice.post('/users/me/status', { away: false, status_text: '' }) },
+    { name: 'the user turning presence off in the settings', keys: ['user_status', 'user_settings'], act: () => alice.call('PATCH', '/settings', { presence_enabled: false }) },
+    { name: 'the user turning presence back on', keys: ['user_status', 'user_settings'], act: () => alice.call('PATCH', '/settings', { presence_enabled: true }) },
     { name: 'another user coming online', keys: ['presences'], act: () => owner.post('/users/me/presence', { status: 'active' }) },
     {
       name: 'changing realm settings',

@@ -77,6 +77,11 @@ export function doUpdateUserStatus(realm: Realm, user: UserRow, request: StatusR
   });
 }
 
+/** The `user_status` event of a change of `away` alone (PATCH /settings presence_enabled). */
+export function publishAwayTxn(tx: Txn, userId: number, away: boolean): void {
+  tx.publish({ type: 'user_status', user_id: userId, away }, activeUserIds(tx.realm));
+}
+
 /**
  * The `presence_enabled` personal setting (SPEC PATCH /settings), changed by `away`: stored in
  * the user's settings JSON and announced to the user with `user_settings` and its legacy twin.
