@@ -59,6 +59,8 @@ const envSchema = z.object({
   UNCLAIMED_UPLOAD_EXPIRY_MS: duration.default(21 * 24 * 60 * 60_000),
   ATTACHMENT_SWEEP_INTERVAL_MS: duration.default(60 * 60_000),
   TEMPORARY_URL_MS: duration.default(60_000),
+  // org: how often each shard writes the presence it keeps in memory to the realm file
+  PRESENCE_FLUSH_INTERVAL_MS: duration.default(60_000),
 });
 
 export interface Config {
@@ -81,6 +83,8 @@ export interface Config {
   webPublicStreamsEnabled: boolean;
   // files
   files: FileSettings;
+  // org
+  presenceFlushIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -131,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweepIntervalMs: e.ATTACHMENT_SWEEP_INTERVAL_MS,
       temporaryUrlMs: e.TEMPORARY_URL_MS,
     },
+    // org
+    presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
   };
 }
 

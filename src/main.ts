@@ -35,6 +35,8 @@ async function main(): Promise<void> {
       webPublicStreamsEnabled: config.webPublicStreamsEnabled,
       // files
       files: config.files,
+      // org
+      presenceFlushIntervalMs: config.presenceFlushIntervalMs,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -6,6 +6,7 @@ import { EventBus, type QueuedEvent } from './events/outbox';
 import { systemClock, type Clock } from './lib/clock';
 import type { TypingNotifier } from './events/typing';
 import type { Logger } from './lib/log';
+import { PresenceTable } from './lib/presence';
 import type { Renderer } from './render/pool';
 
 export interface RealmRow {
@@ -58,6 +59,8 @@ export class Realm {
   // typing: the realm's typing actor attaches itself here (workers/shard.ts); actions hand it
   // their notices through this interface, since actions may not import actors.
   typing: TypingNotifier | null = null;
+  // org: presence lives in memory (workers/lib/presence.ts); the presence actor flushes it.
+  readonly presence = new PresenceTable();
 
   constructor(
     readonly name: string,
@@ -68,6 +71,14 @@ export class Realm {
     this.row = this.loadRow();
     this.eventQueues = new EventQueues(options.clock ?? systemClock, options.durations ?? SPEC_DURATIONS);
     this.eventQueues.restore(this.db);
+    // org: the presence the last flush stored
+    this.presence.load(
+      this.stmt('SELECT user_id, last_connected_time, last_active_time FROM user_presence').all() as {
+        user_id: number;
+        last_connected_time: number;
+        last_active_time: number | null;
+      }[],
+    );
     this.events.subscribe((batch) => this.eventQueues.deliver(batch));
   }
 

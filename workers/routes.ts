@@ -1,4 +1,8 @@
 import type { RouteId } from '../src/wire/routes';
+// org: status, presence, realm settings
+import { getRealmPresence, getUserPresence, postPresence } from './endpoints/presence';
+import { patchRealm, patchRealmUserSettingsDefaults } from './endpoints/realm';
+import { getUserStatus, postUserStatus } from './endpoints/user-status';
 import { getServerSettings, postFetchApiKey } from './endpoints/accounts';
 import { getMatchesNarrow, getMessages, postFlagsForNarrow } from './endpoints/message-fetch';
 import { getMessage, postMessages, postRenderMessage } from './endpoints/messages';
@@ -234,6 +238,14 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /~/user_avatars/{realm_id}/{avatar_file}': getAvatarImage, // endpoints/avatars
   'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}': getEmojiImage, // endpoints/realm-emoji
   'GET /~/thumbnail': getThumbnail, // endpoints/attachments
+  // org: status, presence, realm settings
+  'PATCH /realm': patchRealm, // endpoints/realm
+  'PATCH /realm/user_settings_defaults': patchRealmUserSettingsDefaults, // endpoints/realm
+  'POST /users/me/status': postUserStatus, // endpoints/user-status
+  'GET /users/{user_id}/status': getUserStatus, // endpoints/user-status
+  'POST /users/me/presence': postPresence, // endpoints/presence
+  'GET /realm/presence': getRealmPresence, // endpoints/presence
+  'GET /users/{user_id_or_email}/presence': getUserPresence, // endpoints/presence
   // Test hooks (TEST_HOOKS=1 only)
   'POST /__test__/crash_shard': postCrashShard,
   'POST /__test__/sleep': postSleep,

@@ -7,6 +7,7 @@ import { ScheduledMessageSender } from './actors/scheduler';
 import { TypingActor } from './actors/typing';
 import { RetentionActor } from './actors/retention';
 import { UnclaimedUploadActor } from './actors/attachments';
+import { PresenceFlusher } from './actors/presence';
 import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
@@ -129,6 +130,10 @@ export class Shard {
     const unclaimedUploads = new UnclaimedUploadActor(realm, realm.clock, this.log);
     realm.own(unclaimedUploads);
     unclaimedUploads.arm();
+    // org: presence is kept in memory and flushed periodically (issue 9 "Presence")
+    const presence = new PresenceFlusher(realm, realm.clock, this.log, this.settings.presenceFlushIntervalMs);
+    realm.own(presence);
+    presence.arm();
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

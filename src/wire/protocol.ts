@@ -116,6 +116,8 @@ export interface ShardSettings {
   webPublicStreamsEnabled: boolean;
   // files: upload limits and the attachment lifecycle
   files: FileSettings;
+  // org: how often presence kept in memory is written to the realm file
+  presenceFlushIntervalMs: number;
 }
 
 /** files: upload size limits, unclaimed-upload expiry (SPEC States "Attachment"), temporary URLs. */

@@ -134,6 +134,14 @@ export const API_ROUTE_IDS = [
   'GET /realm/emoji',
   'POST /realm/emoji/{emoji_name}',
   'DELETE /realm/emoji/{emoji_name}',
+  // org: status, presence, realm settings
+  'PATCH /realm',
+  'PATCH /realm/user_settings_defaults',
+  'POST /users/me/status',
+  'GET /users/{user_id}/status',
+  'POST /users/me/presence',
+  'GET /realm/presence',
+  'GET /users/{user_id_or_email}/presence',
 ] as const;
 
 /**

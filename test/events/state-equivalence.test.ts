@@ -322,6 +322,31 @@ t.test('register state + events = a fresh register', async (t) => {
         return owner.as(null).get(link ?? '/settings/email_confirm/missing');
       },
     },
+    // org: status, presence, realm settings and new users' defaults.
+    { name: 'another user setting a status', keys: ['user_status'], act: () => owner.post('/users/me/status', { status_text: 'on a train', emoji_name: 'train' }) },
+    { name: 'another user clearing the status emoji', keys: ['user_status'], act: () => owner.post('/users/me/status', { emoji_name: '' }) },
+    { name: 'the user going away', keys: ['user_status', 'user_settings'], act: () => alice.post('/users/me/status', { away: true, status_text: 'out' }) },
+    { name: 'the user coming back', keys: ['user_status', 'user_settings'], act: () => alice.post('/users/me/status', { away: false, status_text: '' }) },
+    { name: 'the user turning presence off in the settings', keys: ['user_status', 'user_settings'], act: () => alice.call('PATCH', '/settings', { presence_enabled: false }) },
+    { name: 'the user turning presence back on', keys: ['user_status', 'user_settings'], act: () => alice.call('PATCH', '/settings', { presence_enabled: true }) },
+    { name: 'another user coming online', keys: ['presences'], act: () => owner.post('/users/me/presence', { status: 'active' }) },
+    {
+      name: 'changing realm settings',
+      keys: ['realm_name', 'realm_allow_message_editing', 'realm_message_content_edit_limit_seconds', 'realm_create_public_stream_policy', 'realm_waiting_period_threshold'],
+      act: () =>
+        owner.call('PATCH', '/realm', {
+          name: 'Renamed',
+          allow_message_editing: false,
+          message_content_edit_limit_seconds: 'unlimited',
+          create_public_stream_policy: 2,
+          waiting_period_threshold: 3,
+        }),
+    },
+    {
+      name: 'changing the defaults for new users',
+      keys: ['realm_user_settings_defaults'],
+      act: () => owner.call('PATCH', '/realm/user_settings_defaults', { emojiset: 'text', color_scheme: 3, enter_sends: true }),
+    },
   ];
 
   for (const testCase of cases) {

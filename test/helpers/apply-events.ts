@@ -5,6 +5,8 @@
  * happens to send.
  */
 import { applyCustomProfileFields, applyDrafts, applyProfileFieldValue, applyUserGroup } from './apply-group-events';
+// org
+import { applyPresence, applyRealm, applyRealmUserSettingsDefaults, applyUserStatus } from './apply-org-events';
 
 export type State = Record<string, unknown>;
 export type Event = Record<string, unknown>;
@@ -317,6 +319,19 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'scheduled_messages':
         applyScheduled(state, event);
+        break;
+      // org
+      case 'user_status':
+        applyUserStatus(state, event);
+        break;
+      case 'realm':
+        applyRealm(state, event);
+        break;
+      case 'realm_user_settings_defaults':
+        applyRealmUserSettingsDefaults(state, event);
+        break;
+      case 'presence':
+        applyPresence(state, event);
         break;
       default:
         break;

@@ -39,3 +39,10 @@ t.test('the external host follows the port unless it is set', async (t) => {
 t.test('durations can be shortened for tests', async (t) => {
   t.equal(loadConfig({ HEARTBEAT_INTERVAL_MS: '50' }).durations.heartbeatIntervalMs, 50);
 });
+
+// org
+t.test('presence is flushed every minute unless configured', async (t) => {
+  t.equal(loadConfig({}).presenceFlushIntervalMs, 60_000);
+  t.equal(loadConfig({ PRESENCE_FLUSH_INTERVAL_MS: '25' }).presenceFlushIntervalMs, 25);
+  t.throws(() => loadConfig({ PRESENCE_FLUSH_INTERVAL_MS: '0' }), { message: /PRESENCE_FLUSH_INTERVAL_MS/ });
+});

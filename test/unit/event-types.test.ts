@@ -56,6 +56,8 @@ t.test('the event union', async (t) => {
       'pointer',
       // bots (api-notes §d realm_bot)
       'realm_bot',
+      // org: new users' default settings (api-notes §d)
+      'realm_user_settings_defaults',
     ]));
   });
 

@@ -10,6 +10,7 @@ import type { Realm, Txn } from '../realm';
 import { deactivateBotTxn } from './deactivation';
 import { checkFullName } from './users';
 import { changeRoleTxn, checkRoleChange, renameTxn } from './user-roles';
+import { newUserSettingsJson } from '../queries/realm-user-defaults';
 
 /** Realm setting `bot_creation_policy` (api-notes §e): 1 everyone, 2 generic bots only, 3 administrators. */
 const BOT_CREATION_POLICY = { EVERYONE: 1, LIMIT_GENERIC_ONLY: 2, ADMINS_ONLY: 3 } as const;
@@ -111,10 +112,11 @@ export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise
     const botId = Number(
       tx.realm
         .stmt(
-          `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, is_bot, bot_type, bot_owner_id, date_joined)
-           VALUES (?, ?, ?, ?, NULL, ?, 1, ?, ?, ?)`,
+          `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, is_bot, bot_type, bot_owner_id, date_joined, settings)
+           VALUES (?, ?, ?, ?, NULL, ?, 1, ?, ?, ?, ?)`,
         )
-        .run(email, email, fullName, generateApiKey(), ROLE.MEMBER, spec.botType, actor.id, now).lastInsertRowid,
+        // The organization's defaults for new users' settings apply to bots too.
+        .run(email, email, fullName, generateApiKey(), ROLE.MEMBER, spec.botType, actor.id, now, newUserSettingsJson(tx.realm)).lastInsertRowid,
     );
     tx.realm
       .stmt(

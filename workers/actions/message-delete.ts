@@ -1,10 +1,9 @@
 import { errors } from '../lib/errors';
 import { attachmentIdsOfMessages } from '../queries/attachments';
 import { afterMessagesDeletedTxn } from './attachments';
-import { rolePassesPolicy } from '../lib/policy';
 import { firstStreamMessageId } from '../queries/message-edit';
 import { accessMessage, messageById, type MessageRow } from '../queries/messages';
-import { messageEditSettings } from '../queries/realm-settings';
+import { messageEditSettings, passesRealmPolicy } from '../queries/realm-settings';
 import { subscriberIds, type StreamRow } from '../queries/streams';
 import { isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -21,7 +20,7 @@ export function checkDeleteMessage(realm: Realm, user: UserRow, messageId: numbe
   const ownBot = userById(realm, message.sender_id)?.bot_owner_id === user.id;
   if (message.sender_id !== user.id && !ownBot) throw errors.noPermissionToDelete();
   const settings = messageEditSettings(realm);
-  if (!rolePassesPolicy(user.role, settings.delete_own_message_policy)) throw errors.noPermissionToDelete();
+  if (!passesRealmPolicy(realm, user, settings.delete_own_message_policy)) throw errors.noPermissionToDelete();
   const limit = settings.message_content_delete_limit_seconds;
   if (limit !== null && Math.floor(Date.now() / 1000) - message.date_sent > limit) throw errors.deleteTimeLimitPassed();
   return message;

@@ -2,11 +2,11 @@ import { topicLinks } from '../markdown';
 import { linkAttachmentsTxn } from './attachments';
 import { errors } from '../lib/errors';
 import { FLAG_BIT, flagNames } from '../lib/flags';
-import { isModeratorOrAbove, rolePassesPolicy } from '../lib/policy';
+import { isModeratorOrAbove } from '../lib/policy';
 import { messageRecipientFlags } from '../queries/message-edit';
 import type { EditHistoryEntry } from '../queries/message-history';
 import { accessMessage, messageById, type MessageRow } from '../queries/messages';
-import { messageEditSettings } from '../queries/realm-settings';
+import { messageEditSettings, passesRealmPolicy } from '../queries/realm-settings';
 import { renderContextFor } from '../queries/render-context';
 import { streamById, subscriberIds, type StreamRow } from '../queries/streams';
 import type { UserRow } from '../queries/users';
@@ -88,7 +88,7 @@ export function checkUpdateMessage(realm: Realm, user: UserRow, request: UpdateM
 
   const exempt = isModeratorOrAbove(user.role);
   if (newTopic !== null) {
-    if (!rolePassesPolicy(user.role, settings.edit_topic_policy)) throw errors.noPermissionToEdit();
+    if (!passesRealmPolicy(realm, user, settings.edit_topic_policy)) throw errors.noPermissionToEdit();
     const limit = settings.move_messages_within_stream_limit_seconds;
     if (!exempt && limit !== null && at - message.date_sent > limit + EDIT_LIMIT_BUFFER_S) {
       throw errors.topicEditTimeLimitPassed();
@@ -99,7 +99,7 @@ export function checkUpdateMessage(realm: Realm, user: UserRow, request: UpdateM
   const stream = message.stream_id === null ? null : (streamById(realm, message.stream_id) ?? null);
   let newStream: StreamRow | null = null;
   if (streamId !== undefined) {
-    if (!rolePassesPolicy(user.role, settings.move_messages_between_streams_policy)) throw errors.noPermissionToMove();
+    if (!passesRealmPolicy(realm, user, settings.move_messages_between_streams_policy)) throw errors.noPermissionToMove();
     newStream = accessStreamById(realm, user, streamId, false);
     checkStreamPost(realm, user, newStream);
     const limit = settings.move_messages_between_streams_limit_seconds;

@@ -8,6 +8,7 @@ import { userSettings, type UserSettings } from '../queries/user-settings';
 import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { publishApiEmailChangeTxn, publishDeliveryEmailChangesTxn } from './people-events';
+import { publishAwayTxn } from './user-status';
 import { isTimezone, SETTING_RULES } from './settings-rules';
 import { checkFullName } from './users';
 import { deleteAllDraftsTxn } from './drafts';
@@ -116,6 +117,8 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
     // Turning synchronization off deletes the stored drafts (SPEC PATCH /settings); as in the
     // public API no event follows: clients keep their local drafts.
     if (checked.changed.enable_drafts_synchronization === false) deleteAllDraftsTxn(tx, user.id);
+    // org: `away` is the inverse of presence_enabled (SPEC User status); others learn it as a status.
+    if (checked.changed.presence_enabled !== undefined) publishAwayTxn(tx, user.id, !checked.changed.presence_enabled);
   });
   if (token !== null) {
     // No mail is sent (SPEC PATCH /settings email): the link the user must open goes to the log.

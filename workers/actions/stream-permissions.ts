@@ -1,17 +1,7 @@
 import { errors } from '../lib/errors';
-import { rolePassesPolicy } from '../lib/policy';
-import { ROLE } from '../lib/roles';
-import { streamPolicySettings } from '../queries/register-realm';
+import { passesRealmPolicy, streamPolicySettings } from '../queries/realm-settings';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
-
-// create_web_public_stream_policy has one more level than the other policies: owners only.
-const OWNERS_ONLY = 7;
-
-function passes(role: number, policy: number): boolean {
-  if (policy === OWNERS_ONLY) return role === ROLE.OWNER;
-  return rolePassesPolicy(role, policy);
-}
 
 /**
  * The realm's stream-creation policies (api-notes §e create_*_stream_policy): a user creates a
@@ -24,7 +14,7 @@ export function checkMayCreateStream(realm: Realm, actor: UserRow, kind: { invit
     : kind.inviteOnly
       ? settings.create_private_stream_policy
       : settings.create_public_stream_policy;
-  if (!passes(actor.role, policy)) throw errors.badRequest('Insufficient permission');
+  if (!passesRealmPolicy(realm, actor, policy)) throw errors.badRequest('Insufficient permission');
 }
 
 /**
@@ -39,6 +29,6 @@ export function checkWebPublicEnabled(realm: Realm): void {
 
 /** Subscribing other users follows the realm's invite_to_stream_policy. */
 export function checkMaySubscribeOthers(realm: Realm, actor: UserRow): void {
-  if (!passes(actor.role, streamPolicySettings(realm).invite_to_stream_policy)) throw errors.badRequest('Insufficient permission');
+  if (!passesRealmPolicy(realm, actor, streamPolicySettings(realm).invite_to_stream_policy)) throw errors.badRequest('Insufficient permission');
 }
 

@@ -6,6 +6,7 @@ import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, typ
 import type { Realm } from '../realm';
 import { publishPersonAddedTxn } from './people-events';
 import { subscribeUsersTxn } from './subscriptions';
+import { newUserSettingsJson } from '../queries/realm-user-defaults';
 
 export const MAX_FULL_NAME_LENGTH = 100;
 // A pragmatic shape check; deliverability is the inviter's business.
@@ -56,10 +57,11 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     const userId = Number(
       tx.realm
         .stmt(
-          `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, date_joined)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, date_joined, settings)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(email, email, fullName, generateApiKey(), passwordHash, ROLE.MEMBER, now).lastInsertRowid,
+        // The organization's defaults for new users' settings (PATCH /realm/user_settings_defaults).
+        .run(email, email, fullName, generateApiKey(), passwordHash, ROLE.MEMBER, now, newUserSettingsJson(tx.realm)).lastInsertRowid,
     );
     const group = systemGroupNameForRole(ROLE.MEMBER) as string;
     const roleGroup = tx.realm.stmt('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(group) as { id: number };

@@ -399,4 +399,21 @@ export const MIGRATIONS: readonly string[] = [
   -- 'G': the external provider's picture for the email; 'U': uploaded (api-notes §d realm_user).
   ALTER TABLE users ADD COLUMN avatar_source TEXT NOT NULL DEFAULT 'G';
   `,
+  /* 13: org: user status (SPEC User status) and presence flushed from the shard's memory */ `
+  -- One row per user who ever set a status; an empty text and emoji name mean "none".
+  CREATE TABLE user_status (
+    user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    status_text TEXT NOT NULL DEFAULT '',
+    emoji_name TEXT NOT NULL DEFAULT '',
+    emoji_code TEXT NOT NULL DEFAULT '',
+    reaction_type TEXT NOT NULL DEFAULT 'unicode_emoji',
+    timestamp INTEGER NOT NULL
+  ) STRICT;
+  -- The presence actor's periodic flush: seconds of the last ping and of the last active one.
+  CREATE TABLE user_presence (
+    user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    last_connected_time INTEGER NOT NULL,
+    last_active_time INTEGER
+  ) STRICT;
+  `,
 ];

@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { checkFetchApiKey } from '../actions/users';
 import { openRoute } from '../lib/route';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/version';
+import { realmColumns, spectatorAccessEnabled } from '../queries/realm-settings';
 import { avatarUrl, userById } from '../queries/users';
 
 /** GET /server_settings (api-notes §b): public facts a client needs before logging in. */
 export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
   const owner = userById(realm, 1);
+  // org: read now, not from the row cached at open, so PATCH /realm shows at once.
+  const columns = realmColumns(realm);
   return {
     authentication_methods: {
       password: true,
@@ -31,10 +34,10 @@ export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
     email_auth_enabled: true,
     require_email_format_usernames: true,
     realm_uri: realm.url,
-    realm_name: realm.info.name,
+    realm_name: columns.name,
     realm_icon: owner ? avatarUrl(owner) : '',
-    realm_description: realm.info.description,
-    realm_web_public_access_enabled: false,
+    realm_description: columns.description,
+    realm_web_public_access_enabled: realm.webPublicStreamsEnabled && spectatorAccessEnabled(realm),
   };
 });
 

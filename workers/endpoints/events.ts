@@ -7,7 +7,7 @@ import { ROLE } from '../lib/roles';
 import { optionalUserRoute, userRoute, type UserContext } from '../lib/route';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/version';
 import { initialState } from '../queries/register';
-import { spectatorAccessEnabled } from '../queries/register-realm';
+import { spectatorAccessEnabled } from '../queries/realm-settings';
 import type { UserRow } from '../queries/users';
 
 const typeList = () => json(z.array(z.string()).optional());

@@ -8,7 +8,7 @@ import { json, param } from '../lib/params';
 import { optionalUserRoute, userRoute } from '../lib/route';
 import { FULL_COLUMNS, fetchedMessages, matchesNarrow, selectRange, type FetchedRow } from '../queries/message-fetch';
 import { resolveNarrow } from '../queries/narrow-resolve';
-import { spectatorAccessEnabled } from '../queries/register-realm';
+import { spectatorAccessEnabled } from '../queries/realm-settings';
 import { resolveSpectatorNarrow } from '../queries/spectator-narrow';
 
 // api-notes §b: at most 5000 messages per fetch.

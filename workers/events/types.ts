@@ -24,8 +24,10 @@ import {
 import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
 // stream-prefs
 import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
-// i9-accounts
+// accounts
 import { realmBotEvent } from './account-payloads';
+// org
+import { realmUserSettingsDefaultsEvent } from './org-payloads';
 
 /*
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
@@ -68,8 +70,10 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   mutedTopicsEvent,
   defaultStreamsEvent,
   defaultStreamGroupsEvent,
-  // i9-accounts
+  // accounts
   realmBotEvent,
+  // org
+  realmUserSettingsDefaultsEvent,
 ]);
 
 export type ClientEventPayload = z.infer<typeof clientEventSchema>;

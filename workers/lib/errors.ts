@@ -240,4 +240,13 @@ export const errors = {
   avatarChangesDisabled: () => new ApiError('Avatar changes are disabled in this organization.'),
   oneImageRequired: () => new ApiError('You must upload exactly one avatar.'),
   oneEmojiRequired: () => new ApiError('You must upload exactly one file.'),
+  // org: status, presence, realm settings (openapi update-status, get-user-presence; PATCH /realm)
+  noNewStatusValues: () => new ApiError('Client did not pass any new values.'),
+  emojiNameRequiredForStatus: () =>
+    new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.'),
+  stringTooLong: (name: string, limit: number) => new ApiError(`${name} is too long (limit: ${limit} characters)`),
+  badValue: (name: string, value: string | number) =>
+    new ApiError(`Bad value for '${name}': ${value}`, 'REQUEST_VARIABLE_INVALID', 400, { var_name: name, bad_value: value }),
+  invalidLanguage: (code: string) => new ApiError(`Invalid language '${code}'`),
+  noPresenceData: (email: string) => new ApiError(`No presence data for ${email}`),
 };

@@ -13,8 +13,8 @@ export const POLICY = {
 /**
  * Whether a user of `role` passes a realm permission policy, the public API's permission
  * levels in order: nobody, everyone (guests included), administrators, moderators, members.
- * Full members are members past the realm's waiting period; its default is 0 days and no
- * endpoint changes it yet, so every member is a full member.
+ * Full members are members past the realm's waiting period; this role-only check counts every
+ * member as full, and queries/realm-settings passesRealmPolicy applies the waiting period (org).
  */
 export function rolePassesPolicy(role: number, policy: number): boolean {
   if (policy === POLICY.NOBODY) return false;
@@ -30,4 +30,13 @@ export function rolePassesPolicy(role: number, policy: number): boolean {
 /** Administrators and moderators are exempt from the move time limits (SPEC §Limits). */
 export function isModeratorOrAbove(role: number): boolean {
   return role <= ROLE.MODERATOR;
+}
+
+// org: create_web_public_stream_policy has one more level than the other policies: owners only
+// (the public API's value 7); register's can_create_* and the stream rules share this.
+export const OWNERS_ONLY_POLICY = 7;
+
+export function rolePassesStreamPolicy(role: number, policy: number): boolean {
+  if (policy === OWNERS_ONLY_POLICY) return role === ROLE.OWNER;
+  return rolePassesPolicy(role, policy);
 }

@@ -4,7 +4,7 @@
  */
 import type { Realm } from '../realm';
 import { accessMessage } from './messages';
-import { spectatorAccessEnabled } from './register-realm';
+import { spectatorAccessEnabled } from './realm-settings';
 import type { UserRow } from './users';
 
 export interface AttachmentRow {

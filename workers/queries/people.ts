@@ -4,6 +4,8 @@ import type { Realm } from '../realm';
 import { userSettings } from './user-settings';
 import { avatarUrl, hasUploadedAvatar, isoDate, userByEmail, userById, type UserRow } from './users';
 import { profileDataOf, type ProfileData } from './profile-fields';
+import { realmSettings } from './realm-settings';
+import { newUserSettings } from './realm-user-defaults';
 
 /** SPEC PATCH /settings `email_address_visibility`: who may see a user's real email. */
 export const EMAIL_VISIBILITY = {
@@ -55,20 +57,9 @@ export function apiEmailFor(realm: Realm, userId: number, deliveryEmail: string,
   return visibility === EMAIL_VISIBILITY.EVERYONE ? deliveryEmail : `user${userId}@${realmEmailDomain(realm)}`;
 }
 
-/** The realm row's `settings` JSON object (realm settings that have no column of their own). */
-function realmSettingsObject(realm: Realm): Record<string, unknown> {
-  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string } | undefined;
-  try {
-    const parsed = JSON.parse(row?.settings ?? '{}') as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** A boolean realm setting such as `name_changes_disabled` (api-notes §e realm), false when unset. */
+/** A boolean realm setting such as `name_changes_disabled` (api-notes §e realm), through the one realm-settings module (org). */
 export function realmFlag(realm: Realm, name: 'name_changes_disabled' | 'email_changes_disabled'): boolean {
-  return realmSettingsObject(realm)[name] === true;
+  return realmSettings(realm)[name];
 }
 
 /**
@@ -76,9 +67,9 @@ export function realmFlag(realm: Realm, name: 'name_changes_disabled' | 'email_c
  * (the realm row's `settings` JSON, key `user_settings_defaults`), else "everyone".
  */
 export function defaultEmailVisibilityForNewUsers(realm: Realm): number {
-  const defaults = realmSettingsObject(realm)['user_settings_defaults'];
-  const value = defaults && typeof defaults === 'object' ? (defaults as Record<string, unknown>)['email_address_visibility'] : undefined;
-  return typeof value === 'number' && EMAIL_VISIBILITY_VALUES.includes(value) ? value : EMAIL_VISIBILITY.EVERYONE;
+  // org: newUserSettings is the one reader of the realm's defaults for new users.
+  const value = newUserSettings(realm).email_address_visibility;
+  return EMAIL_VISIBILITY_VALUES.includes(value) ? value : EMAIL_VISIBILITY.EVERYONE;
 }
 
 export interface UserObjectOptions {

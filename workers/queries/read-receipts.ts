@@ -3,14 +3,8 @@ import { errors } from '../lib/errors';
 import { FLAG_BIT } from '../lib/flags';
 import type { Realm } from '../realm';
 import { accessMessage } from './messages';
+import { realmSettings } from './realm-settings';
 import { booleanSetting, type UserRow } from './users';
-
-/** A boolean realm setting from the realm's `settings` JSON, or its default. */
-export function realmBooleanSetting(realm: Realm, name: string, fallback: boolean): boolean {
-  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string };
-  const value = (JSON.parse(row.settings) as Record<string, unknown>)[name];
-  return typeof value === 'boolean' ? value : fallback;
-}
 
 /**
  * Who has read the message: active users (bots included) with the read flag and
@@ -18,7 +12,7 @@ export function realmBooleanSetting(realm: Realm, name: string, fallback: boolea
  * Muted users are not modelled yet, so none are excluded for muting.
  */
 export function readReceipts(realm: Realm, requester: UserRow, messageId: number): number[] {
-  if (!realmBooleanSetting(realm, 'enable_read_receipts', true)) throw errors.readReceiptsDisabled();
+  if (!realmSettings(realm).enable_read_receipts) throw errors.readReceiptsDisabled();
   const { message } = accessMessage(realm, requester, messageId);
   const readers = realm
     .stmt(

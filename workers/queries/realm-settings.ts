@@ -1,71 +1,183 @@
-import { POLICY } from '../lib/policy';
+import { OWNERS_ONLY_POLICY, POLICY, rolePassesStreamPolicy } from '../lib/policy';
+import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 
-/** The realm settings that govern editing, moving and deleting messages. */
-export interface MessageEditSettings {
-  allow_message_editing: boolean;
-  allow_edit_history: boolean;
-  edit_topic_policy: number;
-  move_messages_between_streams_policy: number;
-  delete_own_message_policy: number;
-  /** null: no limit (openapi: "Will not be 0"). */
-  message_content_edit_limit_seconds: number | null;
-  move_messages_within_stream_limit_seconds: number | null;
-  move_messages_between_streams_limit_seconds: number | null;
-  message_content_delete_limit_seconds: number | null;
-}
+/*
+ * org: the ONE source of every realm setting (api-notes §e `realm_*`). A setting's value is what
+ * the realm row's `settings` JSON stores under the public API's name, else the public API's
+ * default for a new organization (7.0); name, description and the notifications stream live in
+ * their own columns. Every rule (editing, moving, stream creation, spectators, retention,
+ * presence) reads through here, and so does register.
+ */
 
-// The public API's defaults for a new organization (7.0): editing allowed for 10 minutes,
-// moves within 7 days, topic edits by everyone, stream moves and deleting one's own messages
-// by administrators only.
 const TEN_MINUTES_S = 600;
 const SEVEN_DAYS_S = 7 * 24 * 60 * 60;
-export const MESSAGE_EDIT_DEFAULTS: MessageEditSettings = {
-  allow_message_editing: true,
+
+export const REALM_SETTING_DEFAULTS = {
+  add_custom_emoji_policy: POLICY.MEMBERS as number,
   allow_edit_history: true,
-  edit_topic_policy: POLICY.EVERYONE,
-  move_messages_between_streams_policy: POLICY.ADMINS,
-  delete_own_message_policy: POLICY.ADMINS,
-  message_content_edit_limit_seconds: TEN_MINUTES_S,
-  move_messages_within_stream_limit_seconds: SEVEN_DAYS_S,
-  move_messages_between_streams_limit_seconds: SEVEN_DAYS_S,
-  message_content_delete_limit_seconds: TEN_MINUTES_S,
+  allow_message_editing: true,
+  avatar_changes_disabled: false,
+  bot_creation_policy: 1,
+  create_private_stream_policy: POLICY.MEMBERS as number,
+  create_public_stream_policy: POLICY.MEMBERS as number,
+  create_web_public_stream_policy: OWNERS_ONLY_POLICY as number,
+  default_code_block_language: '',
+  default_language: 'en',
+  delete_own_message_policy: POLICY.ADMINS as number,
+  digest_emails_enabled: false,
+  digest_weekday: 1,
+  disallow_disposable_email_addresses: true,
+  edit_topic_policy: POLICY.EVERYONE as number,
+  email_changes_disabled: false,
+  emails_restricted_to_domains: false,
+  enable_read_receipts: true,
+  enable_spectator_access: false,
+  giphy_rating: 2,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  invite_required: true,
+  invite_to_realm_policy: POLICY.MEMBERS as number,
+  invite_to_stream_policy: POLICY.MEMBERS as number,
+  mandatory_topics: false,
+  message_content_allowed_in_email_notifications: true,
+  /** -1: unlimited (api-notes §e realm_message_retention_days). */
+  message_retention_days: -1,
+  move_messages_between_streams_policy: POLICY.ADMINS as number,
+  name_changes_disabled: false,
+  presence_disabled: false,
+  private_message_policy: 1,
+  send_welcome_emails: true,
+  user_group_edit_policy: POLICY.MEMBERS as number,
+  video_chat_provider: 1,
+  waiting_period_threshold: 0,
+  want_advertise_in_communities_directory: false,
+  wildcard_mention_policy: 5,
 };
 
-/**
- * The realm's message-editing settings: those set in the realm row's `settings` JSON, the
- * defaults for the rest. Read from the database on every call (one indexed row): the realm row
- * the shard caches at open would miss a later change.
- */
-export function messageEditSettings(realm: Realm): MessageEditSettings {
-  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string };
-  const stored = parseObject(row.settings);
-  const settings: MessageEditSettings = { ...MESSAGE_EDIT_DEFAULTS };
-  for (const key of ['allow_message_editing', 'allow_edit_history'] as const) {
-    const value = stored[key];
-    if (typeof value === 'boolean') settings[key] = value;
-  }
-  for (const key of ['edit_topic_policy', 'move_messages_between_streams_policy', 'delete_own_message_policy'] as const) {
-    const value = stored[key];
-    if (typeof value === 'number' && Number.isInteger(value)) settings[key] = value;
-  }
-  for (const key of [
-    'message_content_edit_limit_seconds',
-    'move_messages_within_stream_limit_seconds',
-    'move_messages_between_streams_limit_seconds',
-    'message_content_delete_limit_seconds',
-  ] as const) {
-    const value = stored[key];
-    if (value === null || (typeof value === 'number' && Number.isInteger(value) && value > 0)) settings[key] = value;
-  }
-  return settings;
+/** The time limits: seconds, or null for no limit (openapi: "Will not be 0"). */
+export const TIME_LIMIT_DEFAULTS = {
+  message_content_edit_limit_seconds: TEN_MINUTES_S as number | null,
+  message_content_delete_limit_seconds: TEN_MINUTES_S as number | null,
+  move_messages_within_stream_limit_seconds: SEVEN_DAYS_S as number | null,
+  move_messages_between_streams_limit_seconds: SEVEN_DAYS_S as number | null,
+};
+
+export type PlainSettingName = keyof typeof REALM_SETTING_DEFAULTS;
+export type TimeLimitName = keyof typeof TIME_LIMIT_DEFAULTS;
+export type RealmSettings = { -readonly [K in PlainSettingName]: (typeof REALM_SETTING_DEFAULTS)[K] } & {
+  -readonly [K in TimeLimitName]: number | null;
+};
+
+export function isPlainSettingName(name: string): name is PlainSettingName {
+  return Object.hasOwn(REALM_SETTING_DEFAULTS, name);
 }
 
-function parseObject(json: string): Record<string, unknown> {
+export function isTimeLimitName(name: string): name is TimeLimitName {
+  return Object.hasOwn(TIME_LIMIT_DEFAULTS, name);
+}
+
+export interface RealmColumns {
+  name: string;
+  description: string;
+  notifications_stream_id: number | null;
+}
+
+function realmRow(realm: Realm): RealmColumns & { settings: string } {
+  return realm.stmt('SELECT name, description, notifications_stream_id, settings FROM realm WHERE id = 1').get() as RealmColumns & {
+    settings: string;
+  };
+}
+
+export function parseSettingsJson(json: string): Record<string, unknown> {
   try {
     const value = JSON.parse(json) as unknown;
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
     return {};
   }
+}
+
+/** The realm row's `settings` JSON as stored (settings and `user_settings_defaults`). */
+export function storedRealmJson(realm: Realm): Record<string, unknown> {
+  return parseSettingsJson(realmRow(realm).settings);
+}
+
+/**
+ * Every realm setting: a stored value of the default's type, else the default. Read from the
+ * database on every call (one row by primary key): the row the shard caches at open would miss
+ * a later PATCH /realm.
+ */
+export function realmSettings(realm: Realm): RealmSettings {
+  const stored = storedRealmJson(realm);
+  const settings = { ...REALM_SETTING_DEFAULTS, ...TIME_LIMIT_DEFAULTS } as Record<string, unknown>;
+  for (const [name, fallback] of Object.entries(REALM_SETTING_DEFAULTS)) {
+    if (typeof stored[name] === typeof fallback) settings[name] = stored[name];
+  }
+  for (const name of Object.keys(TIME_LIMIT_DEFAULTS)) {
+    const value = stored[name];
+    if (value === null || (typeof value === 'number' && Number.isInteger(value) && value > 0)) settings[name] = value;
+  }
+  return settings as RealmSettings;
+}
+
+/** The settings kept in their own columns of the realm row. */
+export function realmColumns(realm: Realm): RealmColumns {
+  const { name, description, notifications_stream_id } = realmRow(realm);
+  return { name, description, notifications_stream_id };
+}
+
+/** The realm settings that govern editing, moving and deleting messages. */
+export type MessageEditSettings = Pick<
+  RealmSettings,
+  | 'allow_message_editing'
+  | 'allow_edit_history'
+  | 'edit_topic_policy'
+  | 'move_messages_between_streams_policy'
+  | 'delete_own_message_policy'
+  | TimeLimitName
+>;
+
+export function messageEditSettings(realm: Realm): MessageEditSettings {
+  return realmSettings(realm);
+}
+
+/** SPEC §Authentication 3: may POST /register and GET /messages be called without credentials? */
+export function spectatorAccessEnabled(realm: Realm): boolean {
+  return realmSettings(realm).enable_spectator_access;
+}
+
+/** The stream permission settings (api-notes §e realm_*_policy). */
+export type StreamPolicySettings = Pick<
+  RealmSettings,
+  | 'create_public_stream_policy'
+  | 'create_private_stream_policy'
+  | 'create_web_public_stream_policy'
+  | 'invite_to_stream_policy'
+  | 'enable_spectator_access'
+>;
+
+export function streamPolicySettings(realm: Realm): StreamPolicySettings {
+  return realmSettings(realm);
+}
+
+/** The realm's `message_retention_days` (SPEC Stream): a positive count of days, else null (unlimited). */
+export function realmRetentionDays(realm: Realm): number | null {
+  const days = realmSettings(realm).message_retention_days;
+  return days > 0 ? days : null;
+}
+
+const DAY_S = 24 * 60 * 60;
+
+/**
+ * Whether `user` passes one of the realm's permission policies. Full members are members whose
+ * account is older than the realm's `waiting_period_threshold` days (the public API's rule);
+ * the web-public policy's "owners only" level is included.
+ */
+export function passesRealmPolicy(realm: Realm, user: { role: number; date_joined: number }, policy: number): boolean {
+  if (policy === POLICY.FULL_MEMBERS && user.role === ROLE.MEMBER) {
+    const threshold = realmSettings(realm).waiting_period_threshold;
+    return Math.floor(realm.clock.now() / 1000) - user.date_joined >= threshold * DAY_S;
+  }
+  return rolePassesStreamPolicy(user.role, policy);
 }

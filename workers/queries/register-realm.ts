@@ -1,59 +1,12 @@
-import { POLICY } from '../lib/policy';
 import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
 import { listLinkifiers } from './linkifiers';
-import { messageEditSettings } from './realm-settings';
+import { realmColumns, realmSettings } from './realm-settings';
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
 
 /** Which data types POST /register fetches: the request's list, or null for all. */
 export type Wants = (type: string) => boolean;
-
-interface RealmDataRow {
-  name: string;
-  description: string;
-  notifications_stream_id: number | null;
-  settings: string;
-}
-
-// The public API's defaults for a new organization (7.0) of the settings that have no endpoint
-// yet; the realm row's `settings` JSON overrides any of them (PATCH /realm, later).
-const REALM_SETTING_DEFAULTS = {
-  add_custom_emoji_policy: POLICY.MEMBERS,
-  avatar_changes_disabled: false,
-  bot_creation_policy: 1,
-  create_private_stream_policy: POLICY.MEMBERS,
-  create_public_stream_policy: POLICY.MEMBERS,
-  create_web_public_stream_policy: 7, // owners only (the public API's value for this one setting)
-  default_code_block_language: '',
-  default_language: 'en',
-  digest_emails_enabled: false,
-  digest_weekday: 1,
-  disallow_disposable_email_addresses: true,
-  email_changes_disabled: false,
-  emails_restricted_to_domains: false,
-  enable_read_receipts: true,
-  enable_spectator_access: false,
-  giphy_rating: 2,
-  inline_image_preview: true,
-  inline_url_embed_preview: false,
-  invite_required: true,
-  invite_to_realm_policy: POLICY.MEMBERS,
-  invite_to_stream_policy: POLICY.MEMBERS,
-  mandatory_topics: false,
-  message_content_allowed_in_email_notifications: true,
-  message_retention_days: -1,
-  name_changes_disabled: false,
-  private_message_policy: 1,
-  send_welcome_emails: true,
-  user_group_edit_policy: POLICY.MEMBERS,
-  video_chat_provider: 1,
-  waiting_period_threshold: 0,
-  want_advertise_in_communities_directory: false,
-  wildcard_mention_policy: 5,
-};
-
-type RealmSettingName = keyof typeof REALM_SETTING_DEFAULTS;
 
 /** The limits clients enforce before sending (SPEC §Limits; api-notes §e numbers). */
 export const LIMITS = {
@@ -66,54 +19,6 @@ export const LIMITS = {
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
 };
-
-function realmData(realm: Realm): RealmDataRow {
-  return realm.stmt('SELECT name, description, notifications_stream_id, settings FROM realm WHERE id = 1').get() as RealmDataRow;
-}
-
-function storedSettings(row: RealmDataRow): Record<string, unknown> {
-  try {
-    const value = JSON.parse(row.settings) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The realm's settings without an endpoint of their own: stored values of the default's type, else the default. */
-function realmSettings(row: RealmDataRow): Record<RealmSettingName, unknown> {
-  const stored = storedSettings(row);
-  const settings: Record<string, unknown> = { ...REALM_SETTING_DEFAULTS };
-  for (const [name, fallback] of Object.entries(REALM_SETTING_DEFAULTS)) {
-    if (typeof stored[name] === typeof fallback) settings[name] = stored[name];
-  }
-  return settings as Record<RealmSettingName, unknown>;
-}
-
-/** SPEC §Authentication 3: may POST /register be called without credentials? */
-export function spectatorAccessEnabled(realm: Realm): boolean {
-  return realmSettings(realmData(realm)).enable_spectator_access === true;
-}
-
-// stream-writes: the stream permission settings (api-notes §e realm_*_policy).
-export interface StreamPolicySettings {
-  create_public_stream_policy: number;
-  create_private_stream_policy: number;
-  create_web_public_stream_policy: number;
-  invite_to_stream_policy: number;
-  enable_spectator_access: boolean;
-}
-
-export function streamPolicySettings(realm: Realm): StreamPolicySettings {
-  const settings = realmSettings(realmData(realm));
-  return {
-    create_public_stream_policy: settings.create_public_stream_policy as number,
-    create_private_stream_policy: settings.create_private_stream_policy as number,
-    create_web_public_stream_policy: settings.create_web_public_stream_policy as number,
-    invite_to_stream_policy: settings.invite_to_stream_policy as number,
-    enable_spectator_access: settings.enable_spectator_access === true,
-  };
-}
 
 // The public API's video-call providers, with neutral names where it names vendors' products.
 const VIDEO_CHAT_PROVIDERS = { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } };
@@ -128,18 +33,15 @@ const GIPHY_RATINGS = {
 
 /** The `realm` fetch type (api-notes §e): every `realm_*` setting, the server's facts and the `max_*` limits. */
 export function realmState(realm: Realm): Record<string, unknown> {
-  const row = realmData(realm);
-  const settings = realmSettings(row);
+  const row = realmColumns(realm);
+  const settings = realmSettings(realm);
   const state: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries({ ...settings, ...messageEditSettings(realm) })) {
-    state[`realm_${name}`] = value;
-  }
+  for (const [name, value] of Object.entries(settings)) state[`realm_${name}`] = value;
   Object.assign(state, {
     realm_name: row.name,
     realm_description: row.description,
     realm_uri: realm.url,
     realm_authentication_methods: { Email: true, Dev: false, LDAP: false },
-    realm_presence_disabled: false,
     realm_upload_quota_mib: null,
     realm_icon_url: '',
     realm_icon_source: 'G',

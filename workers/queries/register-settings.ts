@@ -1,6 +1,8 @@
 import type { UserRow } from './users';
-import { USER_SETTING_DEFAULTS, userSettings } from './user-settings';
+import { userSettings } from './user-settings';
 import type { Wants } from './register-realm';
+import type { Realm } from '../realm';
+import { newUserSettings } from './realm-user-defaults';
 
 // api-notes §e: the settings the legacy `update_display_settings` type returns at top level.
 export const DISPLAY_SETTINGS = [
@@ -82,7 +84,7 @@ export function userSettingsState(user: UserRow, wants: Wants, settingsObject: b
   return state;
 }
 
-/** `realm_user_settings_defaults`: what a new user starts with (no organization overrides yet). */
-export function realmUserSettingsDefaults(): Record<string, unknown> {
-  return { ...USER_SETTING_DEFAULTS, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+/** `realm_user_settings_defaults`: what a new user starts with, the organization's overrides included (org). */
+export function realmUserSettingsDefaults(realm: Realm): Record<string, unknown> {
+  return { ...newUserSettings(realm), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
 }

@@ -1,6 +1,9 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { profileDataByUser } from './profile-fields';
+import { presenceState } from './presence';
+import { passesRealmPolicy, streamPolicySettings } from './realm-settings';
+import { userStatusState } from './user-status';
 import type { Wants } from './register-realm';
 import { userObject, type UserObjectOptions } from './people';
 import { avatarUrl, avatarUrlMedium, type UserRow } from './users';
@@ -20,6 +23,10 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
   const isMember = user.role <= ROLE.MEMBER;
   const options = { ...avatars, profileDataByUser: profileDataByUser(realm) };
+  // org: the realm's stream policies decide what register says the user may create.
+  const policies = streamPolicySettings(realm);
+  const canCreatePublic = passesRealmPolicy(realm, user, policies.create_public_stream_policy);
+  const canCreatePrivate = passesRealmPolicy(realm, user, policies.create_private_stream_policy);
   return {
     // api-notes §e: active users without `is_active`; SPEC User.delivery_email as `user` may see it
     realm_users: people.filter((row) => row.is_active === 1).map((row) => withoutIsActive(userObject(realm, user, row, options))),
@@ -30,11 +37,12 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
     avatar_source: user.avatar_source,
     avatar_url: avatarUrl(user),
     avatar_url_medium: avatarUrlMedium(user),
-    can_create_private_streams: isMember,
-    can_create_public_streams: isMember,
-    can_create_streams: isMember,
-    can_create_web_public_streams: user.role === ROLE.OWNER,
-    can_subscribe_other_users: isMember,
+    can_create_private_streams: canCreatePrivate,
+    can_create_public_streams: canCreatePublic,
+    can_create_streams: canCreatePublic || canCreatePrivate,
+    can_create_web_public_streams:
+      realm.webPublicStreamsEnabled && policies.enable_spectator_access && passesRealmPolicy(realm, user, policies.create_web_public_stream_policy),
+    can_subscribe_other_users: passesRealmPolicy(realm, user, policies.invite_to_stream_policy),
     can_invite_others_to_realm: isMember,
     is_admin: isAdmin,
     is_owner: user.role === ROLE.OWNER,
@@ -103,13 +111,9 @@ export function peopleState(
   // i9-accounts: the bot objects of POST /bots and the realm_bot events (queries/bots).
   if (wants('realm_bot')) state['realm_bots'] = botsFor(realm, user);
   if (wants('realm_user_groups')) state['realm_user_groups'] = userGroupsState(realm);
-  // Statuses, presence and muting have no endpoints yet: empty, and they grow with them.
-  if (wants('user_status')) state['user_status'] = {};
-  if (wants('presence')) {
-    state['presences'] = {};
-    state['server_timestamp'] = realm.clock.now() / 1000;
-  }
-  // i9-accounts: POST /users/me/muted_users fills it.
+  // org: statuses and presence (SPEC User status; api-notes §e `presence`)
+  if (wants('user_status')) state['user_status'] = userStatusState(realm);
+  if (wants('presence')) Object.assign(state, presenceState(realm, options.slimPresence));
   if (wants('muted_users')) state['muted_users'] = mutedUsers(realm, user.id);
   return state;
 }

@@ -37,6 +37,6 @@ export function initialState(realm: Realm, user: UserRow | null, request: Regist
     }),
     messagesState(realm, user, wants),
   );
-  if (wants('realm_user_settings_defaults')) state['realm_user_settings_defaults'] = realmUserSettingsDefaults();
+  if (wants('realm_user_settings_defaults')) state['realm_user_settings_defaults'] = realmUserSettingsDefaults(realm);
   return state;
 }

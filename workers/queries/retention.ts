@@ -1,19 +1,8 @@
 import type { Realm } from '../realm';
 import type { MessageRow } from './messages';
+import { realmRetentionDays } from './realm-settings';
 
 const DAY_S = 24 * 60 * 60;
-
-/** The realm's `message_retention_days` (SPEC Stream): a positive count of days, else null (unlimited). */
-export function realmRetentionDays(realm: Realm): number | null {
-  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string };
-  let value: unknown;
-  try {
-    value = (JSON.parse(row.settings) as Record<string, unknown>)['message_retention_days'];
-  } catch {
-    return null;
-  }
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
-}
 
 /**
  * Up to `limit` stream messages past their stream's retention period (SPEC Stream

@@ -1,0 +1,80 @@
+import type { PresenceTimes } from '../lib/presence';
+import type { Realm } from '../realm';
+import { realmSettings } from './realm-settings';
+import { userSettings } from './user-settings';
+
+/*
+ * org: presence as the public API shows it (7.0, feature level 178): only the last ping and the
+ * last active ping are kept, so every entry has one client, "website".
+ */
+
+/** api-notes §e: the offline threshold clients use, and the server too for GET /users/{id}/presence. */
+export const OFFLINE_THRESHOLD_S = 200;
+/** A user is "active" when their last active ping is at most this much older than their last ping. */
+const ACTIVE_OFFSET_S = 70;
+export const PRESENCE_CLIENT = 'website';
+
+export interface LegacyPresence {
+  client: string;
+  status: 'active' | 'idle';
+  timestamp: number;
+  pushable: boolean;
+}
+
+export function legacyStatus(times: PresenceTimes): { status: 'active' | 'idle'; timestamp: number } {
+  if (times.lastActive !== null && times.lastActive + ACTIVE_OFFSET_S >= times.lastConnected) {
+    return { status: 'active', timestamp: times.lastActive };
+  }
+  return { status: 'idle', timestamp: times.lastConnected };
+}
+
+/** The legacy per-user object: `website` and `aggregated` with the same data. */
+export function legacyPresence(times: PresenceTimes): Record<string, Record<string, unknown>> {
+  const { status, timestamp } = legacyStatus(times);
+  return {
+    [PRESENCE_CLIENT]: { client: PRESENCE_CLIENT, status, timestamp, pushable: false },
+    aggregated: { client: PRESENCE_CLIENT, status, timestamp },
+  };
+}
+
+/** The slim per-user object (SPEC POST /register slim_presence). */
+export function slimPresence(times: PresenceTimes): Record<string, number> {
+  return { active_timestamp: times.lastActive ?? times.lastConnected, idle_timestamp: times.lastConnected };
+}
+
+interface VisibleUser {
+  id: number;
+  email: string;
+  settings: string;
+}
+
+/**
+ * Users whose presence others may see: active, not bots, with `presence_enabled` (a user who
+ * turned it off appears offline, i.e. absent).
+ */
+function visibleUsers(realm: Realm): Map<number, VisibleUser> {
+  const rows = realm.stmt('SELECT id, email, settings FROM users WHERE is_active = 1 AND is_bot = 0').all() as VisibleUser[];
+  return new Map(rows.filter((row) => userSettings(row).presence_enabled).map((row) => [row.id, row]));
+}
+
+/**
+ * Every visible user's presence, keyed by email (legacy) or user ID (slim); empty when the
+ * realm turned presence off (`presence_disabled`).
+ */
+export function realmPresences(realm: Realm, slim: boolean): Record<string, unknown> {
+  if (realmSettings(realm).presence_disabled) return {};
+  const users = visibleUsers(realm);
+  const presences: Record<string, unknown> = {};
+  for (const [userId, times] of realm.presence.entries()) {
+    const user = users.get(userId);
+    if (!user) continue;
+    if (slim) presences[String(userId)] = slimPresence(times);
+    else presences[user.email] = legacyPresence(times);
+  }
+  return presences;
+}
+
+/** The `presence` fetch type (api-notes §e). */
+export function presenceState(realm: Realm, slim: boolean): Record<string, unknown> {
+  return { presences: realmPresences(realm, slim), server_timestamp: realm.clock.now() / 1000 };
+}

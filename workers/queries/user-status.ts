@@ -1,0 +1,47 @@
+import type { Realm } from '../realm';
+import { userSettings } from './user-settings';
+
+/*
+ * org: user statuses (SPEC User status). `away` is not stored: it is the inverse of the user's
+ * `presence_enabled` setting (feature level 148), so both always agree.
+ */
+
+export interface UserStatusRow {
+  user_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+/** The status object of register's `user_status` and GET /users/{user_id}/status: only what is set. */
+export function statusObject(row: UserStatusRow | undefined, presenceEnabled: boolean): Record<string, unknown> {
+  const status: Record<string, unknown> = {};
+  if (!presenceEnabled) status['away'] = true;
+  if (row && row.status_text !== '') status['status_text'] = row.status_text;
+  if (row && row.emoji_name !== '') {
+    status['emoji_name'] = row.emoji_name;
+    status['emoji_code'] = row.emoji_code;
+    status['reaction_type'] = row.reaction_type;
+  }
+  return status;
+}
+
+export function statusRow(realm: Realm, userId: number): UserStatusRow | undefined {
+  return realm.stmt('SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status WHERE user_id = ?').get(userId) as
+    | UserStatusRow
+    | undefined;
+}
+
+/** register's `user_status`: keyed by user ID, only users with something to show. */
+export function userStatusState(realm: Realm): Record<string, Record<string, unknown>> {
+  const rows = realm.stmt('SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status').all() as UserStatusRow[];
+  const byUser = new Map(rows.map((row) => [row.user_id, row]));
+  const users = realm.stmt('SELECT id, settings FROM users WHERE is_active = 1').all() as { id: number; settings: string }[];
+  const state: Record<string, Record<string, unknown>> = {};
+  for (const user of users) {
+    const status = statusObject(byUser.get(user.id), userSettings(user).presence_enabled);
+    if (Object.keys(status).length > 0) state[String(user.id)] = status;
+  }
+  return state;
+}
