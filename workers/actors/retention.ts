@@ -1,8 +1,8 @@
 import { doDeleteExpiredBatch } from '../actions/retention';
-import type { Clock, TimerHandle } from '../lib/clock';
+import type { Clock } from '../lib/clock';
 import type { Logger } from '../lib/log';
 import type { Realm } from '../realm';
-import type { Actor } from './scheduler';
+import { PeriodicActor } from './periodic';
 
 export interface RetentionOptions {
   /** Time between two sweeps. */
@@ -12,54 +12,26 @@ export interface RetentionOptions {
 }
 
 /**
- * Enforces message retention (SPEC Stream message_retention_days): ONE timer per realm; each
- * sweep deletes expired messages batch by batch, each batch its own transaction, until a batch
- * comes back short, then waits `intervalMs` for the next sweep.
+ * Enforces message retention (SPEC Stream message_retention_days): every `intervalMs`, expired
+ * messages are deleted batch by batch, each batch its own transaction, until a batch comes back
+ * short.
  */
-export class RetentionActor implements Actor {
-  private timer: TimerHandle | null = null;
-  private stopped = false;
-  private sweeping: Promise<void> = Promise.resolve();
-
+export class RetentionActor extends PeriodicActor {
   constructor(
-    private readonly realm: Realm,
-    private readonly clock: Clock,
-    private readonly log: Logger,
+    realm: Realm,
+    clock: Clock,
+    log: Logger,
     private readonly options: RetentionOptions,
-  ) {}
-
-  /** Arms the timer for the next sweep. */
-  arm(): void {
-    if (this.stopped) return;
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = null;
-      this.sweeping = this.sweep().finally(() => this.arm());
-    }, this.options.intervalMs);
+  ) {
+    super(realm, clock, log, options.intervalMs, 'retention sweep');
   }
 
-  /** Resolves when the current sweep (if any) is over; for tests. */
-  whenIdle(): Promise<void> {
-    return this.sweeping;
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  private async sweep(): Promise<void> {
-    try {
-      const nowSeconds = Math.floor(this.clock.now() / 1000);
-      for (;;) {
-        if (this.stopped) return;
-        const deleted = await doDeleteExpiredBatch(this.realm, nowSeconds, this.options.batchSize);
-        if (deleted < this.options.batchSize) return;
-      }
-    } catch (err) {
-      // The next sweep tries again; one failure must not stop retention for good.
-      this.log.error({ err, realm: this.realm.name }, 'retention sweep failed');
+  protected async run(): Promise<void> {
+    const nowSeconds = Math.floor(this.clock.now() / 1000);
+    for (;;) {
+      if (this.stopped) return;
+      const deleted = await doDeleteExpiredBatch(this.realm, nowSeconds, this.options.batchSize);
+      if (deleted < this.options.batchSize) return;
     }
   }
 }
