@@ -8,7 +8,7 @@ import { startServer } from '../helpers/server';
 interface JsClient {
   users: {
     retrieve(params?: Record<string, unknown>): Promise<Record<string, unknown>>;
-    me: { getProfile(): Promise<Record<string, unknown>> };
+    me: { getProfile(): Promise<Record<string, unknown>>; alertWords: { retrieve(params?: Record<string, unknown>): Promise<Record<string, unknown>> } };
   };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
@@ -32,6 +32,13 @@ t.test('zulip-js reads users and changes settings', async (t) => {
   t.test('users.me.getProfile shows the own user', async (t) => {
     const profile = await client.users.me.getProfile();
     t.match(profile, { result: 'success', email: server.owner.email, delivery_email: server.owner.email, role: 100, profile_data: {} });
+  });
+
+  t.test('users.me.alertWords.retrieve lists the alert words the user added', async (t) => {
+    t.same(await client.users.me.alertWords.retrieve(), { result: 'success', msg: '', alert_words: [] });
+    const added = await api.post('/users/me/alert_words', { alert_words: ['release', 'Deploy'] });
+    t.equal(added.status, 200, added.text);
+    t.same(await client.users.me.alertWords.retrieve(), { result: 'success', msg: '', alert_words: ['release', 'Deploy'] });
   });
 
   t.test('PATCH /settings and GET /users/{id} through callEndpoint', async (t) => {
