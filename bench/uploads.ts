@@ -50,6 +50,7 @@ export async function run(): Promise<void> {
     const first = await fetch(`${server.url}/api/v1/user_uploads`, { method: 'POST', headers: postHeaders, body });
     const uri = String(((await first.json()) as Record<string, unknown>)['uri']);
     const idleRss = rssMiB(server.pid);
+    const ceilingIdleRss = rssMiB(ceiling.pid);
     const upload = await measureWithPeakRss({ url: `${server.url}/api/v1/user_uploads`, method: 'POST', headers: postHeaders, body, connections: CONNECTIONS }, server.pid);
     const uploadCeiling = await measureWithPeakRss({ url: `${ceiling.url}/api/v1/user_uploads`, method: 'POST', headers: postHeaders, body, connections: CONNECTIONS }, ceiling.pid);
     report(`uploads POST 1 MiB (${CONNECTIONS} connections)`, upload.measured, uploadCeiling.measured, 'bytes through the worker');
@@ -57,7 +58,7 @@ export async function run(): Promise<void> {
       `  upload: ${megabytesPerSecond(upload.measured)} MiB/s | ceiling ${megabytesPerSecond(uploadCeiling.measured)} MiB/s` +
         ` | server peak RSS ${upload.peakRssMiB.toFixed(0)} MiB (${idleRss.toFixed(0)} MiB idle;` +
         ` ${CONNECTIONS} bodies in flight are ${((CONNECTIONS * body.length) / MIB).toFixed(0)} MiB)` +
-        ` | ceiling peak RSS ${uploadCeiling.peakRssMiB.toFixed(0)} MiB`,
+        ` | ceiling peak RSS ${uploadCeiling.peakRssMiB.toFixed(0)} MiB (${ceilingIdleRss.toFixed(0)} MiB idle)`,
     );
     const download = await measure({ url: `${server.url}${uri}`, method: 'GET', headers: { Authorization: auth }, connections: CONNECTIONS });
     const downloadCeiling = await measure({ url: `${ceiling.url}${uri}`, method: 'GET', headers: { Authorization: auth }, connections: CONNECTIONS });
