@@ -4,9 +4,11 @@ export interface Load {
   url: string;
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Concurrent connections; BENCH_CONNECTIONS (default 50) when absent. */
   connections?: number;
+  /** bench9: connection i sends these headers (i modulo their count), e.g. one user each. */
+  headersPerConnection?: Record<string, string>[];
 }
 
 export interface Measured {
@@ -28,6 +30,11 @@ export async function measure(load: Load): Promise<Measured> {
     headers: load.headers ?? {},
   };
   if (load.body !== undefined) options.body = load.body;
+  const perConnection = load.headersPerConnection;
+  if (perConnection && perConnection.length > 0) {
+    let next = 0;
+    options.setupClient = (client) => client.setHeaders(perConnection[next++ % perConnection.length]);
+  }
   const result = await autocannon(options);
   return {
     requestsPerSecond: result.requests.average,

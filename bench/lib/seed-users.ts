@@ -1,0 +1,54 @@
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MIGRATIONS } from '../../workers/db/migrations';
+import { ROLE, systemGroupNameForRole } from '../../workers/lib/roles';
+import { realmFile } from '../../src/wire/realm-names';
+import { startChatServer } from './processes';
+
+export const SEEDED_USERS = Number(process.env['BENCH_SEED_USERS'] ?? 1_000);
+const MEMBERS_GROUP = systemGroupNameForRole(ROLE.MEMBER) ?? '';
+
+/**
+ * A realm of SEEDED_USERS users (the owner and members), written by bulk insert straight into
+ * the realm file before the server starts: POST /users hashes a password and publishes events
+ * per user. Each member row is what POST /users writes (users row, role group membership), with
+ * no password. Kept in the temp dir between runs; re-seeded when the schema or the size changed.
+ */
+export async function seededUsersDataDir(): Promise<string> {
+  const dataDir = path.join(os.tmpdir(), `teamchat-bench-users-${SEEDED_USERS}`);
+  const marker = path.join(dataDir, 'seeded.json');
+  const want = JSON.stringify({ schema: MIGRATIONS.length, users: SEEDED_USERS });
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === want) return dataDir;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  // The server creates the default realm and its owner on its first start.
+  const server = await startChatServer({}, dataDir);
+  await server.stop();
+  const db = new Database(realmFile(dataDir, 'default'));
+  db.pragma('journal_mode = WAL');
+  const existing = (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+  const group = db.prepare('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(MEMBERS_GROUP) as
+    | { id: number }
+    | undefined;
+  if (!group) throw new Error(`no system group ${MEMBERS_GROUP}: the seeding helper is out of date`);
+  const insertUser = db.prepare(
+    `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, date_joined, settings)
+     VALUES (?, ?, ?, ?, NULL, ?, ?, '{}')`,
+  );
+  const insertMember = db.prepare('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)');
+  const now = Math.floor(Date.now() / 1000);
+  db.transaction(() => {
+    for (let i = existing; i < SEEDED_USERS; i++) {
+      const email = `seeded-user-${i}@example.com`;
+      const id = Number(insertUser.run(email, email, `Seeded User ${i}`, randomBytes(16).toString('hex'), ROLE.MEMBER, now).lastInsertRowid);
+      insertMember.run(group.id, id);
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  fs.writeFileSync(marker, want);
+  return dataDir;
+}
