@@ -1,5 +1,6 @@
 import { FULL_MEMBERS_GROUP, MEMBERS_GROUP } from '../lib/roles';
-import { directMemberIds, qualifyingFullMemberIds, systemGroupIdNamed } from '../queries/full-members';
+import { qualifyingFullMemberIds, systemGroupIdNamed } from '../queries/full-members';
+import { directMemberIds } from '../queries/user-groups';
 import { activeUserIds } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 

@@ -33,9 +33,3 @@ export function qualifyingFullMemberIds(realm: Realm, membersGroupId: number): n
     .all(membersGroupId, fullMemberJoinCutoff(realm)) as { id: number }[];
   return rows.map((row) => row.id);
 }
-
-/** The direct members of a group, by its primary key. */
-export function directMemberIds(realm: Realm, groupId: number): number[] {
-  const rows = realm.stmt('SELECT user_id AS id FROM user_group_members WHERE group_id = ? ORDER BY user_id').all(groupId) as { id: number }[];
-  return rows.map((row) => row.id);
-}
