@@ -61,6 +61,8 @@ const envSchema = z.object({
   TEMPORARY_URL_MS: duration.default(60_000),
   // org: how often each shard writes the presence it keeps in memory to the realm file
   PRESENCE_FLUSH_INTERVAL_MS: duration.default(60_000),
+  // fullmembers: how often each realm promotes members whose account passed the waiting period
+  FULL_MEMBERS_INTERVAL_MS: duration.default(24 * 60 * 60_000),
 });
 
 export interface Config {
@@ -85,6 +87,8 @@ export interface Config {
   files: FileSettings;
   // org
   presenceFlushIntervalMs: number;
+  // fullmembers
+  fullMembersIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -137,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // org
     presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
+    // fullmembers
+    fullMembersIntervalMs: e.FULL_MEMBERS_INTERVAL_MS,
   };
 }
 

@@ -37,6 +37,8 @@ async function main(): Promise<void> {
       files: config.files,
       // org
       presenceFlushIntervalMs: config.presenceFlushIntervalMs,
+      // fullmembers
+      fullMembersIntervalMs: config.fullMembersIntervalMs,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -8,6 +8,7 @@ import { TypingActor } from './actors/typing';
 import { RetentionActor } from './actors/retention';
 import { UnclaimedUploadActor } from './actors/attachments';
 import { PresenceFlusher } from './actors/presence';
+import { FullMembersActor } from './actors/full-members';
 import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
@@ -134,6 +135,10 @@ export class Shard {
     const presence = new PresenceFlusher(realm, realm.clock, this.log, this.settings.presenceFlushIntervalMs);
     realm.own(presence);
     presence.arm();
+    // fullmembers: members whose account passed the waiting period join `@role:fullmembers`
+    const fullMembers = new FullMembersActor(realm, realm.clock, this.log, this.settings.fullMembersIntervalMs);
+    realm.own(fullMembers);
+    fullMembers.arm();
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

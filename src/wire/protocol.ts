@@ -118,6 +118,8 @@ export interface ShardSettings {
   files: FileSettings;
   // org: how often presence kept in memory is written to the realm file
   presenceFlushIntervalMs: number;
+  // fullmembers: how often members past the waiting period join `@role:fullmembers`
+  fullMembersIntervalMs: number;
 }
 
 /** files: upload size limits, unclaimed-upload expiry (SPEC States "Attachment"), temporary URLs. */

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { applyEvents, type Event, type State } from '../helpers/apply-events';
-import { eventViolation } from '../helpers/events';
+import { EventReader, eventViolation } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { postFiles, TINY_PNG } from '../helpers/files';
 import { ApiClient } from '../helpers/http';
-import { sendToStream, streamIdOf } from '../helpers/realm-file';
+import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
 // STYLE.md habit 7: for each action, the register state plus the events the action produced
@@ -34,8 +34,11 @@ interface Case {
 
 t.test('register state + events = a fresh register', async (t) => {
   // people: the email-change case reads its confirmation link from the info log.
-  const server = await startServer({ env: { LOG_LEVEL: 'info' } });
+  // fullmembers: the promotion actor runs often, so a backdated account is promoted without waiting.
+  const server = await startServer({ env: { LOG_LEVEL: 'info', FULL_MEMBERS_INTERVAL_MS: '100' } });
   t.teardown(() => server.stop());
+  const realmFile = new RealmFile(server);
+  t.teardown(() => realmFile.close());
   const owner = new ApiClient(server.baseUrl, server.owner);
   const aliceCredentials = await createMember(owner, 'Alice');
   const alice = owner.as(aliceCredentials);
@@ -342,6 +345,19 @@ t.test('register state + events = a fresh register', async (t) => {
           waiting_period_threshold: 3,
         }),
     },
+    // fullmembers: @role:fullmembers follows the waiting period (the threshold is 3 days here).
+    {
+      name: 'the periodic promotion of the user past the waiting period',
+      keys: ['realm_user_groups'],
+      act: async () => {
+        const watcher = await EventReader.register(owner, { event_types: ['user_group'] });
+        realmFile.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 4 * 24 * 60 * 60, aliceCredentials.id);
+        return watcher.waitPayloads();
+      },
+    },
+    { name: 'raising the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 10 }) },
+    { name: 'lowering the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 0 }) },
+    { name: 'a new member joining the full members at once', keys: ['realm_user_groups'], act: () => createMember(owner, 'Carol') },
     {
       name: 'changing the defaults for new users',
       keys: ['realm_user_settings_defaults'],

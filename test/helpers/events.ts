@@ -62,6 +62,26 @@ export class EventReader {
     return (await this.next()).map(({ id: _id, ...payload }) => payload);
   }
 
+  /**
+   * fullmembers: blocks on GET /events (no dont_block, as clients poll) until events other than
+   * heartbeats arrive, for events an actor publishes later; returns them without their ids.
+   */
+  async waitPayloads(): Promise<Record<string, unknown>[]> {
+    for (;;) {
+      const res = await this.client.get('/events', { queue_id: this.queueId, last_event_id: this.lastEventId });
+      if (res.status !== 200) throw new Error(`GET /events failed: ${res.text}`);
+      const events = res.body['events'] as ReceivedEvent[];
+      for (const event of events) {
+        received.count++;
+        const problem = eventViolation(event);
+        if (problem !== null) throw new Error(`event not in the declared union:\n${problem}`);
+        this.lastEventId = Math.max(this.lastEventId, event.id);
+      }
+      const payloads = events.filter((event) => event.type !== 'heartbeat').map(({ id: _id, ...payload }) => payload);
+      if (payloads.length > 0) return payloads;
+    }
+  }
+
   /** The events of one type. */
   async nextOfType(type: string): Promise<Record<string, unknown>[]> {
     return (await this.nextPayloads()).filter((event) => event['type'] === type);

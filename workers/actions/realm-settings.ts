@@ -12,6 +12,7 @@ import {
   type PlainSettingName,
   type TimeLimitName,
 } from '../queries/realm-settings';
+import { syncFullMembersTxn } from './full-members';
 import type { Realm, Txn } from '../realm';
 
 /*
@@ -186,6 +187,8 @@ export function doUpdateRealmSettings(realm: Realm, actor: UserRow, request: Rea
       publishRealmUpdateTxn(tx, name, value);
     }
     if (jsonChanged) tx.realm.stmt('UPDATE realm SET settings = ? WHERE id = 1').run(JSON.stringify(stored));
+    // fullmembers: a new waiting period promotes or demotes at once (after the realm update event).
+    if (Object.hasOwn(changed, 'waiting_period_threshold')) syncFullMembersTxn(tx);
     return changed;
   });
 }

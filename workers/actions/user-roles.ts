@@ -6,6 +6,7 @@ import { activeUserIds, isAdmin, userById, type UserRow } from '../queries/users
 import type { Realm, Txn } from '../realm';
 import { checkFullName } from './users';
 import { checkProfileData, writeProfileDataTxn, type ProfileDataUpdate } from './profile-data';
+import { syncFullMembersTxn } from './full-members';
 
 const ROLES: readonly number[] = Object.values(ROLE);
 
@@ -64,6 +65,8 @@ export function changeRoleTxn(tx: Txn, target: UserRow, role: number): void {
     realm.stmt('INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(newGroup, target.id);
     tx.publish({ type: 'user_group', op: 'add_members', group_id: newGroup, user_ids: [target.id] }, everyone);
   }
+  // fullmembers: only members are direct full members; a role change moves the user in or out.
+  syncFullMembersTxn(tx);
   if (target.is_active === 0) return;
   const seenAfter = visibleStreamsForRole(realm, target.id, role);
   const lost = [...seenBefore.values()].filter((stream) => !seenAfter.has(stream.id));

@@ -416,4 +416,17 @@ export const MIGRATIONS: readonly string[] = [
     last_active_time INTEGER
   ) STRICT;
   `,
+  /* 14: i9-fullmembers: existing members past the waiting period join `@role:fullmembers` */ `
+  -- The rule of actions/full-members.ts: direct members of @role:members whose account is at
+  -- least the realm's waiting_period_threshold days old (default 0, queries/realm-settings).
+  INSERT OR IGNORE INTO user_group_members (group_id, user_id)
+  SELECT f.id, m.user_id
+  FROM user_groups f
+  JOIN user_groups g ON g.name = '@role:members' COLLATE NOCASE AND g.is_system_group = 1
+  JOIN user_group_members m ON m.group_id = g.id
+  JOIN users u ON u.id = m.user_id
+  WHERE f.name = '@role:fullmembers' COLLATE NOCASE AND f.is_system_group = 1
+    AND u.date_joined <= CAST(strftime('%s', 'now') AS INTEGER)
+      - COALESCE((SELECT json_extract(settings, '$.waiting_period_threshold') FROM realm WHERE id = 1), 0) * 86400;
+  `,
 ];

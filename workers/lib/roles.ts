@@ -34,3 +34,7 @@ export function systemGroupNameForRole(role: number): string | null {
   const group = SYSTEM_GROUPS.find((g) => (g.roles as readonly number[]).includes(role));
   return group ? group.name : null;
 }
+
+// fullmembers: the groups `@role:fullmembers` is computed from (actions/full-members.ts).
+export const FULL_MEMBERS_GROUP = '@role:fullmembers';
+export const MEMBERS_GROUP = '@role:members';
