@@ -342,6 +342,18 @@ t.test('register state + events = a fresh register', async (t) => {
           waiting_period_threshold: 3,
         }),
     },
+    // realm2: the signup notifications stream, the organization type and the video-call server.
+    {
+      name: 'choosing the signup notifications stream',
+      keys: ['realm_signup_notifications_stream_id'],
+      act: async () => owner.call('PATCH', '/realm', { signup_notifications_stream_id: await streamIdOf(owner, 'general') }),
+    },
+    { name: 'changing the organization type', keys: ['realm_org_type'], act: () => owner.call('PATCH', '/realm', { org_type: 30 }) },
+    {
+      name: 'giving the realm its own video-call server',
+      keys: ['realm_jitsi_server_url', 'jitsi_server_url'],
+      act: () => owner.call('PATCH', '/realm', { jitsi_server_url: 'https://calls.example.com' }),
+    },
     {
       name: 'changing the defaults for new users',
       keys: ['realm_user_settings_defaults'],

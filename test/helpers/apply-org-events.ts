@@ -29,6 +29,10 @@ export function applyUserStatus(state: Row, event: Row): void {
 /** realm update / update_dict: the `realm_<name>` keys of register. */
 export function applyRealm(state: Row, event: Row): void {
   if (event['op'] === 'update') state[`realm_${String(event['property'])}`] = event['value'];
+  // realm2: a realm's own video-call server is also the one calls use (null: the server's default, unknown here).
+  if (event['op'] === 'update' && event['property'] === 'jitsi_server_url' && typeof event['value'] === 'string') {
+    state['jitsi_server_url'] = event['value'];
+  }
   if (event['op'] === 'update_dict' && event['property'] === 'default') {
     for (const [name, value] of Object.entries(event['data'] as Row)) state[`realm_${name}`] = value;
   }

@@ -7,6 +7,7 @@ import {
   isPlainSettingName,
   isTimeLimitName,
   realmColumns,
+  realmJitsiServerUrl,
   realmSettings,
   storedRealmJson,
   type PlainSettingName,
@@ -56,6 +57,8 @@ export const CHOICE_REALM_SETTINGS: Readonly<Partial<Record<PlainSettingName, re
   digest_weekday: [0, 1, 2, 3, 4, 5, 6],
   edit_topic_policy: MESSAGE_POLICY,
   giphy_rating: [0, 1, 2, 3, 4, 5],
+  // realm2: the public API's organization types (unspecified, business, …, personal, other).
+  org_type: [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000],
   invite_to_realm_policy: [1, 2, 3, 4, 6],
   invite_to_stream_policy: COMMON_POLICY,
   move_messages_between_streams_policy: MESSAGE_POLICY,
@@ -131,12 +134,31 @@ function checkOne(realm: Realm, actor: UserRow, name: string, raw: boolean | num
       if (typeof raw !== 'number' || raw <= 0) throw errors.badValue(name, badValue(raw));
       return raw;
     case 'notifications_stream_id':
+    case 'signup_notifications_stream_id':
       if (typeof raw !== 'number') throw errors.badValue(name, badValue(raw));
       if (raw !== -1) accessStreamById(realm, actor, raw);
       return raw;
+    case 'jitsi_server_url':
+      return jitsiServerUrl(raw);
     default:
       return raw;
   }
+}
+
+const JITSI_SERVER_URL_MAX_LENGTH = 200;
+const URL_SCHEMES = new Set(['http:', 'https:', 'ftp:', 'ftps:']);
+
+/**
+ * realm2: "default" (stored as null: the server's default) or an absolute URL of at most 200
+ * characters; anything else fails both of the public API's alternatives, hence its wording.
+ */
+function jitsiServerUrl(raw: boolean | number | string): string | null {
+  if (raw === 'default') return null;
+  if (typeof raw === 'string' && raw.length <= JITSI_SERVER_URL_MAX_LENGTH && URL.canParse(raw)) {
+    const url = new URL(raw);
+    if (URL_SCHEMES.has(url.protocol) && url.hostname !== '') return raw;
+  }
+  throw errors.badRequest('jitsi_server_url is not an allowed_type');
 }
 
 /** The offending value as the error's `bad_value` shows it. */
@@ -157,6 +179,7 @@ function currentValue(realm: Realm, name: string): Value {
   if (name === 'name') return columns.name;
   if (name === 'description') return columns.description;
   if (name === 'notifications_stream_id') return columns.notifications_stream_id ?? -1;
+  if (name === 'jitsi_server_url') return realmJitsiServerUrl(realm);
   const settings = realmSettings(realm);
   if (isPlainSettingName(name) || isTimeLimitName(name)) return settings[name];
   return null;

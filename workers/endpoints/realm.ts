@@ -18,6 +18,16 @@ function decodeIntOrWord(value: unknown): unknown {
 
 const intOrWord = z.preprocess(decodeIntOrWord, z.union([param.safeInt, z.string()]).optional());
 
+/** A string the client may send JSON-encoded ("\"default\"") or bare. */
+function decodeJsonString(value: unknown): unknown {
+  if (typeof value !== 'string' || !value.startsWith('"')) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 const shape: Record<string, z.ZodType> = {
   name: z.string().optional(),
   description: z.string().optional(),
@@ -26,6 +36,9 @@ const shape: Record<string, z.ZodType> = {
   waiting_period_threshold: param.optionalInt(),
   notifications_stream_id: param.optionalInt(),
   message_retention_days: intOrWord,
+  // realm2
+  signup_notifications_stream_id: param.optionalInt(),
+  jitsi_server_url: z.preprocess(decodeJsonString, z.string().optional()),
 };
 for (const name of BOOLEAN_REALM_SETTINGS) shape[name] = param.optionalBool();
 for (const name of Object.keys(CHOICE_REALM_SETTINGS)) shape[name] = param.optionalInt();

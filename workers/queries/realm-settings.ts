@@ -45,9 +45,13 @@ export const REALM_SETTING_DEFAULTS = {
   message_retention_days: -1,
   move_messages_between_streams_policy: POLICY.ADMINS as number,
   name_changes_disabled: false,
+  /** realm2: the organization type (api-notes §e realm_org_type; 0 = unspecified). */
+  org_type: 0,
   presence_disabled: false,
   private_message_policy: 1,
   send_welcome_emails: true,
+  /** realm2: where new users are announced; -1: nowhere (api-notes §e realm_signup_notifications_stream_id). */
+  signup_notifications_stream_id: -1,
   user_group_edit_policy: POLICY.MEMBERS as number,
   video_chat_provider: 1,
   waiting_period_threshold: 0,
@@ -125,6 +129,15 @@ export function realmSettings(realm: Realm): RealmSettings {
 export function realmColumns(realm: Realm): RealmColumns {
   const { name, description, notifications_stream_id } = realmRow(realm);
   return { name, description, notifications_stream_id };
+}
+
+/** realm2: the video-call server when none is configured for the realm (register `jitsi_server_url`). */
+export const DEFAULT_JITSI_SERVER_URL = 'https://meet.jit.si';
+
+/** realm2: the realm's own video-call server URL, or null for the server's default. */
+export function realmJitsiServerUrl(realm: Realm): string | null {
+  const value = storedRealmJson(realm)['jitsi_server_url'];
+  return typeof value === 'string' ? value : null;
 }
 
 /** The realm settings that govern editing, moving and deleting messages. */

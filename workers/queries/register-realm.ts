@@ -1,7 +1,7 @@
 import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
 import { listLinkifiers } from './linkifiers';
-import { realmColumns, realmSettings } from './realm-settings';
+import { DEFAULT_JITSI_SERVER_URL, realmColumns, realmJitsiServerUrl, realmSettings } from './realm-settings';
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
 
@@ -35,6 +35,7 @@ const GIPHY_RATINGS = {
 export function realmState(realm: Realm): Record<string, unknown> {
   const row = realmColumns(realm);
   const settings = realmSettings(realm);
+  const jitsiServerUrl = realmJitsiServerUrl(realm);
   const state: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) state[`realm_${name}`] = value;
   Object.assign(state, {
@@ -55,12 +56,10 @@ export function realmState(realm: Realm): Record<string, unknown> {
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_is_zephyr_mirror_realm: false,
-    realm_org_type: 0,
     realm_plan_type: 1,
     realm_push_notifications_enabled: false,
     realm_default_external_accounts: {},
     realm_notifications_stream_id: row.notifications_stream_id ?? -1,
-    realm_signup_notifications_stream_id: -1,
     ...LIMITS,
     // files: the configured upload limits (MAX_FILE_UPLOAD_SIZE_MIB, MAX_IMAGE_UPLOAD_SIZE_MIB)
     max_file_upload_size_mib: realm.fileSettings.maxUploadMib,
@@ -81,7 +80,9 @@ export function realmState(realm: Realm): Record<string, unknown> {
     server_emoji_data_url: `${realm.url}/static/generated/emoji/emoji_api.json`,
     server_needs_upgrade: false,
     event_queue_longpoll_timeout_seconds: 90,
-    jitsi_server_url: 'https://meet.jit.si', // the public API's default video-call server
+    // realm2: the realm's own server (null: the default), and the one calls actually use.
+    realm_jitsi_server_url: jitsiServerUrl,
+    jitsi_server_url: jitsiServerUrl ?? DEFAULT_JITSI_SERVER_URL,
     server_presence_ping_interval_seconds: 60,
     server_presence_offline_threshold_seconds: 200,
   });
