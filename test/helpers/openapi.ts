@@ -151,8 +151,12 @@ export function responseSchema(method: string, apiPath: string): Schema {
 
 /** Problems of a success body of `METHOD /path` (the path as the reference file writes it). */
 export function responseViolations(method: string, apiPath: string, body: unknown): string[] {
-  return violations(responseSchema(method, apiPath), body);
+  return violations(responseSchema(method, apiPath), body).filter((problem) => !NEWER_THAN_REFERENCE.has(problem));
 }
+
+// realm2: keys the brief asks for that the public API added after the reference file
+// (register's realm_jitsi_server_url, its feature level 212).
+const NEWER_THAN_REFERENCE = new Set(['$.realm_jitsi_server_url: not in the schema']);
 
 /** A named component schema (e.g. `MessagesBase`), for checking objects inside other answers. */
 export function componentSchema(name: string): Schema {
