@@ -3,7 +3,7 @@ import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile, sendToStream } from '../helpers/realm-file';
+import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
 // org: PATCH /realm (administrators; owners for owner-only settings), its `realm` events
@@ -62,6 +62,8 @@ t.test('PATCH /realm', async (t) => {
       ['a description over 1000 characters', { description: 'd'.repeat(1001) }, 'description is too long (limit: 1000 characters)'],
       ['an unknown language', { default_language: 'xx' }, "Invalid language 'xx'"],
       ['an unknown notifications stream', { notifications_stream_id: 9999 }, 'Invalid stream ID'],
+      ['an unknown signup notifications stream', { signup_notifications_stream_id: 9999 }, 'Invalid stream ID'],
+      ['an organization type outside the list', { org_type: 15 }, 'Invalid org_type'],
     ];
     for (const [name, params, msg] of invalid) {
       await t.test(`${name} is refused`, async (t) => {
@@ -176,6 +178,41 @@ t.test('PATCH /realm', async (t) => {
     const res = await owner.call('PATCH', '/realm', { notifications_stream_id: general });
     t.same(res.body, { result: 'success', msg: '', notifications_stream_id: general });
     t.equal((await realmState())['realm_notifications_stream_id'], general);
+  });
+
+  await t.test('the signup notifications stream: any stream an administrator may reach, or -1; announced and registered', async (t) => {
+    t.equal((await realmState())['realm_signup_notifications_stream_id'], -1, 'none by default');
+    const secret = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'owners only' }], invite_only: true });
+    t.equal(secret.status, 200, secret.text);
+    const secretId = await streamIdOf(owner, 'owners only');
+    // The public API lets administrators reach private streams they are not in; unknown IDs are refused (above).
+    const privateStream = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: secretId });
+    t.same(privateStream.body, { result: 'success', msg: '', signup_notifications_stream_id: secretId });
+    const general = await streamIdOf(owner, 'general');
+    const watcher = await EventReader.register(member, { event_types: ['realm'] });
+    const res = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: general });
+    t.same(res.body, { result: 'success', msg: '', signup_notifications_stream_id: general });
+    t.same(await watcher.nextPayloads(), [{ type: 'realm', op: 'update', property: 'signup_notifications_stream_id', value: general }]);
+    t.equal((await realmState())['realm_signup_notifications_stream_id'], general);
+    const off = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: -1 });
+    t.same(off.body, { result: 'success', msg: '', signup_notifications_stream_id: -1 });
+    t.equal((await realmState())['realm_signup_notifications_stream_id'], -1);
+  });
+
+  await t.test('the organization type: administrators change it, it is announced and registered', async (t) => {
+    t.equal((await realmState())['realm_org_type'], 0, 'unspecified by default');
+    const watcher = await EventReader.register(member, { event_types: ['realm'] });
+    const res = await admin.call('PATCH', '/realm', { org_type: 20 });
+    t.same(res.body, { result: 'success', msg: '', org_type: 20 });
+    t.same(await watcher.nextPayloads(), [{ type: 'realm', op: 'update', property: 'org_type', value: 20 }]);
+    t.equal((await realmState())['realm_org_type'], 20);
+  });
+
+  await t.test("a realm's own video-call server is not a 7.0 setting: the parameter is ignored", async (t) => {
+    const res = await admin.call('PATCH', '/realm', { jitsi_server_url: 'https://calls.example.com/' });
+    t.same(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['jitsi_server_url'] });
+    t.equal((await realmState())['jitsi_server_url'], 'https://meet.jit.si', "register keeps the server's default");
+    t.notOk('realm_jitsi_server_url' in (await realmState()));
   });
 
   await t.test('message editing follows allow_message_editing and the edit limit', async (t) => {

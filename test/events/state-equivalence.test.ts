@@ -358,6 +358,13 @@ t.test('register state + events = a fresh register', async (t) => {
     { name: 'raising the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 10 }) },
     { name: 'lowering the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 0 }) },
     { name: 'a new member joining the full members at once', keys: ['realm_user_groups'], act: () => createMember(owner, 'Carol') },
+    // realm2: the signup notifications stream and the organization type.
+    {
+      name: 'choosing the signup notifications stream',
+      keys: ['realm_signup_notifications_stream_id'],
+      act: async () => owner.call('PATCH', '/realm', { signup_notifications_stream_id: await streamIdOf(owner, 'general') }),
+    },
+    { name: 'changing the organization type', keys: ['realm_org_type'], act: () => owner.call('PATCH', '/realm', { org_type: 30 }) },
     {
       name: 'changing the defaults for new users',
       keys: ['realm_user_settings_defaults'],

@@ -57,6 +57,8 @@ export const CHOICE_REALM_SETTINGS: Readonly<Partial<Record<PlainSettingName, re
   digest_weekday: [0, 1, 2, 3, 4, 5, 6],
   edit_topic_policy: MESSAGE_POLICY,
   giphy_rating: [0, 1, 2, 3, 4, 5],
+  // realm2: the public API's organization types (unspecified, business, …, personal, other).
+  org_type: [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000],
   invite_to_realm_policy: [1, 2, 3, 4, 6],
   invite_to_stream_policy: COMMON_POLICY,
   move_messages_between_streams_policy: MESSAGE_POLICY,
@@ -132,6 +134,7 @@ function checkOne(realm: Realm, actor: UserRow, name: string, raw: boolean | num
       if (typeof raw !== 'number' || raw <= 0) throw errors.badValue(name, badValue(raw));
       return raw;
     case 'notifications_stream_id':
+    case 'signup_notifications_stream_id':
       if (typeof raw !== 'number') throw errors.badValue(name, badValue(raw));
       if (raw !== -1) accessStreamById(realm, actor, raw);
       return raw;

@@ -26,6 +26,7 @@ const shape: Record<string, z.ZodType> = {
   waiting_period_threshold: param.optionalInt(),
   notifications_stream_id: param.optionalInt(),
   message_retention_days: intOrWord,
+  signup_notifications_stream_id: param.optionalInt(),
 };
 for (const name of BOOLEAN_REALM_SETTINGS) shape[name] = param.optionalBool();
 for (const name of Object.keys(CHOICE_REALM_SETTINGS)) shape[name] = param.optionalInt();

@@ -45,9 +45,13 @@ export const REALM_SETTING_DEFAULTS = {
   message_retention_days: -1,
   move_messages_between_streams_policy: POLICY.ADMINS as number,
   name_changes_disabled: false,
+  /** realm2: the organization type (api-notes §e realm_org_type; 0 = unspecified). */
+  org_type: 0,
   presence_disabled: false,
   private_message_policy: 1,
   send_welcome_emails: true,
+  /** realm2: where new users are announced; -1: nowhere (api-notes §e realm_signup_notifications_stream_id). */
+  signup_notifications_stream_id: -1,
   user_group_edit_policy: POLICY.MEMBERS as number,
   video_chat_provider: 1,
   waiting_period_threshold: 0,

@@ -55,12 +55,10 @@ export function realmState(realm: Realm): Record<string, unknown> {
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_is_zephyr_mirror_realm: false,
-    realm_org_type: 0,
     realm_plan_type: 1,
     realm_push_notifications_enabled: false,
     realm_default_external_accounts: {},
     realm_notifications_stream_id: row.notifications_stream_id ?? -1,
-    realm_signup_notifications_stream_id: -1,
     ...LIMITS,
     // files: the configured upload limits (MAX_FILE_UPLOAD_SIZE_MIB, MAX_IMAGE_UPLOAD_SIZE_MIB)
     max_file_upload_size_mib: realm.fileSettings.maxUploadMib,
