@@ -19,6 +19,8 @@ export function scanMultipart(body: Buffer, contentType: string): MultipartParts
   const boundaryText = boundaryMatch?.[1] ?? boundaryMatch?.[2];
   if (!boundaryText) return null;
   const delimiter = Buffer.from(`--${boundaryText}`);
+  // Every delimiter but the first starts a line of its own.
+  const partEnd = Buffer.from(`\r\n--${boundaryText}`);
   const parts: MultipartParts = { fields: [], files: [] };
   let cursor = body.indexOf(delimiter);
   while (cursor !== -1) {
@@ -28,7 +30,7 @@ export function scanMultipart(body: Buffer, contentType: string): MultipartParts
     const headerEnd = body.indexOf(CRLF_CRLF, afterDelimiter);
     if (headerEnd === -1) break;
     const dataStart = headerEnd + CRLF_CRLF.length;
-    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), dataStart);
+    const next = body.indexOf(partEnd, dataStart);
     if (next === -1) break;
     const headers = body.toString('latin1', afterDelimiter, headerEnd);
     addPart(parts, headers, body, dataStart, next);
@@ -50,9 +52,17 @@ function addPart(parts: MultipartParts, rawHeaders: string, body: Buffer, start:
   parts.files.push({ field: name, filename, contentType, offset: body.byteOffset + start, length: end - start });
 }
 
+// Quoted (with backslash escapes) or bare parameter values, compiled once: every multipart
+// request (zulip-js sends nothing else) crosses this on the front-end thread.
+const PARAM_PATTERNS = {
+  name: [/(?:^|;)\s*name="((?:[^"\\]|\\.)*)"/i, /(?:^|;)\s*name=([^;\s]*)/i],
+  filename: [/(?:^|;)\s*filename="((?:[^"\\]|\\.)*)"/i, /(?:^|;)\s*filename=([^;\s]*)/i],
+} as const;
+
 /** A Content-Disposition parameter; header bytes were read as latin1, names are UTF-8. */
-function dispositionParam(disposition: string, key: string): string | null {
-  const match = new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(disposition) ?? new RegExp(`(?:^|;)\\s*${key}=([^;\\s]*)`, 'i').exec(disposition);
+function dispositionParam(disposition: string, key: keyof typeof PARAM_PATTERNS): string | null {
+  const [quoted, bare] = PARAM_PATTERNS[key];
+  const match = quoted.exec(disposition) ?? bare.exec(disposition);
   if (!match || match[1] === undefined) return null;
   return Buffer.from(match[1].replace(/\\(.)/g, '$1'), 'latin1').toString('utf8');
 }
