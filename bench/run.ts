@@ -15,7 +15,7 @@ const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'markdown-render': () => import('./markdown-render'),
   fanout: () => import('./fanout'),
   'parked-queues': () => import('./parked-queues'),
-  // bench9: issue 9's hot paths
+  // Issue 9's hot paths
   presence: () => import('./presence'),
   uploads: () => import('./uploads'),
   'get-users': () => import('./get-users'),

@@ -31,7 +31,7 @@ const envSchema = z.object({
   // Markdown render threads per shard (piscina); 0 renders on the shard thread itself.
   RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(0),
   // Largest request body accepted; uploads (25 MiB, api-notes §Limits) need the headroom.
-  // files: when unset, the upload limit plus 1 MiB for the multipart framing.
+  // When unset, the upload limit plus 1 MiB for the multipart framing.
   MAX_BODY_BYTES: positiveInt.optional(),
   // A request that a shard has not answered in this time gets a 503.
   SHARD_REQUEST_TIMEOUT_MS: duration.default(30_000),
@@ -52,16 +52,16 @@ const envSchema = z.object({
   TEST_HOOKS: flag.default(false),
   // stream-writes: the server-wide switch for web-public streams (on by default, as in the public API)
   WEB_PUBLIC_STREAMS_ENABLED: flag.default(true),
-  // files: upload limits (api-notes §Limits: 25 MiB; avatars and emoji 5 MiB), unclaimed
+  // Upload limits (api-notes §Limits: 25 MiB; avatars and emoji 5 MiB), unclaimed
   // uploads deleted after three weeks (SPEC States "Attachment": a few weeks), temporary URLs.
   MAX_FILE_UPLOAD_SIZE_MIB: positiveInt.max(1024).default(25),
   MAX_IMAGE_UPLOAD_SIZE_MIB: positiveInt.max(1024).default(5),
   UNCLAIMED_UPLOAD_EXPIRY_MS: duration.default(21 * 24 * 60 * 60_000),
   ATTACHMENT_SWEEP_INTERVAL_MS: duration.default(60 * 60_000),
   TEMPORARY_URL_MS: duration.default(60_000),
-  // org: how often each shard writes the presence it keeps in memory to the realm file
+  // How often each shard writes the presence it keeps in memory to the realm file
   PRESENCE_FLUSH_INTERVAL_MS: duration.default(60_000),
-  // fullmembers: how often each realm promotes members whose account passed the waiting period
+  // How often each realm promotes members whose account passed the waiting period
   FULL_MEMBERS_INTERVAL_MS: duration.default(24 * 60 * 60_000),
 });
 
@@ -83,11 +83,8 @@ export interface Config {
   retention: RetentionSettings;
   // stream-writes
   webPublicStreamsEnabled: boolean;
-  // files
   files: FileSettings;
-  // org
   presenceFlushIntervalMs: number;
-  // fullmembers
   fullMembersIntervalMs: number;
 }
 
@@ -131,7 +128,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: { intervalMs: e.RETENTION_INTERVAL_MS, batchSize: e.RETENTION_BATCH_SIZE },
     // stream-writes
     webPublicStreamsEnabled: e.WEB_PUBLIC_STREAMS_ENABLED,
-    // files
     files: {
       maxUploadMib: e.MAX_FILE_UPLOAD_SIZE_MIB,
       maxImageMib: e.MAX_IMAGE_UPLOAD_SIZE_MIB,
@@ -139,9 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweepIntervalMs: e.ATTACHMENT_SWEEP_INTERVAL_MS,
       temporaryUrlMs: e.TEMPORARY_URL_MS,
     },
-    // org
     presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
-    // fullmembers
     fullMembersIntervalMs: e.FULL_MEMBERS_INTERVAL_MS,
   };
 }

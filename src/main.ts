@@ -33,11 +33,8 @@ async function main(): Promise<void> {
       retention: config.retention,
       // stream-writes
       webPublicStreamsEnabled: config.webPublicStreamsEnabled,
-      // files
       files: config.files,
-      // org
       presenceFlushIntervalMs: config.presenceFlushIntervalMs,
-      // fullmembers
       fullMembersIntervalMs: config.fullMembersIntervalMs,
     },
     config.shards,

@@ -27,7 +27,7 @@ export async function dispatch(realm: Realm, frame: RequestFrame): Promise<Respo
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user, frame };
     const result = await route.run(ctx, values);
-    // files: file serving answers with bytes or a redirect, not the JSON envelope.
+    // File serving answers with bytes or a redirect, not the JSON envelope.
     if (result instanceof BinaryReply) return result.toFrame(frame.id);
     const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
     if (ignored.length > 0) body['ignored_parameters_unsupported'] = ignored;

@@ -28,7 +28,7 @@ function sendBinary(frame: ResponseFrame, bytes: Uint8Array): void {
 let finished: ResponseFrame[] = [];
 
 function respond(frame: ResponseFrame): void {
-  // files: binary answers leave at once, their bytes transferred beside the frame.
+  // Binary answers leave at once, their bytes transferred beside the frame.
   if (frame.binary) return sendBinary(frame, frame.binary.bytes);
   finished.push(frame);
   if (finished.length === 1) setImmediate(flushResponses);
@@ -45,7 +45,7 @@ port.on('message', (message: ThreadMessage) => {
   const frame = decodeToShard(message instanceof ArrayBuffer ? message : message.frame);
   switch (frame.kind) {
     case 'request':
-      // files: the file parts are views of the transferred body, never copies.
+      // The file parts are views of the transferred body, never copies.
       if (!(message instanceof ArrayBuffer)) {
         const body = message.attached;
         frame.files = (frame.fileRanges ?? []).map((range) => ({

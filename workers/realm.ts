@@ -41,7 +41,7 @@ export interface RealmOptions {
   // events: absent in unit tests: the spec's durations and the system clock
   durations?: Durations;
   clock?: Clock;
-  // files: absent in unit tests: the defaults (src/config.ts)
+  // Absent in unit tests: the defaults (src/config.ts)
   files?: FileSettings;
 }
 
@@ -59,7 +59,7 @@ export class Realm {
   // typing: the realm's typing actor attaches itself here (workers/shard.ts); actions hand it
   // their notices through this interface, since actions may not import actors.
   typing: TypingNotifier | null = null;
-  // org: presence lives in memory (workers/lib/presence.ts); the presence actor flushes it.
+  // Presence lives in memory (workers/lib/presence.ts); the presence actor flushes it.
   readonly presence = new PresenceTable();
 
   constructor(
@@ -71,7 +71,7 @@ export class Realm {
     this.row = this.loadRow();
     this.eventQueues = new EventQueues(options.clock ?? systemClock, options.durations ?? SPEC_DURATIONS);
     this.eventQueues.restore(this.db);
-    // org: the presence the last flush stored
+    // The presence the last flush stored
     this.presence.load(
       this.stmt('SELECT user_id, last_connected_time, last_active_time FROM user_presence').all() as {
         user_id: number;
@@ -117,7 +117,6 @@ export class Realm {
     return this.options.webPublicStreamsEnabled ?? true;
   }
 
-  // files
   get fileSettings(): FileSettings {
     return this.options.files ?? { maxUploadMib: 25, maxImageMib: 5, unclaimedExpiryMs: 21 * 86_400_000, sweepIntervalMs: 3_600_000, temporaryUrlMs: 60_000 };
   }

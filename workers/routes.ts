@@ -1,5 +1,5 @@
 import type { RouteId } from '../src/wire/routes';
-// org: status, presence, realm settings
+// Status, presence, realm settings
 import { getRealmPresence, getUserPresence, postPresence } from './endpoints/presence';
 import { patchRealm, patchRealmUserSettingsDefaults } from './endpoints/realm';
 import { getUserStatus, postUserStatus } from './endpoints/user-status';
@@ -68,10 +68,8 @@ import {
   getSubscriptionStatus,
   getSubscriptions,
 } from './endpoints/stream-reads';
-// people
 import { getUser, getUsers } from './endpoints/people';
 import { getEmailConfirm, patchSettings } from './endpoints/settings';
-// accounts
 import {
   deleteMutedUser,
   deleteOwnUser,
@@ -83,7 +81,6 @@ import {
 } from './endpoints/user-admin';
 import { deleteBot, getBots, patchBot, postBot } from './endpoints/bots';
 import type { Route } from './lib/route';
-// files
 import {
   deleteAttachment,
   getAttachments,
@@ -106,7 +103,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /fetch_api_key': postFetchApiKey, // endpoints/accounts
   'POST /users': postUsers, // endpoints/users
   'GET /users/me': getOwnUser, // endpoints/users
-  // people: user reads, personal settings
+  // User reads, personal settings
   'GET /users': getUsers, // endpoints/people
   'GET /users/{user_id_or_email}': getUser, // endpoints/people
   'PATCH /settings': patchSettings, // endpoints/settings
@@ -140,7 +137,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'DELETE /streams/{stream_id}': deleteStream, // endpoints/stream-writes
   // User groups
   'POST /user_groups/create': postCreateUserGroup, // endpoints/user-groups
-  // groups: user groups
+  // User groups
   'GET /user_groups': getUserGroups, // endpoints/user-groups
   'PATCH /user_groups/{user_group_id}': patchUserGroup, // endpoints/user-groups
   'DELETE /user_groups/{user_group_id}': deleteUserGroup, // endpoints/user-groups
@@ -149,15 +146,15 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /user_groups/{user_group_id}/members/{user_id}': getIsUserGroupMember, // endpoints/user-groups
   'POST /user_groups/{user_group_id}/subgroups': postUserGroupSubgroups, // endpoints/user-groups
   'GET /user_groups/{user_group_id}/subgroups': getUserGroupSubgroups, // endpoints/user-groups
-  // groups: drafts
+  // Drafts
   'GET /drafts': getDrafts, // endpoints/drafts
   'POST /drafts': postDrafts, // endpoints/drafts
   'PATCH /drafts/{draft_id}': patchDraft, // endpoints/drafts
   'DELETE /drafts/{draft_id}': deleteDraft, // endpoints/drafts
-  // groups: code playgrounds
+  // Code playgrounds
   'POST /realm/playgrounds': postPlayground, // endpoints/playgrounds
   'DELETE /realm/playgrounds/{playground_id}': deletePlayground, // endpoints/playgrounds
-  // groups: custom profile fields and users' values
+  // Custom profile fields and users' values
   'GET /realm/profile_fields': getProfileFields, // endpoints/profile-fields
   'POST /realm/profile_fields': postProfileField, // endpoints/profile-fields
   'PATCH /realm/profile_fields': patchProfileFieldOrder, // endpoints/profile-fields
@@ -220,7 +217,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'DELETE /bots/{bot_id}': deleteBot, // endpoints/bots
   'POST /users/me/muted_users/{muted_user_id}': postMutedUser, // endpoints/user-admin
   'DELETE /users/me/muted_users/{muted_user_id}': deleteMutedUser, // endpoints/user-admin
-  // files: uploads, attachments, avatars, realm emoji
+  // Uploads, attachments, avatars, realm emoji
   'POST /user_uploads': postUpload, // endpoints/attachments
   'GET /user_uploads/{realm_id}/{dir}/{random}/{filename}': getTemporaryUploadUrl, // endpoints/attachments
   'GET /attachments': getAttachments, // endpoints/attachments
@@ -230,7 +227,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /realm/emoji': getRealmEmoji, // endpoints/realm-emoji
   'POST /realm/emoji/{emoji_name}': postRealmEmoji, // endpoints/realm-emoji
   'DELETE /realm/emoji/{emoji_name}': deleteRealmEmoji, // endpoints/realm-emoji
-  // files: served at the root, outside /api/v1
+  // Served at the root, outside /api/v1
   'GET /~/user_uploads/{realm_id}/{dir}/{random}/{filename}': getUploadedFile, // endpoints/attachments
   'GET /~/user_uploads/temporary/{token}/{filename}': getTemporaryUpload, // endpoints/attachments
   'GET /~/avatar/{email_or_id}': getAvatar, // endpoints/avatars
@@ -238,7 +235,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /~/user_avatars/{realm_id}/{avatar_file}': getAvatarImage, // endpoints/avatars
   'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}': getEmojiImage, // endpoints/realm-emoji
   'GET /~/thumbnail': getThumbnail, // endpoints/attachments
-  // org: status, presence, realm settings
+  // Status, presence, realm settings
   'PATCH /realm': patchRealm, // endpoints/realm
   'PATCH /realm/user_settings_defaults': patchRealmUserSettingsDefaults, // endpoints/realm
   'POST /users/me/status': postUserStatus, // endpoints/user-status

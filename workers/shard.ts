@@ -112,7 +112,6 @@ export class Shard {
       // stream-writes
       webPublicStreamsEnabled: this.settings.webPublicStreamsEnabled,
       durations: this.settings.durations,
-      // files
       files: this.settings.files,
     });
     this.realms.set(name, realm);
@@ -127,15 +126,15 @@ export class Shard {
     const retention = new RetentionActor(realm, realm.clock, this.log, this.settings.retention);
     realm.own(retention);
     retention.arm();
-    // files: unclaimed uploads expire (SPEC States "Attachment")
+    // Unclaimed uploads expire (SPEC States "Attachment")
     const unclaimedUploads = new UnclaimedUploadActor(realm, realm.clock, this.log);
     realm.own(unclaimedUploads);
     unclaimedUploads.arm();
-    // org: presence is kept in memory and flushed periodically (issue 9 "Presence")
+    // Presence is kept in memory and flushed periodically (issue 9 "Presence")
     const presence = new PresenceFlusher(realm, realm.clock, this.log, this.settings.presenceFlushIntervalMs);
     realm.own(presence);
     presence.arm();
-    // fullmembers: members whose account passed the waiting period join `@role:fullmembers`
+    // Members whose account passed the waiting period join `@role:fullmembers`
     const fullMembers = new FullMembersActor(realm, realm.clock, this.log, this.settings.fullMembersIntervalMs);
     realm.own(fullMembers);
     fullMembers.arm();

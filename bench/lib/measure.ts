@@ -7,7 +7,7 @@ export interface Load {
   body?: string | Buffer;
   /** Concurrent connections; BENCH_CONNECTIONS (default 50) when absent. */
   connections?: number;
-  /** bench9: connection i sends these headers (i modulo their count), e.g. one user each. */
+  /** Connection i sends these headers (i modulo their count), e.g. one user each. */
   headersPerConnection?: Record<string, string>[];
 }
 

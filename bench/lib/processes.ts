@@ -108,7 +108,7 @@ export function ownerAuthHeader(dataDir: string): string {
   return 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
 }
 
-/** bench9: the ceiling of issue 9's scenarios (bench/lib/ceiling-server.ts). */
+/** The ceiling of issue 9's scenarios (bench/lib/ceiling-server.ts). */
 export async function startCeiling(mode: 'echo' | 'users' | 'bytes', dbFile = ''): Promise<Running> {
   const port = await freePort();
   const child = runNode(path.join(__dirname, 'ceiling-server.js'), [String(port), mode, dbFile], {});
@@ -116,7 +116,7 @@ export async function startCeiling(mode: 'echo' | 'users' | 'bytes', dbFile = ''
   return { port, url: `http://127.0.0.1:${port}`, dataDir: '', pid: child.pid ?? 0, stop: stopper(child) };
 }
 
-/** bench9: a process's resident memory in MiB (/proc/<pid>/status VmRSS). */
+/** A process's resident memory in MiB (/proc/<pid>/status VmRSS). */
 export function rssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;

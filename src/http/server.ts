@@ -22,7 +22,7 @@ interface RequestHead {
   hasBody: boolean;
   userAgent: string;
   clientIp: string;
-  // files: file requests may ask for a byte range
+  // File requests may ask for a byte range
   range: string;
 }
 
@@ -32,7 +32,7 @@ export class FrontEnd {
   private listenSocket: uWS.us_listen_socket | null = null;
   private readonly resolver: RealmResolver;
   private readonly matcher: RouteMatcher;
-  // files: paths served outside /api/v1 (uploads, avatars, emoji images)
+  // Paths served outside /api/v1 (uploads, avatars, emoji images)
   private readonly rootMatcher = new RouteMatcher(ROOT_ROUTE_IDS);
   private openRequests = 0;
   // Parked polls are answered by the shards when they stop, so a stop does not wait for them.
@@ -174,7 +174,7 @@ export class FrontEnd {
         userAgent: head.userAgent,
       };
       if (head.range !== '') frame.range = head.range;
-      // files: a body holding files goes to the shard whole, transferred rather than copied.
+      // A body holding files goes to the shard whole, transferred rather than copied.
       if (fileRanges.length > 0 && body) {
         frame.fileRanges = fileRanges;
         this.shards.send(frame, respond, body.buffer as ArrayBuffer);
@@ -184,7 +184,7 @@ export class FrontEnd {
     };
     if (!head.hasBody) return dispatch(null);
 
-    // files: with a Content-Length the body goes into one buffer of that size, owning its
+    // With a Content-Length the body goes into one buffer of that size, owning its
     // memory (allocUnsafeSlow: not a slice of the shared pool), so it can be transferred.
     // Allocated when the first bytes arrive, so idle connections announcing big bodies hold none.
     let preallocated: Buffer | null = null;
@@ -227,7 +227,7 @@ export class FrontEnd {
 const textDecoder = new TextDecoder();
 
 /**
- * files: a chunked body joined into memory of its own: Buffer.concat may hand out a slice of
+ * A chunked body joined into memory of its own: Buffer.concat may hand out a slice of
  * the shared pool, and transferring that to a shard would detach the pool under every Buffer.
  */
 function ownedConcat(chunks: readonly Buffer[], length: number): Buffer {

@@ -26,7 +26,7 @@ export function writeJson(
   res.cork(write);
 }
 
-/** files: writes a binary answer (file serving, redirects, ranges); always inside a cork. */
+/** Writes a binary answer (file serving, redirects, ranges); always inside a cork. */
 export function writeBinary(res: HttpResponse, status: number, contentType: string, bytes: Uint8Array, headers: Record<string, string>): void {
   res.cork(() => {
     res.writeStatus(statusLine(status));

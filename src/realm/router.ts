@@ -159,7 +159,7 @@ export class ShardPool {
     const frame = decodeFromShard(message instanceof ArrayBuffer ? message : message.frame);
     switch (frame.kind) {
       case 'response':
-        // files: a binary answer's bytes came beside the frame.
+        // A binary answer's bytes came beside the frame.
         if (frame.binary && !(message instanceof ArrayBuffer)) frame.binary.bytes = new Uint8Array(message.attached);
         this.deliver(frame);
         return;

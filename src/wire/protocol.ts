@@ -10,7 +10,7 @@ export interface UploadedFile {
   data: Uint8Array;
 }
 
-// files: a file part travels outside the msgpack frame, as a range of the request body that is
+// A file part travels outside the msgpack frame, as a range of the request body that is
 // transferred (not copied) to the shard; the shard turns it back into an UploadedFile.
 export interface FileRange {
   field: string;
@@ -31,9 +31,9 @@ export interface RequestFrame {
   /** Query-string and body parameters; body values win over query values of the same name. */
   params: Record<string, string>;
   files: UploadedFile[];
-  // files: parts of `body` (set by the shard from the transferred body; never encoded)
+  // Parts of `body` (set by the shard from the transferred body; never encoded)
   fileRanges?: FileRange[];
-  // files: the Range header of a file request (RFC 9110 §14.2), when sent
+  // The Range header of a file request (RFC 9110 §14.2), when sent
   range?: string;
   /** The raw Authorization header, '' when absent. */
   authorization: string;
@@ -48,13 +48,13 @@ export interface ResponseFrame {
   headers: Record<string, string>;
   /** The JSON body, serialised by the shard so the front end only copies bytes. */
   body: string;
-  // files: a binary answer (file serving): `bytes` with this Content-Type replace `body`.
+  // A binary answer (file serving): `bytes` with this Content-Type replace `body`.
   // The bytes travel beside the frame in the transfer list, so they are not copied.
   binary?: { contentType: string; bytes: Uint8Array };
 }
 
 /**
- * files: what crosses the thread boundary: an encoded frame alone (the fast path for JSON), or
+ * What crosses the thread boundary: an encoded frame alone (the fast path for JSON), or
  * the frame with one transferred buffer beside it (a request body holding files, or a binary
  * answer's bytes).
  */
@@ -114,15 +114,15 @@ export interface ShardSettings {
   retention: RetentionSettings;
   // stream-writes: WEB_PUBLIC_STREAMS_ENABLED
   webPublicStreamsEnabled: boolean;
-  // files: upload limits and the attachment lifecycle
+  // Upload limits and the attachment lifecycle
   files: FileSettings;
-  // org: how often presence kept in memory is written to the realm file
+  // How often presence kept in memory is written to the realm file
   presenceFlushIntervalMs: number;
-  // fullmembers: how often members past the waiting period join `@role:fullmembers`
+  // How often members past the waiting period join `@role:fullmembers`
   fullMembersIntervalMs: number;
 }
 
-/** files: upload size limits, unclaimed-upload expiry (SPEC States "Attachment"), temporary URLs. */
+/** Upload size limits, unclaimed-upload expiry (SPEC States "Attachment"), temporary URLs. */
 export interface FileSettings {
   maxUploadMib: number;
   maxImageMib: number;

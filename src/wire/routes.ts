@@ -9,7 +9,7 @@ export const API_ROUTE_IDS = [
   'POST /fetch_api_key',
   'POST /users',
   'GET /users/me',
-  // people: user reads, personal settings
+  // User reads, personal settings
   'GET /users',
   'GET /users/{user_id_or_email}',
   'PATCH /settings',
@@ -43,7 +43,7 @@ export const API_ROUTE_IDS = [
   'DELETE /streams/{stream_id}',
   // User groups
   'POST /user_groups/create',
-  // groups: user groups (openapi get-user-groups ... get-is-user-group-member)
+  // User groups (openapi get-user-groups ... get-is-user-group-member)
   'GET /user_groups',
   'PATCH /user_groups/{user_group_id}',
   'DELETE /user_groups/{user_group_id}',
@@ -52,15 +52,15 @@ export const API_ROUTE_IDS = [
   'GET /user_groups/{user_group_id}/members/{user_id}',
   'POST /user_groups/{user_group_id}/subgroups',
   'GET /user_groups/{user_group_id}/subgroups',
-  // groups: drafts (openapi get-drafts, create-drafts, edit-draft, delete-draft)
+  // Drafts (openapi get-drafts, create-drafts, edit-draft, delete-draft)
   'GET /drafts',
   'POST /drafts',
   'PATCH /drafts/{draft_id}',
   'DELETE /drafts/{draft_id}',
-  // groups: code playgrounds (SPEC POST /realm/playgrounds)
+  // Code playgrounds (SPEC POST /realm/playgrounds)
   'POST /realm/playgrounds',
   'DELETE /realm/playgrounds/{playground_id}',
-  // groups: custom profile fields and users' values (openapi get-custom-profile-fields ...)
+  // Custom profile fields and users' values (openapi get-custom-profile-fields ...)
   'GET /realm/profile_fields',
   'POST /realm/profile_fields',
   'PATCH /realm/profile_fields',
@@ -124,7 +124,7 @@ export const API_ROUTE_IDS = [
   'DELETE /bots/{bot_id}',
   'POST /users/me/muted_users/{muted_user_id}',
   'DELETE /users/me/muted_users/{muted_user_id}',
-  // files: uploads, attachments, avatars, realm emoji (api-notes POST /user_uploads, GET /attachments)
+  // Uploads, attachments, avatars, realm emoji (api-notes POST /user_uploads, GET /attachments)
   'POST /user_uploads',
   'GET /user_uploads/{realm_id}/{dir}/{random}/{filename}',
   'GET /attachments',
@@ -134,7 +134,7 @@ export const API_ROUTE_IDS = [
   'GET /realm/emoji',
   'POST /realm/emoji/{emoji_name}',
   'DELETE /realm/emoji/{emoji_name}',
-  // org: status, presence, realm settings
+  // Status, presence, realm settings
   'PATCH /realm',
   'PATCH /realm/user_settings_defaults',
   'POST /users/me/status',
@@ -158,7 +158,7 @@ export const TEST_ROUTE_IDS = ['POST /__test__/crash_shard', 'POST /__test__/sle
 export type TestRouteId = (typeof TEST_ROUTE_IDS)[number];
 
 /**
- * files: routes served at the root, outside /api/v1 (api-notes §a tail, POST /user_uploads).
+ * Routes served at the root, outside /api/v1 (api-notes §a tail, POST /user_uploads).
  * Their ids carry ROOT_PATH_MARK before the path, so an id never equals an API route's id
  * (GET /user_uploads/... exists in both places); the front end matches `mark + url`.
  */
@@ -215,7 +215,7 @@ export class RouteMatcher {
     }
   }
 
-  /** files: whether a path's first segments could belong to one of this matcher's routes. */
+  /** Whether a path's first segments could belong to one of this matcher's routes. */
   hasPrefixFor(path: string): boolean {
     const [, first, second] = path.split('/');
     if (this.staticRoutes.has(`/${first}/${second}`)) return true;

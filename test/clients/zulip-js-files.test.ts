@@ -4,7 +4,7 @@ import { postFiles, TINY_PNG } from '../helpers/files';
 import { responseViolations } from '../helpers/openapi';
 import { startServer } from '../helpers/server';
 
-// files: the parts of zulip-js that read what this slice stores (emoji, attachments).
+// The parts of zulip-js that read what this slice stores (emoji, attachments).
 interface JsClient {
   emojis: { retrieve(params?: Record<string, unknown>): Promise<Record<string, unknown>> };
   callEndpoint(endpoint: string, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import t from 'tap';
 import { startServer } from '../helpers/server';
 
-// org: status, presence and realm settings through the official JavaScript client. zulip-js
+// Status, presence and realm settings through the official JavaScript client. zulip-js
 // has no methods of its own for these, so it reaches them as its users do: callEndpoint.
 interface JsClient {
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;

@@ -6,7 +6,7 @@ import { responseViolations } from '../helpers/openapi';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
-// org: POST /users/me/presence, GET /realm/presence, GET /users/{user_id_or_email}/presence,
+// POST /users/me/presence, GET /realm/presence, GET /users/{user_id_or_email}/presence,
 // register's presences and the presence event (api-notes §d, §e; openapi get-presence).
 
 type Presences = Record<string, Record<string, Record<string, unknown>>>;

@@ -6,7 +6,7 @@ import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
-// org: PATCH /realm (administrators; owners for owner-only settings), its `realm` events
+// PATCH /realm (administrators; owners for owner-only settings), its `realm` events
 // (api-notes §d update / update_dict), register's realm_* keys, and the rules that read them.
 
 const ERROR = { result: 'error', code: 'BAD_REQUEST' };

@@ -117,7 +117,7 @@ t.test('PATCH /users/{user_id}', async (t) => {
       { type: 'realm_user', op: 'update', person: { user_id: target.id, role: 600 } },
       { type: 'user_group', op: 'remove_members', group_id: groupId('@role:members'), user_ids: [target.id] },
       { type: 'user_group', op: 'add_members', group_id: groupId('@role:everyone'), user_ids: [target.id] },
-      // fullmembers: with the default waiting period of 0 days the member was a full member.
+      // With the default waiting period of 0 days the member was a full member.
       { type: 'user_group', op: 'remove_members', group_id: groupId('@role:fullmembers'), user_ids: [target.id] },
     ];
     t.same(await observer.nextPayloads(), expectedPeople, 'everyone hears the role and the group changes');

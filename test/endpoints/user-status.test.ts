@@ -6,7 +6,7 @@ import { responseViolations } from '../helpers/openapi';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
-// org: POST /users/me/status, GET /users/{user_id}/status, register's user_status (SPEC User status).
+// POST /users/me/status, GET /users/{user_id}/status, register's user_status (SPEC User status).
 
 t.test('user status', async (t) => {
   const server = await startServer();

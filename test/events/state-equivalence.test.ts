@@ -33,8 +33,8 @@ interface Case {
 }
 
 t.test('register state + events = a fresh register', async (t) => {
-  // people: the email-change case reads its confirmation link from the info log.
-  // fullmembers: the promotion actor runs often, so a backdated account is promoted without waiting.
+  // The email-change case reads its confirmation link from the info log.
+  // The promotion actor runs often, so a backdated account is promoted without waiting.
   const server = await startServer({ env: { LOG_LEVEL: 'info', FULL_MEMBERS_INTERVAL_MS: '100' } });
   t.teardown(() => server.stop());
   const realmFile = new RealmFile(server);
@@ -138,7 +138,7 @@ t.test('register state + events = a fresh register', async (t) => {
       },
     },
     { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
-    // groups: every user_group op (api-notes §d).
+    // Every user_group op (api-notes §d).
     { name: 'renaming a user group', keys: ['realm_user_groups'], act: async () => owner.call('PATCH', `/user_groups/${await groupId('crew')}`, { name: 'team', description: 'the team' }) },
     { name: 'adding and removing group members', keys: ['realm_user_groups'], act: async () => owner.post(`/user_groups/${await groupId('team')}/members`, { add: [bob.id], delete: [aliceCredentials.id] }) },
     {
@@ -175,7 +175,7 @@ t.test('register state + events = a fresh register', async (t) => {
     },
     { name: 'editing a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }) },
     { name: 'deleting a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('DELETE', `/scheduled_messages/${scheduledId}`) },
-    // groups: drafts (api-notes §d drafts add/update/remove).
+    // Drafts (api-notes §d drafts add/update/remove).
     {
       name: 'creating drafts',
       keys: ['drafts'],
@@ -190,7 +190,7 @@ t.test('register state + events = a fresh register', async (t) => {
       act: async () => (playgroundId = (await owner.post('/realm/playgrounds', { name: 'Run it', lexer_language: 'Python', url_prefix: 'https://run.example.com/?code=' })).body['id'] as number),
     },
     { name: 'removing a code playground', keys: ['realm_playgrounds'], act: () => owner.call('DELETE', `/realm/playgrounds/${playgroundId}`) },
-    // groups: custom profile fields and values (api-notes §d custom_profile_fields, realm_user update).
+    // Custom profile fields and values (api-notes §d custom_profile_fields, realm_user update).
     {
       name: 'creating a custom profile field',
       keys: ['custom_profile_fields', 'realm_users'],
@@ -255,7 +255,7 @@ t.test('register state + events = a fresh register', async (t) => {
       keys: STREAM_KEYS,
       act: async () => owner.call('DELETE', `/streams/${await streamIdOf(owner, 'parlour')}`),
     },
-    // files: realm emoji and avatars
+    // Realm emoji and avatars
     { name: 'adding a realm emoji', keys: ['realm_emoji'], act: () => postFiles(server.baseUrl, '/realm/emoji/tada_cat', server.owner, tinyPng) },
     { name: 'deactivating a realm emoji', keys: ['realm_emoji'], act: () => owner.call('DELETE', '/realm/emoji/tada_cat') },
     {
@@ -265,7 +265,7 @@ t.test('register state + events = a fresh register', async (t) => {
     },
     { name: 'another user uploading an avatar', keys: ['realm_users'], act: () => postFiles(server.baseUrl, '/users/me/avatar', bob, tinyPng) },
     { name: 'another user deleting their avatar', keys: ['realm_users'], act: () => owner.as(bob).call('DELETE', '/users/me/avatar') },
-    // accounts: roles, renames, muting, bots, deactivation.
+    // Roles, renames, muting, bots, deactivation.
     {
       name: 'the user demoted to guest',
       keys: ['realm_users', 'realm_user_groups', 'streams', 'never_subscribed', 'subscriptions'],
@@ -303,7 +303,7 @@ t.test('register state + events = a fresh register', async (t) => {
         return alice.call('DELETE', `/bots/${String(created.body['user_id'])}`);
       },
     },
-    // people: personal settings, names, time zones, email visibility and email changes.
+    // Personal settings, names, time zones, email visibility and email changes.
     { name: 'changing a display setting', keys: ['user_settings'], act: () => alice.call('PATCH', '/settings', { default_language: 'de', color_scheme: 2 }) },
     { name: 'changing a notification setting', keys: ['user_settings'], act: () => alice.call('PATCH', '/settings', { enable_sounds: false }) },
     { name: 'changing the time zone', keys: ['user_settings', 'realm_users'], act: () => alice.call('PATCH', '/settings', { timezone: 'Asia/Tokyo' }) },
@@ -325,7 +325,7 @@ t.test('register state + events = a fresh register', async (t) => {
         return owner.as(null).get(link ?? '/settings/email_confirm/missing');
       },
     },
-    // org: status, presence, realm settings and new users' defaults.
+    // Status, presence, realm settings and new users' defaults.
     { name: 'another user setting a status', keys: ['user_status'], act: () => owner.post('/users/me/status', { status_text: 'on a train', emoji_name: 'train' }) },
     { name: 'another user clearing the status emoji', keys: ['user_status'], act: () => owner.post('/users/me/status', { emoji_name: '' }) },
     { name: 'the user going away', keys: ['user_status', 'user_settings'], act: () => alice.post('/users/me/status', { away: true, status_text: 'out' }) },
@@ -345,7 +345,7 @@ t.test('register state + events = a fresh register', async (t) => {
           waiting_period_threshold: 3,
         }),
     },
-    // fullmembers: @role:fullmembers follows the waiting period (the threshold is 3 days here).
+    // @role:fullmembers follows the waiting period (the threshold is 3 days here).
     {
       name: 'the periodic promotion of the user past the waiting period',
       keys: ['realm_user_groups'],
@@ -358,7 +358,7 @@ t.test('register state + events = a fresh register', async (t) => {
     { name: 'raising the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 10 }) },
     { name: 'lowering the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 0 }) },
     { name: 'a new member joining the full members at once', keys: ['realm_user_groups'], act: () => createMember(owner, 'Carol') },
-    // realm2: the signup notifications stream and the organization type.
+    // The signup notifications stream and the organization type.
     {
       name: 'choosing the signup notifications stream',
       keys: ['realm_signup_notifications_stream_id'],

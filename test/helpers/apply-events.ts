@@ -6,7 +6,6 @@
  */
 import { applyCustomProfileFields, applyDrafts, applyProfileFieldValue, applyUserGroup } from './apply-group-events';
 import { applyRealmBot, applyRealmUser } from './apply-people-events';
-// org
 import { applyPresence, applyRealm, applyRealmUserSettingsDefaults, applyUserStatus } from './apply-org-events';
 
 export type State = Record<string, unknown>;
@@ -267,10 +266,10 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         break;
       case 'realm_user':
         applyRealmUser(state, selfId, event);
-        // groups: a custom profile field's value.
+        // A custom profile field's value.
         applyProfileFieldValue(state, event);
         break;
-      // people: personal settings, and their legacy twins at top level (api-notes §d).
+      // Personal settings, and their legacy twins at top level (api-notes §d).
       case 'user_settings':
         if ('user_settings' in state) (state['user_settings'] as Row)[event['property'] as string] = event['value'];
         break;
@@ -280,14 +279,14 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
       case 'update_global_notifications':
         if (event['notification_name'] as string in state) state[event['notification_name'] as string] = event['setting'];
         break;
-      // accounts: bots and muted users.
+      // Bots and muted users.
       case 'realm_bot':
         if ('realm_bots' in state) applyRealmBot(state, event);
         break;
       case 'muted_users':
         if ('muted_users' in state) state['muted_users'] = event['muted_users'];
         break;
-      // files: the whole dict each time (api-notes §d realm_emoji)
+      // The whole dict each time (api-notes §d realm_emoji)
       case 'realm_emoji':
         state['realm_emoji'] = event['realm_emoji'];
         break;
@@ -312,7 +311,6 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
       case 'scheduled_messages':
         applyScheduled(state, event);
         break;
-      // org
       case 'user_status':
         applyUserStatus(state, event);
         break;

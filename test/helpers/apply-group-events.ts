@@ -1,5 +1,5 @@
 /**
- * groups: reducers for the user group, profile field, playground and draft events (api-notes
+ * Reducers for the user group, profile field, playground and draft events (api-notes
  * §d), used by apply-events.ts.
  */
 type State = Record<string, unknown>;

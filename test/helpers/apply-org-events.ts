@@ -1,5 +1,5 @@
 /**
- * org: the reducer's cases for status, presence, settings and realm events (api-notes §d),
+ * The reducer's cases for status, presence, settings and realm events (api-notes §d),
  * called from apply-events.ts. Written for the api-notes shapes.
  */
 type Row = Record<string, unknown>;

@@ -63,7 +63,7 @@ export class EventReader {
   }
 
   /**
-   * fullmembers: blocks on GET /events (no dont_block, as clients poll) until events other than
+   * Blocks on GET /events (no dont_block, as clients poll) until events other than
    * heartbeats arrive, for events an actor publishes later; returns them without their ids.
    */
   async waitPayloads(): Promise<Record<string, unknown>[]> {

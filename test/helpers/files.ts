@@ -2,7 +2,7 @@ import http from 'node:http';
 import { basicAuth } from './http';
 import type { Credentials } from './server';
 
-/** files: a response whose body stays bytes (file serving), with its headers. */
+/** A response whose body stays bytes (file serving), with its headers. */
 export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;

@@ -40,14 +40,12 @@ t.test('durations can be shortened for tests', async (t) => {
   t.equal(loadConfig({ HEARTBEAT_INTERVAL_MS: '50' }).durations.heartbeatIntervalMs, 50);
 });
 
-// org
 t.test('presence is flushed every minute unless configured', async (t) => {
   t.equal(loadConfig({}).presenceFlushIntervalMs, 60_000);
   t.equal(loadConfig({ PRESENCE_FLUSH_INTERVAL_MS: '25' }).presenceFlushIntervalMs, 25);
   t.throws(() => loadConfig({ PRESENCE_FLUSH_INTERVAL_MS: '0' }), { message: /PRESENCE_FLUSH_INTERVAL_MS/ });
 });
 
-// fullmembers
 t.test('members past the waiting period are promoted daily unless configured', async (t) => {
   t.equal(loadConfig({}).fullMembersIntervalMs, 24 * 60 * 60_000);
   t.equal(loadConfig({ FULL_MEMBERS_INTERVAL_MS: '25' }).fullMembersIntervalMs, 25);

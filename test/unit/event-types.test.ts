@@ -56,7 +56,7 @@ t.test('the event union', async (t) => {
       'pointer',
       // bots (api-notes §d realm_bot)
       'realm_bot',
-      // org: new users' default settings (api-notes §d)
+      // New users' default settings (api-notes §d)
       'realm_user_settings_defaults',
     ]));
   });

@@ -13,7 +13,7 @@ import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
 import { FakeClock } from '../helpers/fake-clock';
 
-// org: presence in memory, its events over time, and the flushing actor (STYLE §2.4 habit 9).
+// Presence in memory, its events over time, and the flushing actor (STYLE §2.4 habit 9).
 
 const INTERVAL_MS = 30_000;
 

@@ -41,7 +41,7 @@ function cachedUserByEmail(realm: Realm, email: string): UserRow | undefined {
   // differently could hand one account's row to a lookup for another.
   const cached = cache.byEmail.get(email);
   if (cached) return cached;
-  // people: the API email and the real one both authenticate (SPEC User.email).
+  // The API email and the real one both authenticate (SPEC User.email).
   const user = userByEmail(realm, email) ?? userByDeliveryEmail(realm, email);
   if (user) cache.byEmail.set(email, user);
   return user;

@@ -1,4 +1,4 @@
-/** files: uploading and deleting one's avatar (api-notes §a tail; §d realm_user avatar update). */
+/** Uploading and deleting one's avatar (api-notes §a tail; §d realm_user avatar update). */
 import type { UploadedFile } from '../../src/wire/protocol';
 import { errors } from '../lib/errors';
 import { sniffImageType } from '../lib/image-type';

@@ -144,7 +144,7 @@ export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise
       tx.realm.stmt('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(group, botId);
       tx.publish({ type: 'user_group', op: 'add_members', group_id: group, user_ids: [botId] }, everyone);
     }
-    // fullmembers: bots have the member role, so the public API counts them as full members too.
+    // Bots have the member role, so the public API counts them as full members too.
     syncFullMembersTxn(tx);
     tx.publish({ type: 'realm_bot', op: 'add', bot: botObject(tx.realm, bot) }, botAdministratorIds(tx.realm, bot));
     return { user_id: botId, api_key: bot.api_key, avatar_url: avatarUrl(bot), ...botDefaults(tx.realm, botSettings(tx.realm, botId)) };

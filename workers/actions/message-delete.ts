@@ -49,7 +49,7 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
   const audience = new Set<number>();
   const rowHolders = realm.stmt('SELECT user_id FROM user_messages WHERE message_id = ?');
   const remove = realm.stmt('DELETE FROM messages WHERE id = ?');
-  // files: read before the links go with the messages (ON DELETE CASCADE)
+  // Read before the links go with the messages (ON DELETE CASCADE)
   const linkedAttachments = attachmentIdsOfMessages(realm, messages.map((m) => m.id));
   for (const message of messages) {
     for (const row of rowHolders.all(message.id) as { user_id: number }[]) audience.add(row.user_id);

@@ -163,7 +163,7 @@ function updateMessageTxn(
 
   if (plan.content !== null && rendered) {
     editContentTxn(tx, message, plan.content, rendered);
-    // files: the edited content's upload links replace the old ones.
+    // The edited content's upload links replace the old ones.
     linkAttachmentsTxn(tx, message.id, user, rendered.uploadedFilePaths, true);
     Object.assign(event, {
       orig_content: message.content,

@@ -192,7 +192,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
     flagsByUser.set(userId, flags);
     insertUserMessage.run(userId, id, flags);
   }
-  // files: the uploads this message links become readable by its readers.
+  // The uploads this message links become readable by its readers.
   if (rendered.uploadedFilePaths.length > 0) linkAttachmentsTxn(tx, id, sender, rendered.uploadedFilePaths, false);
   // Conditional: an earlier action of the same group commit may have set it already.
   if (stream) realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL').run(id, stream.id);

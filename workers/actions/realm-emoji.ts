@@ -1,4 +1,4 @@
-/** files: adding and deactivating realm emoji (openapi upload-custom-emoji; api-notes §d realm_emoji). */
+/** Adding and deactivating realm emoji (openapi upload-custom-emoji; api-notes §d realm_emoji). */
 import type { UploadedFile } from '../../src/wire/protocol';
 import { errors } from '../lib/errors';
 import { sniffImageType } from '../lib/image-type';

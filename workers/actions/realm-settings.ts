@@ -16,7 +16,7 @@ import { syncFullMembersTxn } from './full-members';
 import type { Realm, Txn } from '../realm';
 
 /*
- * org: PATCH /realm (administrators; owners for the owner-only settings). Each setting is
+ * PATCH /realm (administrators; owners for the owner-only settings). Each setting is
  * validated as the public API does; every change is stored under the public API's name and
  * announced with a `realm` event (api-notes §d).
  */
@@ -57,7 +57,7 @@ export const CHOICE_REALM_SETTINGS: Readonly<Partial<Record<PlainSettingName, re
   digest_weekday: [0, 1, 2, 3, 4, 5, 6],
   edit_topic_policy: MESSAGE_POLICY,
   giphy_rating: [0, 1, 2, 3, 4, 5],
-  // realm2: the public API's organization types (unspecified, business, …, personal, other).
+  // The public API's organization types (unspecified, business, …, personal, other).
   org_type: [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000],
   invite_to_realm_policy: [1, 2, 3, 4, 6],
   invite_to_stream_policy: COMMON_POLICY,
@@ -190,7 +190,7 @@ export function doUpdateRealmSettings(realm: Realm, actor: UserRow, request: Rea
       publishRealmUpdateTxn(tx, name, value);
     }
     if (jsonChanged) tx.realm.stmt('UPDATE realm SET settings = ? WHERE id = 1').run(JSON.stringify(stored));
-    // fullmembers: a new waiting period promotes or demotes at once (after the realm update event).
+    // A new waiting period promotes or demotes at once (after the realm update event).
     if (Object.hasOwn(changed, 'waiting_period_threshold')) syncFullMembersTxn(tx);
     return changed;
   });

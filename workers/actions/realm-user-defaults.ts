@@ -6,7 +6,7 @@ import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
 /*
- * org: PATCH /realm/user_settings_defaults (administrators; openapi
+ * PATCH /realm/user_settings_defaults (administrators; openapi
  * update-realm-user-settings-defaults): each value validated as PATCH /settings validates it,
  * stored in the realm's `user_settings_defaults`, announced with `realm_user_settings_defaults`.
  */

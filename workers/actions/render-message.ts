@@ -11,7 +11,7 @@ export interface RenderedMessage {
   wildcardMentioned: boolean;
   alertWordUserIds: ReadonlySet<number>;
   topicLinks: { text: string; url: string }[];
-  // files: "/user_uploads/..." paths the content links; sending or editing claims them
+  // "/user_uploads/..." paths the content links; sending or editing claims them
   uploadedFilePaths: readonly string[];
 }
 

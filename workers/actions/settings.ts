@@ -117,7 +117,7 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
     // Turning synchronization off deletes the stored drafts (SPEC PATCH /settings); as in the
     // public API no event follows: clients keep their local drafts.
     if (checked.changed.enable_drafts_synchronization === false) deleteAllDraftsTxn(tx, user.id);
-    // org: `away` is the inverse of presence_enabled (SPEC User status); others learn it as a status.
+    // `away` is the inverse of presence_enabled (SPEC User status); others learn it as a status.
     if (checked.changed.presence_enabled !== undefined) publishAwayTxn(tx, user.id, !checked.changed.presence_enabled);
   });
   if (token !== null) {

@@ -65,7 +65,7 @@ export function changeRoleTxn(tx: Txn, target: UserRow, role: number): void {
     realm.stmt('INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(newGroup, target.id);
     tx.publish({ type: 'user_group', op: 'add_members', group_id: newGroup, user_ids: [target.id] }, everyone);
   }
-  // fullmembers: only members are direct full members; a role change moves the user in or out.
+  // Only members are direct full members; a role change moves the user in or out.
   syncFullMembersTxn(tx);
   if (target.is_active === 0) return;
   const seenAfter = visibleStreamsForRole(realm, target.id, role);

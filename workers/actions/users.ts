@@ -80,7 +80,7 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     const everyone = activeUserIds(realm);
     publishPersonAddedTxn(tx, created);
     tx.publish({ type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [userId] }, everyone);
-    // fullmembers: a member joins `@role:fullmembers` at once when the waiting period is 0.
+    // A member joins `@role:fullmembers` at once when the waiting period is 0.
     syncFullMembersTxn(tx);
     const defaultStreams = tx.realm.stmt('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
     subscribeUsersTxn(tx, [userId], defaultStreams.map((s) => s.id));

@@ -8,7 +8,7 @@ import { avatarUrl, userById } from '../queries/users';
 /** GET /server_settings (api-notes §b): public facts a client needs before logging in. */
 export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
   const owner = userById(realm, 1);
-  // org: read now, not from the row cached at open, so PATCH /realm shows at once.
+  // Read now, not from the row cached at open, so PATCH /realm shows at once.
   const columns = realmColumns(realm);
   return {
     authentication_methods: {

@@ -1,4 +1,4 @@
-/** files: uploading and deleting one's avatar, GET /avatar redirects and the avatar image URLs (api-notes §a tail). */
+/** Uploading and deleting one's avatar, GET /avatar redirects and the avatar image URLs (api-notes §a tail). */
 import { z } from 'zod';
 import { avatarKey, doDeleteAvatar, doSetAvatar } from '../actions/avatars';
 import { BinaryReply } from '../lib/binary-reply';

@@ -1,4 +1,4 @@
-/** files: realm emoji: list, add, deactivate, and the image URL `source_url` names (openapi upload-custom-emoji, get-custom-emoji). */
+/** Realm emoji: list, add, deactivate, and the image URL `source_url` names (openapi upload-custom-emoji, get-custom-emoji). */
 import { z } from 'zod';
 import { doAddEmoji, doDeactivateEmoji, emojiImageKey } from '../actions/realm-emoji';
 import { errors } from '../lib/errors';

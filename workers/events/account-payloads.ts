@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { base, id } from './payload-fields';
 
-/* i9-accounts: the realm_bot events (api-notes §d; the reference OpenAPI's Bot and BasicBot). */
+/* The realm_bot events (api-notes §d; the reference OpenAPI's Bot and BasicBot). */
 
 const outgoingService = z.strictObject({ base_url: z.string(), token: z.string(), interface: z.number().int() });
 const embeddedService = z.strictObject({ service_name: z.string(), config_data: z.record(z.string(), z.string()) });

@@ -24,9 +24,7 @@ import {
 import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
 // stream-prefs
 import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
-// accounts
 import { realmBotEvent } from './account-payloads';
-// org
 import { realmUserSettingsDefaultsEvent } from './org-payloads';
 
 /*
@@ -70,9 +68,7 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   mutedTopicsEvent,
   defaultStreamsEvent,
   defaultStreamGroupsEvent,
-  // accounts
   realmBotEvent,
-  // org
   realmUserSettingsDefaultsEvent,
 ]);
 

@@ -1,7 +1,7 @@
 import type { ResponseFrame } from '../../src/wire/protocol';
 
 /**
- * files: an answer that is not the JSON envelope: a file's bytes (200, 206), an unsatisfiable
+ * An answer that is not the JSON envelope: a file's bytes (200, 206), an unsatisfiable
  * range (416) or a redirect (302). The front end writes the bytes as they are.
  */
 export class BinaryReply {

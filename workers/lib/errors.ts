@@ -20,7 +20,6 @@ export type ErrorCode =
   | 'REQUEST_TIMEOUT'
   | 'CANNOT_DEACTIVATE_LAST_USER'
   | 'BAD_NARROW'
-  // files
   | 'BAD_IMAGE';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
@@ -170,7 +169,7 @@ export const errors = {
     new ApiError(`Stream '${stream}' is already present in default stream group '${group}'`),
   streamNotInGroup: (stream: string, group: string) => new ApiError(`Stream '${stream}' is not present in default stream group '${group}'`),
   groupAlreadyNamed: (name: string) => new ApiError(`This default stream group is already named '${name}'`),
-  // i9-accounts: users, roles, deactivation, bots, muting (openapi update-user, deactivate-user, mute-user; api-notes §f)
+  // Users, roles, deactivation, bots, muting (openapi update-user, deactivate-user, mute-user; api-notes §f)
   mustBeOwner: () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL'),
   notAllowedForGuests: () => new ApiError('Not allowed for guest users'),
   notAllowedForBots: () => new ApiError('This endpoint does not accept bot requests.'),
@@ -202,7 +201,7 @@ export const errors = {
   userNotMuted: () => new ApiError('User is not muted'),
   nothingToUpdateInGroup: () => new ApiError('You must pass "new_description" or "new_group_name".'),
   invalidGroupStreamsOp: () => new ApiError('Invalid value for "op". Specify one of "add" or "remove".'),
-  // people: PATCH /settings and the email-change link
+  // PATCH /settings and the email-change link
   invalidSetting: (name: string) => new ApiError(`Invalid ${name}`),
   invalidNotificationSound: (sound: string) => new ApiError(`Invalid notification sound '${sound}'`),
   invalidEmailBatchingPeriod: (seconds: string) => new ApiError(`Invalid email batching period: ${seconds} seconds`),
@@ -214,14 +213,14 @@ export const errors = {
   wrongPassword: () => new ApiError('Wrong password!'),
   passwordTooWeak: () => new ApiError('New password is too weak!'),
   confirmationLinkInvalid: () => new ApiError('The confirmation link has expired or been deactivated.'),
-  // groups: user groups, profile fields, playgrounds, drafts (api-notes §b, openapi; texts as the public API words them)
+  // User groups, profile fields, playgrounds, drafts (api-notes §b, openapi; texts as the public API words them)
   botRequestRefused: () => new ApiError('This endpoint does not accept bot requests.'),
   guestRequestRefused: () => new ApiError('Not allowed for guest users'),
   invalidUserGroup: () => new ApiError('Invalid user group'),
   userGroupExists: (name: string) => new ApiError(`User group '${name}' already exists.`),
   draftsSyncDisabled: () => new ApiError('User has disabled synchronizing drafts.'),
   draftDoesNotExist: () => new ApiError('Draft does not exist', 'BAD_REQUEST', 404),
-  // files: uploads, attachments, avatars and realm emoji (api-notes POST /user_uploads, §f)
+  // Uploads, attachments, avatars and realm emoji (api-notes POST /user_uploads, §f)
   fileNotFound: () => new ApiError('File not found', 'BAD_REQUEST', 404),
   invalidAttachment: () => new ApiError('Invalid attachment'),
   noFileToUpload: () => new ApiError('You must specify a file to upload'),
@@ -240,7 +239,7 @@ export const errors = {
   avatarChangesDisabled: () => new ApiError('Avatar changes are disabled in this organization.'),
   oneImageRequired: () => new ApiError('You must upload exactly one avatar.'),
   oneEmojiRequired: () => new ApiError('You must upload exactly one file.'),
-  // org: status, presence, realm settings (openapi update-status, get-user-presence; PATCH /realm)
+  // Status, presence, realm settings (openapi update-status, get-user-presence; PATCH /realm)
   noNewStatusValues: () => new ApiError('Client did not pass any new values.'),
   emojiNameRequiredForStatus: () =>
     new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.'),

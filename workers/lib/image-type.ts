@@ -1,5 +1,5 @@
 /**
- * files: the image type of uploaded bytes, from their signature, so an avatar or emoji is
+ * The image type of uploaded bytes, from their signature, so an avatar or emoji is
  * served with the type its bytes have whatever the upload claimed. null: not an image we show.
  */
 export function sniffImageType(bytes: Uint8Array): string | null {

@@ -32,7 +32,7 @@ export function isModeratorOrAbove(role: number): boolean {
   return role <= ROLE.MODERATOR;
 }
 
-// org: create_web_public_stream_policy has one more level than the other policies: owners only
+// Create_web_public_stream_policy has one more level than the other policies: owners only
 // (the public API's value 7); register's can_create_* and the stream rules share this.
 export const OWNERS_ONLY_POLICY = 7;
 

@@ -1,5 +1,5 @@
 /**
- * org: the realm's presence, kept in memory by the shard (issue 9 "Presence": not a write per
+ * The realm's presence, kept in memory by the shard (issue 9 "Presence": not a write per
  * ping). Times are UNIX seconds: the last ping, and the last ping that said `active`. Changed
  * users are marked dirty until the presence actor flushes them to the `user_presence` table.
  */

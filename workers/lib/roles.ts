@@ -35,6 +35,6 @@ export function systemGroupNameForRole(role: number): string | null {
   return group ? group.name : null;
 }
 
-// fullmembers: the groups `@role:fullmembers` is computed from (actions/full-members.ts).
+// The groups `@role:fullmembers` is computed from (actions/full-members.ts).
 export const FULL_MEMBERS_GROUP = '@role:fullmembers';
 export const MEMBERS_GROUP = '@role:members';

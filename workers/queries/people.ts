@@ -67,7 +67,7 @@ export function realmFlag(realm: Realm, name: 'name_changes_disabled' | 'email_c
  * (the realm row's `settings` JSON, key `user_settings_defaults`), else "everyone".
  */
 export function defaultEmailVisibilityForNewUsers(realm: Realm): number {
-  // org: newUserSettings is the one reader of the realm's defaults for new users.
+  // NewUserSettings is the one reader of the realm's defaults for new users.
   const value = newUserSettings(realm).email_address_visibility;
   return EMAIL_VISIBILITY_VALUES.includes(value) ? value : EMAIL_VISIBILITY.EVERYONE;
 }

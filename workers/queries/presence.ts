@@ -5,7 +5,7 @@ import { realmSettings } from './realm-settings';
 import { userSettings } from './user-settings';
 
 /*
- * org: presence as the public API shows it (7.0, feature level 178): only the last ping and the
+ * Presence as the public API shows it (7.0, feature level 178): only the last ping and the
  * last active ping are kept, so every entry has one client, "website".
  */
 

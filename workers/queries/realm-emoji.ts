@@ -1,4 +1,4 @@
-/** files: realm emoji reads (openapi get-custom-emoji) and the realm's policy for adding them. */
+/** Realm emoji reads (openapi get-custom-emoji) and the realm's policy for adding them. */
 import { POLICY } from '../lib/policy';
 import type { Realm } from '../realm';
 

@@ -3,7 +3,7 @@ import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 
 /*
- * org: the ONE source of every realm setting (api-notes §e `realm_*`). A setting's value is what
+ * The ONE source of every realm setting (api-notes §e `realm_*`). A setting's value is what
  * the realm row's `settings` JSON stores under the public API's name, else the public API's
  * default for a new organization (7.0); name, description and the notifications stream live in
  * their own columns. Every rule (editing, moving, stream creation, spectators, retention,
@@ -45,12 +45,12 @@ export const REALM_SETTING_DEFAULTS = {
   message_retention_days: -1,
   move_messages_between_streams_policy: POLICY.ADMINS as number,
   name_changes_disabled: false,
-  /** realm2: the organization type (api-notes §e realm_org_type; 0 = unspecified). */
+  /** The organization type (api-notes §e realm_org_type; 0 = unspecified). */
   org_type: 0,
   presence_disabled: false,
   private_message_policy: 1,
   send_welcome_emails: true,
-  /** realm2: where new users are announced; -1: nowhere (api-notes §e realm_signup_notifications_stream_id). */
+  /** Where new users are announced; -1: nowhere (api-notes §e realm_signup_notifications_stream_id). */
   signup_notifications_stream_id: -1,
   user_group_edit_policy: POLICY.MEMBERS as number,
   video_chat_provider: 1,

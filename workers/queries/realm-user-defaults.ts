@@ -3,7 +3,7 @@ import { storedRealmJson } from './realm-settings';
 import { USER_SETTING_DEFAULTS, type UserSettings } from './user-settings';
 
 /*
- * org: the organization's defaults for new users' personal settings (openapi
+ * The organization's defaults for new users' personal settings (openapi
  * update-realm-user-settings-defaults), stored in the realm row's `settings` JSON under
  * `user_settings_defaults` as setting name → value; the public API's defaults for the rest.
  */

@@ -60,7 +60,7 @@ export function realmState(realm: Realm): Record<string, unknown> {
     realm_default_external_accounts: {},
     realm_notifications_stream_id: row.notifications_stream_id ?? -1,
     ...LIMITS,
-    // files: the configured upload limits (MAX_FILE_UPLOAD_SIZE_MIB, MAX_IMAGE_UPLOAD_SIZE_MIB)
+    // The configured upload limits (MAX_FILE_UPLOAD_SIZE_MIB, MAX_IMAGE_UPLOAD_SIZE_MIB)
     max_file_upload_size_mib: realm.fileSettings.maxUploadMib,
     max_avatar_file_size_mib: realm.fileSettings.maxImageMib,
     settings_send_digest_emails: false,

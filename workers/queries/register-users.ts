@@ -23,7 +23,7 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
   const isMember = user.role <= ROLE.MEMBER;
   const options = { ...avatars, profileDataByUser: profileDataByUser(realm) };
-  // org: the realm's stream policies decide what register says the user may create.
+  // The realm's stream policies decide what register says the user may create.
   const policies = streamPolicySettings(realm);
   const canCreatePublic = passesRealmPolicy(realm, user, policies.create_public_stream_policy);
   const canCreatePrivate = passesRealmPolicy(realm, user, policies.create_private_stream_policy);
@@ -108,10 +108,10 @@ export function peopleState(
 ): Record<string, unknown> {
   const state: Record<string, unknown> = {};
   if (wants('realm_user')) Object.assign(state, realmUserState(realm, user, options));
-  // i9-accounts: the bot objects of POST /bots and the realm_bot events (queries/bots).
+  // The bot objects of POST /bots and the realm_bot events (queries/bots).
   if (wants('realm_bot')) state['realm_bots'] = botsFor(realm, user);
   if (wants('realm_user_groups')) state['realm_user_groups'] = userGroupsState(realm);
-  // org: statuses and presence (SPEC User status; api-notes §e `presence`)
+  // Statuses and presence (SPEC User status; api-notes §e `presence`)
   if (wants('user_status')) state['user_status'] = userStatusState(realm);
   if (wants('presence')) Object.assign(state, presenceState(realm, options.slimPresence));
   if (wants('muted_users')) state['muted_users'] = mutedUsers(realm, user.id);

@@ -2,7 +2,7 @@ import type { Realm } from '../realm';
 import { userSettings } from './user-settings';
 
 /*
- * org: user statuses (SPEC User status). `away` is not stored: it is the inverse of the user's
+ * User statuses (SPEC User status). `away` is not stored: it is the inverse of the user's
  * `presence_enabled` setting (feature level 148), so both always agree.
  */
 

@@ -20,7 +20,7 @@ export interface UserRow {
   timezone: string;
   date_joined: number;
   avatar_version: number;
-  // files: 'U' uploaded (stored in the realm file), 'G' the external provider's picture
+  // 'U' uploaded (stored in the realm file), 'G' the external provider's picture
   avatar_source: string;
   /** Personal settings that differ from the defaults, as a JSON object (SPEC PATCH /settings). */
   settings: string;
@@ -63,12 +63,12 @@ export function isAdmin(user: UserRow): boolean {
  * `client_extavatar` clients compute that URL themselves (SPEC User.avatar_url).
  */
 export function avatarUrl(user: UserRow): string {
-  // files: an uploaded avatar is served from the realm file (GET /user_avatars/...).
+  // An uploaded avatar is served from the realm file (GET /user_avatars/...).
   if (hasUploadedAvatar(user)) return uploadedAvatarPath(user.id, false, user.avatar_version);
   return externalAvatarUrl(user.delivery_email, user.avatar_version);
 }
 
-// files: avatars (api-notes §a tail GET /avatar, §d realm_user avatar update)
+// Avatars (api-notes §a tail GET /avatar, §d realm_user avatar update)
 /** Whether the user uploaded an avatar (SPEC User.avatar_url: null only without one). */
 export function hasUploadedAvatar(user: UserRow): boolean {
   return user.avatar_source === 'U';
