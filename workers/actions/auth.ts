@@ -1,6 +1,6 @@
 import { errors } from '../lib/errors';
 import { secretsEqual } from '../lib/secrets';
-import { cacheVersion } from '../queries/cache-version';
+import { versionedCache } from '../queries/cache-version';
 import { userByDeliveryEmail, userByEmail, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
@@ -27,22 +27,20 @@ export function authenticate(realm: Realm, header: string): UserRow {
 
 const DUMMY_KEY = 'x'.repeat(32);
 
-const authCache = new WeakMap<Realm, { version: number; byEmail: Map<string, UserRow> }>();
+const knownAccounts = versionedCache(() => new Map<string, UserRow>());
 
 /**
  * Every request authenticates, so known accounts are kept in memory until the users table
  * changes (cache_version). Unknown emails are not cached, so guessing cannot grow the map.
  */
 function cachedUserByEmail(realm: Realm, email: string): UserRow | undefined {
-  const version = cacheVersion(realm);
-  let cache = authCache.get(realm);
-  if (!cache || cache.version !== version) authCache.set(realm, (cache = { version, byEmail: new Map() }));
+  const byEmail = knownAccounts(realm);
   // Keyed by the email exactly as sent: SQLite's NOCASE folds only ASCII, and a key folded
   // differently could hand one account's row to a lookup for another.
-  const cached = cache.byEmail.get(email);
+  const cached = byEmail.get(email);
   if (cached) return cached;
   // The API email and the real one both authenticate (SPEC User.email).
   const user = userByEmail(realm, email) ?? userByDeliveryEmail(realm, email);
-  if (user) cache.byEmail.set(email, user);
+  if (user) byEmail.set(email, user);
   return user;
 }

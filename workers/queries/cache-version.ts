@@ -7,3 +7,19 @@ import type { Realm } from '../realm';
 export function cacheVersion(realm: Realm): number {
   return (realm.stmt('SELECT version FROM cache_version WHERE id = 1').get() as { version: number }).version;
 }
+
+/**
+ * A per-realm value built by `build` and kept until cache_version changes: the one way shards
+ * cache rows (authentication, the render context, presence).
+ */
+export function versionedCache<T>(build: (realm: Realm) => T): (realm: Realm) => T {
+  const cache = new WeakMap<Realm, { version: number; value: T }>();
+  return (realm) => {
+    const version = cacheVersion(realm);
+    const cached = cache.get(realm);
+    if (cached && cached.version === version) return cached.value;
+    const value = build(realm);
+    cache.set(realm, { version, value });
+    return value;
+  };
+}

@@ -1,6 +1,6 @@
 import type { PresenceTimes } from '../lib/presence';
 import type { Realm } from '../realm';
-import { cacheVersion } from './cache-version';
+import { versionedCache } from './cache-version';
 import { realmSettings } from './realm-settings';
 import { userSettings } from './user-settings';
 
@@ -49,23 +49,15 @@ interface VisibleUser {
   settings: string;
 }
 
-const visibleUsersCache = new WeakMap<Realm, { version: number; users: Map<number, VisibleUser> }>();
-
 /**
  * Users whose presence others may see: active, not bots, with `presence_enabled` (a user who
- * turned it off appears offline, i.e. absent).
+ * turned it off appears offline, i.e. absent). Every non-ping_only presence POST asks (each
+ * client, every minute), so the users table is read and parsed only when it changed.
  */
-function visibleUsers(realm: Realm): Map<number, VisibleUser> {
-  // Every non-ping_only presence POST asks (each client, every minute): read and parse the
-  // users table only when it changed (cache_version), as authentication does (bench9 profile).
-  const version = cacheVersion(realm);
-  const cached = visibleUsersCache.get(realm);
-  if (cached && cached.version === version) return cached.users;
+const visibleUsers = versionedCache((realm: Realm): Map<number, VisibleUser> => {
   const rows = realm.stmt('SELECT id, email, settings FROM users WHERE is_active = 1 AND is_bot = 0').all() as VisibleUser[];
-  const users = new Map(rows.filter((row) => userSettings(row).presence_enabled).map((row): [number, VisibleUser] => [row.id, row]));
-  visibleUsersCache.set(realm, { version, users });
-  return users;
-}
+  return new Map(rows.filter((row) => userSettings(row).presence_enabled).map((row): [number, VisibleUser] => [row.id, row]));
+});
 
 /**
  * Every visible user's presence, keyed by email (legacy) or user ID (slim); empty when the

@@ -1,6 +1,6 @@
 import type { MarkdownContext } from '../markdown';
 import type { Realm } from '../realm';
-import { cacheVersion } from './cache-version';
+import { versionedCache } from './cache-version';
 
 
 /** Loads what the Markdown renderer needs to know about a realm (workers/markdown/context.ts). */
@@ -59,14 +59,5 @@ function groupBy<Row, Value>(rows: Row[], key: (row: Row) => number, value: (row
   return groups;
 }
 
-const cache = new WeakMap<Realm, { version: number; context: MarkdownContext }>();
-
 /** The realm's render context, rebuilt only when the data behind it changed. */
-export function renderContextFor(realm: Realm): MarkdownContext {
-  const version = cacheVersion(realm);
-  const cached = cache.get(realm);
-  if (cached && cached.version === version) return cached.context;
-  const context = loadRenderContext(realm);
-  cache.set(realm, { version, context });
-  return context;
-}
+export const renderContextFor: (realm: Realm) => MarkdownContext = versionedCache(loadRenderContext);
