@@ -1,0 +1,54 @@
+/**
+ * Builds the web client (src/web/) with esbuild: the page bundles into build/web/static/, and
+ * the client's unit tests (test/web/) into build/test/web/, where tap finds them.
+ * (A first cut: hashing, compression and the HTML pages come next.)
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+const WEB = join(ROOT, 'src', 'web');
+const ENTRIES: Record<string, string> = { app: join(WEB, 'app', 'main.tsx'), login: join(WEB, 'login', 'main.ts') };
+
+async function buildPages(): Promise<void> {
+  const entryPoints = Object.fromEntries(Object.entries(ENTRIES).filter(([, file]) => existsSync(file)));
+  if (Object.keys(entryPoints).length === 0) return;
+  await build({
+    entryPoints,
+    outdir: join(ROOT, 'build', 'web', 'static'),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: ['chrome120', 'firefox120'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    tsconfig: join(WEB, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+}
+
+async function buildUnitTests(): Promise<void> {
+  const dir = join(ROOT, 'test', 'web');
+  const tests = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.test.ts')) : [];
+  if (tests.length === 0) return;
+  await build({
+    entryPoints: tests.map((name) => join(dir, name)),
+    outdir: join(ROOT, 'build', 'test', 'web'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    tsconfig: join(WEB, 'tsconfig.json'),
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+void Promise.all([buildPages(), buildUnitTests()]).catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
