@@ -3,13 +3,30 @@
  * the client's unit tests (test/web/) into build/test/web/, where tap finds them.
  * (A first cut: hashing, compression and the HTML pages come next.)
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const WEB = join(ROOT, 'src', 'web');
 const ENTRIES: Record<string, string> = { app: join(WEB, 'app', 'main.tsx'), login: join(WEB, 'login', 'main.ts') };
+
+/**
+ * `import { EMOJI_TABLE } from 'virtual:emoji-table'` gives the page the server's emoji names
+ * (code, then names, canonical first), read as text from the generated table rather than
+ * imported, so src/web/ shares data with the shards but no code.
+ */
+const emojiTable: Plugin = {
+  name: 'emoji-table',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:emoji-table$/ }, () => ({ path: 'emoji-table', namespace: 'virtual' }));
+    build.onLoad({ filter: /^emoji-table$/, namespace: 'virtual' }, () => {
+      const source = readFileSync(join(ROOT, 'workers', 'markdown', 'emoji-table.ts'), 'utf8');
+      const table = /`([^`]*)`/.exec(source)?.[1] ?? '';
+      return { contents: `export const EMOJI_TABLE = ${JSON.stringify(table)};`, loader: 'js' };
+    });
+  },
+};
 
 async function buildPages(): Promise<void> {
   const entryPoints = Object.fromEntries(Object.entries(ENTRIES).filter(([, file]) => existsSync(file)));
@@ -24,6 +41,7 @@ async function buildPages(): Promise<void> {
     jsx: 'automatic',
     jsxImportSource: 'preact',
     tsconfig: join(WEB, 'tsconfig.json'),
+    plugins: [emojiTable],
     logLevel: 'warning',
   });
 }
@@ -44,6 +62,7 @@ async function buildUnitTests(): Promise<void> {
     jsxImportSource: 'preact',
     tsconfig: join(WEB, 'tsconfig.json'),
     sourcemap: true,
+    plugins: [emojiTable],
     logLevel: 'warning',
   });
 }

@@ -1,0 +1,5 @@
+/** Modules the build makes up (src/cli/build-web.ts). */
+declare module 'virtual:emoji-table' {
+  /** One emoji per line: hex code (`1f44d`, `1f1e6-1f1e8`), then its names, canonical first. */
+  export const EMOJI_TABLE: string;
+}
