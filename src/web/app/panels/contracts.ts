@@ -1,0 +1,29 @@
+/**
+ * What the client core (the shell, message list and compose) gives the panels, and what the
+ * panels export to it. Panels read the snapshot and change the server through `api`; the
+ * change comes back as an event that the core applies, so no panel keeps state of its own
+ * about the server.
+ */
+import type { ChatSnapshot, Message } from '../../shared/types';
+
+export interface SnapshotProps {
+  snapshot: ChatSnapshot;
+}
+
+/** Right column: people with presence and status. */
+export type PeopleListProps = SnapshotProps;
+
+/** Under one message: its reactions (`thumbs_up: 1` buttons) and the `Add reaction` button. */
+export interface ReactionBarProps extends SnapshotProps {
+  message: Message;
+}
+
+/** One message's menu: edit, delete, star, move or resolve its topic, mute its topic. */
+export interface MessageActionsProps extends SnapshotProps {
+  message: Message;
+}
+
+/** A dialog the shell opens from its top bar: personal settings, status, streams, administration. */
+export interface DialogProps extends SnapshotProps {
+  onClose: () => void;
+}
