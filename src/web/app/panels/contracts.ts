@@ -6,6 +6,16 @@
  */
 import type { ChatSnapshot, Message } from '../../shared/types';
 
+/**
+ * Views are addressed by the location hash, so links, the back button and reloads work, and a
+ * panel opens a view with a plain `<a href>`:
+ *   #narrow/all                      all messages
+ *   #narrow/stream/<id>              a stream;  #narrow/stream/<id>/topic/<encodeURIComponent(topic)>
+ *   #narrow/dm/<id>,<id>             a direct conversation (the other people's IDs, ascending)
+ *   #narrow/is/starred  #narrow/is/mentioned  #narrow/search/<encodeURIComponent(words)>
+ */
+export const HASH_PREFIX = '#narrow/';
+
 export interface SnapshotProps {
   snapshot: ChatSnapshot;
 }
