@@ -1,0 +1,167 @@
+/**
+ * The open view's messages: sorted by ID, with how far the server has been read in each
+ * direction, pages merged as they arrive, live events applied, and local echoes (a message
+ * shown the moment it is sent, replaced by the server's copy when its event comes back).
+ */
+import type { Message, Reaction } from '../shared/types';
+import type { DeleteMessageEvent, FlagsEvent, MessageEvent, ReactionEvent, ServerEvent, UpdateMessageEvent } from './events';
+import { matchesNarrow, type Narrow } from './narrow';
+
+export interface ListedMessage extends Message {
+  /** Set on a local echo until the server's copy replaces it. */
+  localId?: string;
+  sendState?: 'sending' | 'failed';
+}
+
+export interface MessageList {
+  readonly narrow: Narrow;
+  /** Server messages by ascending ID, then local echoes in the order they were sent. */
+  readonly messages: readonly ListedMessage[];
+  readonly foundOldest: boolean;
+  readonly foundNewest: boolean;
+  /** Nothing fetched yet. */
+  readonly loading: boolean;
+}
+
+export function emptyList(narrow: Narrow): MessageList {
+  return { narrow, messages: [], foundOldest: false, foundNewest: false, loading: true };
+}
+
+function byId(a: ListedMessage, b: ListedMessage): number {
+  if (a.localId !== undefined || b.localId !== undefined) return Number(a.localId !== undefined) - Number(b.localId !== undefined);
+  return a.id - b.id;
+}
+
+export interface Page {
+  messages: readonly Message[];
+  found_oldest: boolean;
+  found_newest: boolean;
+}
+
+/** A GET /messages answer merged in: older pages, newer pages, or a first page alike. */
+export function mergePage(list: MessageList, page: Page, direction: 'older' | 'newer' | 'around'): MessageList {
+  const merged = new Map<number, ListedMessage>();
+  for (const message of list.messages) if (message.localId === undefined) merged.set(message.id, message);
+  for (const message of page.messages) merged.set(message.id, message);
+  const echoes = list.messages.filter((message) => message.localId !== undefined);
+  return {
+    ...list,
+    messages: [...merged.values(), ...echoes].sort(byId),
+    foundOldest: direction === 'newer' ? list.foundOldest : page.found_oldest,
+    foundNewest: direction === 'older' ? list.foundNewest : page.found_newest,
+    loading: false,
+  };
+}
+
+/** The list re-fetched after a re-register: the new page replaces what was shown. */
+export function replaceWithPage(list: MessageList, page: Page): MessageList {
+  return mergePage({ ...list, messages: list.messages.filter((message) => message.localId !== undefined) }, page, 'around');
+}
+
+export function oldestId(list: MessageList): number | undefined {
+  return list.messages.find((message) => message.localId === undefined)?.id;
+}
+
+export function newestId(list: MessageList): number | undefined {
+  return list.messages.filter((message) => message.localId === undefined).at(-1)?.id;
+}
+
+export function addLocalEcho(list: MessageList, echo: ListedMessage & { localId: string }): MessageList {
+  return { ...list, messages: [...list.messages, { ...echo, sendState: 'sending' }] };
+}
+
+export function failLocalEcho(list: MessageList, localId: string): MessageList {
+  return mapMessages(list, (message) => (message.localId === localId ? { ...message, sendState: 'failed' } : message));
+}
+
+export function dropLocalEcho(list: MessageList, localId: string): MessageList {
+  return { ...list, messages: list.messages.filter((message) => message.localId !== localId) };
+}
+
+function mapMessages(list: MessageList, change: (message: ListedMessage) => ListedMessage): MessageList {
+  let changed = false;
+  const messages = list.messages.map((message) => {
+    const next = change(message);
+    if (next !== message) changed = true;
+    return next;
+  });
+  return changed ? { ...list, messages } : list;
+}
+
+function applyMessage(list: MessageList, event: MessageEvent, myId: number): MessageList {
+  const message: ListedMessage = { ...event.message, flags: event.flags, reactions: event.message.reactions ?? [] };
+  const echoIndex = event.local_message_id === undefined ? -1 : list.messages.findIndex((entry) => entry.localId === event.local_message_id);
+  const rest = echoIndex === -1 ? list.messages : list.messages.filter((_, index) => index !== echoIndex);
+  // Not in this view, or the view does not reach the newest messages yet (a later page brings it).
+  if (!matchesNarrow(list.narrow, message, myId) || (!list.foundNewest && !list.loading) || list.messages.some((entry) => entry.id === message.id && entry.localId === undefined)) {
+    return echoIndex === -1 ? list : { ...list, messages: rest };
+  }
+  return { ...list, messages: [...rest, message].sort(byId) };
+}
+
+function applyUpdate(list: MessageList, event: UpdateMessageEvent, myId: number): MessageList {
+  const affected = new Set(event.message_ids ?? [event.message_id]);
+  const updated = mapMessages(list, (message) => {
+    if (message.localId !== undefined || !affected.has(message.id)) return message;
+    const next: ListedMessage = { ...message };
+    if (message.id === event.message_id && event.rendered_content !== undefined) {
+      next.content = event.rendered_content;
+      if (event.is_me_message !== undefined) next.is_me_message = event.is_me_message;
+    }
+    if (event.subject !== undefined) next.subject = event.subject;
+    if (event.new_stream_id !== undefined) next.stream_id = event.new_stream_id;
+    if (!event.rendering_only) next.last_edit_timestamp = event.edit_timestamp;
+    return next;
+  });
+  // A message moved out of a stream or topic view leaves it.
+  return { ...updated, messages: updated.messages.filter((message) => message.localId !== undefined || !affected.has(message.id) || matchesNarrow(list.narrow, message, myId) || list.narrow.kind === 'search') };
+}
+
+function applyFlags(list: MessageList, event: FlagsEvent): MessageList {
+  const ids = new Set(event.messages);
+  return mapMessages(list, (message) => {
+    if (message.localId !== undefined || !(event.all || ids.has(message.id))) return message;
+    const has = message.flags.includes(event.flag);
+    if (event.op === 'add' && !has) return { ...message, flags: [...message.flags, event.flag] };
+    if (event.op === 'remove' && has) return { ...message, flags: message.flags.filter((flag) => flag !== event.flag) };
+    return message;
+  });
+}
+
+function sameReaction(a: Reaction, event: ReactionEvent): boolean {
+  return a.user_id === event.user_id && a.emoji_code === event.emoji_code && a.reaction_type === event.reaction_type;
+}
+
+function applyReaction(list: MessageList, event: ReactionEvent): MessageList {
+  return mapMessages(list, (message) => {
+    if (message.id !== event.message_id || message.localId !== undefined) return message;
+    const present = message.reactions.some((reaction) => sameReaction(reaction, event));
+    if (event.op === 'add' && !present) {
+      const reaction: Reaction = { emoji_name: event.emoji_name, emoji_code: event.emoji_code, reaction_type: event.reaction_type, user_id: event.user_id };
+      return { ...message, reactions: [...message.reactions, reaction] };
+    }
+    if (event.op === 'remove' && present) return { ...message, reactions: message.reactions.filter((reaction) => !sameReaction(reaction, event)) };
+    return message;
+  });
+}
+
+export function applyListEvent(list: MessageList, event: ServerEvent, myId: number): MessageList {
+  switch (event.type) {
+    case 'message':
+      return applyMessage(list, event as MessageEvent, myId);
+    case 'update_message':
+      return applyUpdate(list, event as UpdateMessageEvent, myId);
+    case 'update_message_flags':
+      return applyFlags(list, event as FlagsEvent);
+    case 'delete_message': {
+      const deletion = event as DeleteMessageEvent;
+      const ids = new Set(deletion.message_ids ?? (deletion.message_id === undefined ? [] : [deletion.message_id]));
+      const messages = list.messages.filter((message) => message.localId !== undefined || !ids.has(message.id));
+      return messages.length === list.messages.length ? list : { ...list, messages };
+    }
+    case 'reaction':
+      return applyReaction(list, event as ReactionEvent);
+    default:
+      return list;
+  }
+}

@@ -1,0 +1,65 @@
+import t from 'tap';
+import { matchesNarrow, narrowTitle, parseHash, toApiNarrow, toHash, type Narrow } from '../../src/web/state/narrow';
+import { buildSnapshot } from '../../src/web/state/snapshot';
+import { ANN, BO, ME, directMessage, register, streamMessage } from './fixtures';
+
+const narrows: Narrow[] = [
+  { kind: 'all' },
+  { kind: 'stream', streamId: 4 },
+  { kind: 'topic', streamId: 4, topic: 'plans / 2027 & more' },
+  { kind: 'dm', userIds: [ANN, BO] },
+  { kind: 'search', words: 'lunch #today' },
+  { kind: 'starred' },
+  { kind: 'mentioned' },
+];
+
+t.test('every narrow survives the trip through the location hash', async (t) => {
+  for (const narrow of narrows) t.same(parseHash(toHash(narrow)), narrow, toHash(narrow));
+});
+
+t.test('hashes are written exactly as the panels contract documents them', async (t) => {
+  t.equal(toHash({ kind: 'topic', streamId: 4, topic: 'a b/c' }), '#narrow/stream/4/topic/a%20b%2Fc');
+  t.equal(toHash({ kind: 'dm', userIds: [3, 5] }), '#narrow/dm/3,5');
+  t.equal(toHash({ kind: 'starred' }), '#narrow/is/starred');
+});
+
+t.test('direct conversation hashes are read in ascending order, and malformed hashes are not views', async (t) => {
+  t.same(parseHash('#narrow/dm/5,3'), { kind: 'dm', userIds: [3, 5] });
+  for (const bad of ['', '#narrow/', '#narrow/stream/x', '#narrow/stream/0', '#narrow/dm/1,a', '#narrow/is/unread', '#narrow/search/', '#narrow/stream/1/topic/%E0', '#other']) {
+    t.equal(parseHash(bad), null, bad);
+  }
+});
+
+t.test('each narrow becomes the API narrow parameter', async (t) => {
+  t.same(toApiNarrow({ kind: 'all' }), []);
+  t.same(toApiNarrow({ kind: 'topic', streamId: 4, topic: 'x' }), [
+    { operator: 'stream', operand: 4 },
+    { operator: 'topic', operand: 'x' },
+  ]);
+  t.same(toApiNarrow({ kind: 'dm', userIds: [ANN] }), [{ operator: 'dm', operand: [ANN] }]);
+  t.same(toApiNarrow({ kind: 'search', words: 'hi' }), [{ operator: 'search', operand: 'hi' }]);
+  t.same(toApiNarrow({ kind: 'mentioned' }), [{ operator: 'is', operand: 'mentioned' }]);
+});
+
+t.test('a live message is placed only in the views it belongs to', async (t) => {
+  const inTopic = streamMessage(1, 4, 'Plans');
+  t.ok(matchesNarrow({ kind: 'all' }, inTopic, ME));
+  t.ok(matchesNarrow({ kind: 'stream', streamId: 4 }, inTopic, ME));
+  t.notOk(matchesNarrow({ kind: 'stream', streamId: 5 }, inTopic, ME));
+  t.ok(matchesNarrow({ kind: 'topic', streamId: 4, topic: 'plans' }, inTopic, ME), 'topics compare without case');
+  t.notOk(matchesNarrow({ kind: 'topic', streamId: 4, topic: 'other' }, inTopic, ME));
+  t.notOk(matchesNarrow({ kind: 'search', words: 'message' }, inTopic, ME), 'a search is fetched, not guessed');
+  const group = directMessage(2, [ME, BO, ANN]);
+  t.ok(matchesNarrow({ kind: 'dm', userIds: [ANN, BO] }, group, ME));
+  t.notOk(matchesNarrow({ kind: 'dm', userIds: [ANN] }, group, ME));
+  t.ok(matchesNarrow({ kind: 'dm', userIds: [ME] }, directMessage(3, [ME]), ME), 'the conversation with myself');
+  t.ok(matchesNarrow({ kind: 'mentioned' }, { ...inTopic, flags: ['wildcard_mentioned'] }, ME));
+  t.notOk(matchesNarrow({ kind: 'starred' }, inTopic, ME));
+});
+
+t.test('each view has a title naming its stream or people', async (t) => {
+  const snapshot = buildSnapshot(register(), 1000);
+  t.equal(narrowTitle({ kind: 'topic', streamId: 1, topic: 'lunch' }, snapshot), '#general > lunch');
+  t.equal(narrowTitle({ kind: 'dm', userIds: [ANN, BO] }, snapshot), 'Ann, Bo');
+  t.equal(narrowTitle({ kind: 'all' }, snapshot), 'All messages');
+});
