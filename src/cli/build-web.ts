@@ -41,6 +41,7 @@ async function buildPages(): Promise<void> {
     jsx: 'automatic',
     jsxImportSource: 'preact',
     tsconfig: join(WEB, 'tsconfig.json'),
+    loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.png': 'file', '.svg': 'file' },
     plugins: [emojiTable],
     logLevel: 'warning',
   });

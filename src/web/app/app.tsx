@@ -1,0 +1,54 @@
+/**
+ * The shell: top bar, the left column of streams and conversations, the open view with its
+ * compose box, and the people list on the right.
+ */
+import { useEffect } from 'preact/hooks';
+import { PeopleList } from './panels';
+import { narrowTitle } from '../state/narrow';
+import { Compose } from './compose';
+import { LeftColumn } from './left-column';
+import { MessageView } from './message-view';
+import { currentNarrow } from './routing';
+import { ConnectionStatus, TypingStatus } from './status';
+import { useChat, type ChatStore } from './store';
+import { useColorScheme } from './theme';
+import { TopBar } from './top-bar';
+
+export function App({ store }: { store: ChatStore }) {
+  const state = useChat(store);
+  const { snapshot, narrow } = state;
+  useColorScheme(snapshot?.userSettings['color_scheme']);
+
+  useEffect(() => {
+    const follow = () => store.open(currentNarrow());
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, [store]);
+
+  const realmName = typeof snapshot?.realm['realm_name'] === 'string' ? snapshot.realm['realm_name'] : '';
+  const title = snapshot ? narrowTitle(narrow, snapshot) : '';
+  useEffect(() => {
+    document.title = [title, realmName].filter(Boolean).join(' · ') || 'Chat';
+  }, [title, realmName]);
+
+  return (
+    <div class="shell">
+      <TopBar snapshot={snapshot} realmName={realmName} />
+      <div class="columns">
+        {snapshot ? <LeftColumn state={state} snapshot={snapshot} /> : <nav aria-label="Streams" class="left-column" />}
+        <main class="middle">
+          <h1 class="view-title">{title}</h1>
+          <MessageView store={store} state={state} />
+          <div class="status-line">
+            <TypingStatus state={state} />
+            <ConnectionStatus connection={state.connection} />
+          </div>
+          <Compose store={store} state={state} />
+        </main>
+        <aside class="right-column" aria-label="People">
+          {snapshot && <PeopleList snapshot={snapshot} />}
+        </aside>
+      </div>
+    </div>
+  );
+}

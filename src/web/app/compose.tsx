@@ -1,0 +1,196 @@
+/**
+ * The compose box, always under the message view: stream + topic or direct recipients (a
+ * toggle), the Message textbox, Send, uploads, preview, typing notifications, drafts. Opening a
+ * view fills in its conversation.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiError } from '../shared/api';
+import type { ChatSnapshot } from '../shared/types';
+import { Drafts, type DraftConversation } from '../state/drafts';
+import type { Narrow } from '../state/narrow';
+import { TypingSender, type TypingDestination } from '../state/typing';
+import { echoHtml } from './completion';
+import { RecipientFields, resolveRecipients, type ComposeMode } from './recipients';
+import { MessageBox } from './message-box';
+import type { ChatState, ChatStore } from './store';
+import { uploadFile, uploadLink } from './upload';
+
+interface Fields {
+  mode: ComposeMode;
+  stream: string;
+  topic: string;
+  to: string;
+}
+
+function fieldsFor(narrow: Narrow, snapshot: ChatSnapshot, current: Fields): Fields {
+  const streamName = (id: number) => snapshot.streams.get(id)?.name ?? '';
+  switch (narrow.kind) {
+    case 'stream':
+      return { ...current, mode: 'stream', stream: streamName(narrow.streamId), topic: current.stream === streamName(narrow.streamId) ? current.topic : '' };
+    case 'topic':
+      return { ...current, mode: 'stream', stream: streamName(narrow.streamId), topic: narrow.topic };
+    case 'dm':
+      return { ...current, mode: 'direct', to: narrow.userIds.map((id) => snapshot.users.get(id)?.email ?? '').filter(Boolean).join(', ') };
+    default:
+      return current;
+  }
+}
+
+function conversationOf(fields: Fields): DraftConversation {
+  return fields.mode === 'stream' ? { type: 'stream', stream: fields.stream, topic: fields.topic } : { type: 'direct', to: fields.to };
+}
+
+export function Compose({ store, state }: { store: ChatStore; state: ChatState }) {
+  const { snapshot, narrow } = state;
+  const [fields, setFields] = useState<Fields>({ mode: 'stream', stream: '', topic: '', to: '' });
+  const [content, setContent] = useState('');
+  const [error, setError] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const fieldsRef = useRef(fields);
+  fieldsRef.current = fields;
+  const myId = snapshot?.me.user_id;
+  const drafts = useMemo(() => (myId === undefined ? null : new Drafts(localStorage, myId)), [myId]);
+  const typing = useMemo(
+    () =>
+      new TypingSender({
+        send: (op, destination) => void api.post('/typing', destination.type === 'stream' ? { op, type: 'stream', stream_id: destination.streamId, topic: destination.topic } : { op, type: 'direct', to: destination.to }).catch(() => undefined),
+        now: () => Date.now(),
+        setTimeout: (run, ms) => setTimeout(run, ms),
+        clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      }),
+    [],
+  );
+
+  // Opening a view fills in its conversation and brings back its draft.
+  useEffect(() => {
+    if (!snapshot || !drafts) return;
+    const next = fieldsFor(narrow, snapshot, fieldsRef.current);
+    setFields(next);
+    setContent(drafts.load(conversationOf(next)));
+    setPreview(null);
+    setError('');
+    // Only a new view (or signing in) fills the fields: later events must not reset what the person typed.
+  }, [narrow, drafts]);
+
+  const changeFields = (change: Partial<Fields>) => {
+    const next = { ...fields, ...change };
+    setFields(next);
+    if (drafts && content === '') setContent(drafts.load(conversationOf(next)));
+    else drafts?.save(conversationOf(next), content);
+  };
+
+  const destination = (): TypingDestination | null => {
+    if (!snapshot) return null;
+    const resolved = resolveRecipients(snapshot, fields);
+    if ('error' in resolved) return null;
+    return resolved.type === 'stream' ? { type: 'stream', streamId: resolved.to, topic: resolved.topic } : { type: 'direct', to: resolved.to };
+  };
+
+  const changeContent = (text: string) => {
+    setContent(text);
+    drafts?.save(conversationOf(fields), text);
+    const where = destination();
+    if (where && text.trim() !== '') typing.typed(where);
+  };
+
+  const send = () => {
+    if (!snapshot) return;
+    const text = content.trim();
+    if (text === '') return;
+    const resolved = resolveRecipients(snapshot, fields);
+    if ('error' in resolved) {
+      setError(resolved.error);
+      return;
+    }
+    typing.stop();
+    setError('');
+    setContent('');
+    setPreview(null);
+    drafts?.clear(conversationOf(fields));
+    store.send(resolved, text, echoHtml(text)).catch((failure: unknown) => {
+      setError(failure instanceof ApiError ? failure.message : 'The message was not sent');
+      // Nothing typed since: the text goes back into the box.
+      setContent((current) => (current === '' ? text : current));
+    });
+  };
+
+  const upload = async (files: File[]) => {
+    for (const file of files) {
+      setProgress(0);
+      try {
+        const url = await uploadFile(file, setProgress);
+        const link = uploadLink(file.name, url);
+        setContent((current) => {
+          const next = current === '' || current.endsWith('\n') ? `${current}${link}\n` : `${current}\n${link}\n`;
+          drafts?.save(conversationOf(fields), next);
+          return next;
+        });
+      } catch (failure) {
+        setError(failure instanceof ApiError ? failure.message : 'The upload failed');
+      } finally {
+        setProgress(null);
+      }
+    }
+    textarea.current?.focus();
+  };
+
+  const togglePreview = async () => {
+    if (preview !== null) {
+      setPreview(null);
+      return;
+    }
+    if (content.trim() === '') return;
+    try {
+      const answer = await api.post<{ rendered: string }>('/messages/render', { content });
+      setPreview(answer.rendered);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'No preview');
+    }
+  };
+
+  return (
+    <form
+      class="compose"
+      aria-label="Compose"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <RecipientFields snapshot={snapshot} mode={fields.mode} stream={fields.stream} topic={fields.topic} to={fields.to} onChange={changeFields} />
+      {preview === null ? (
+        <MessageBox snapshot={snapshot} value={content} onChange={changeContent} onSend={send} onFiles={(files) => void upload(files)} textarea={textarea} />
+      ) : (
+        // The server renders the preview and sanitizes it, as it does every message.
+        <div class="preview message-content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+      )}
+      <div class="compose-actions">
+        <label class="upload-button">
+          <span>Upload files</span>
+          <input
+            type="file"
+            multiple
+            aria-label="Upload files"
+            onChange={(event) => {
+              const files = event.currentTarget.files ? [...event.currentTarget.files] : [];
+              event.currentTarget.value = '';
+              void upload(files);
+            }}
+          />
+        </label>
+        {progress !== null && <progress max={1} value={progress} aria-label="Upload progress" />}
+        <button type="button" aria-pressed={preview !== null ? 'true' : 'false'} onClick={() => void togglePreview()}>
+          Preview
+        </button>
+        <button type="submit" class="send" disabled={!snapshot}>
+          Send
+        </button>
+      </div>
+      <div role="alert" class="compose-error">
+        {error}
+      </div>
+    </form>
+  );
+}

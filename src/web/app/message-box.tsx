@@ -1,0 +1,137 @@
+/**
+ * The `Message` textbox: Enter or Ctrl+Enter sends (per enter_sends), `:emoji` and `@mention`
+ * completion in a keyboard-navigable listbox, and files dropped or pasted into it uploaded.
+ */
+import { useRef, useState } from 'preact/hooks';
+import { emojiList } from '../shared/emoji';
+import type { ChatSnapshot } from '../shared/types';
+import { complete, emojiChoices, mentionChoices, queryAt, type Choice, type CompletionQuery } from './completion';
+
+interface MessageBoxProps {
+  snapshot: ChatSnapshot | null;
+  value: string;
+  onChange: (value: string) => void;
+  onSend: () => void;
+  onFiles: (files: File[]) => void;
+  textarea: { current: HTMLTextAreaElement | null };
+}
+
+export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textarea }: MessageBoxProps) {
+  const [query, setQuery] = useState<CompletionQuery | null>(null);
+  const [active, setActive] = useState(0);
+  const [dragging, setDragging] = useState(false);
+  const caret = useRef(0);
+  const enterSends = snapshot?.userSettings['enter_sends'] !== false;
+
+  const choices: Choice[] = !query || !snapshot ? [] : query.kind === 'emoji' ? emojiChoices(query.text, emojiList()) : mentionChoices(query.text, snapshot.users.values());
+  const open = choices.length > 0;
+
+  const update = (next: string, position: number) => {
+    caret.current = position;
+    onChange(next);
+    setQuery(queryAt(next, position));
+    setActive(0);
+  };
+
+  const take = (choice: Choice) => {
+    if (!query) return;
+    const result = complete(value, caret.current, query, choice);
+    onChange(result.value);
+    setQuery(null);
+    requestAnimationFrame(() => {
+      textarea.current?.focus();
+      textarea.current?.setSelectionRange(result.caret, result.caret);
+    });
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (open) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        setActive((index) => (index + (event.key === 'ArrowDown' ? 1 : choices.length - 1)) % choices.length);
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        const choice = choices[active];
+        if (choice) {
+          event.preventDefault();
+          take(choice);
+          return;
+        }
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setQuery(null);
+        return;
+      }
+    }
+    if (event.key !== 'Enter' || event.isComposing) return;
+    const sends = enterSends ? !event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey : event.ctrlKey || event.metaKey;
+    if (sends) {
+      event.preventDefault();
+      onSend();
+    }
+  };
+
+  const filesOf = (list: FileList | null | undefined) => (list ? [...list] : []);
+
+  return (
+    <div class={dragging ? 'message-box dragging' : 'message-box'}>
+      <textarea
+        ref={textarea}
+        aria-label="Message"
+        placeholder={enterSends ? 'Message (Enter sends, Shift+Enter for a new line)' : 'Message (Ctrl+Enter sends)'}
+        rows={3}
+        value={value}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open ? 'true' : 'false'}
+        aria-controls="compose-completions"
+        aria-activedescendant={open ? `completion-${active}` : undefined}
+        onInput={(event) => update(event.currentTarget.value, event.currentTarget.selectionStart)}
+        onKeyDown={onKeyDown}
+        onBlur={() => setTimeout(() => setQuery(null), 150)}
+        onPaste={(event) => {
+          const files = filesOf(event.clipboardData?.files);
+          if (files.length > 0) {
+            event.preventDefault();
+            onFiles(files);
+          }
+        }}
+        onDragOver={(event) => {
+          if (event.dataTransfer?.types.includes('Files')) {
+            event.preventDefault();
+            setDragging(true);
+          }
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(event) => {
+          const files = filesOf(event.dataTransfer?.files);
+          setDragging(false);
+          if (files.length > 0) {
+            event.preventDefault();
+            onFiles(files);
+          }
+        }}
+      />
+      {open && (
+        <ul class="completions" id="compose-completions" role="listbox" aria-label={query?.kind === 'emoji' ? 'Emoji' : 'People'}>
+          {choices.map((choice, index) => (
+            <li
+              key={choice.insert}
+              id={`completion-${index}`}
+              role="option"
+              aria-selected={index === active ? 'true' : 'false'}
+              onMouseDown={(event) => {
+                event.preventDefault();
+                take(choice);
+              }}
+            >
+              {choice.label}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

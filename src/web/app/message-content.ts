@@ -1,0 +1,43 @@
+/**
+ * What the page adds to the server's message HTML once it is in the DOM: emoji characters in
+ * emoji spans, spoilers that open on click, links that open in a new tab (except uploads, which
+ * the session cookie lets the browser show here), and a highlight on mentions of me.
+ */
+import { emojiText } from '../shared/emoji';
+
+const EMOJI_CLASS = /^emoji-([0-9a-f]+(?:-[0-9a-f]+)*)$/;
+
+export function enhanceContent(root: HTMLElement, myId: number): void {
+  for (const span of root.querySelectorAll<HTMLSpanElement>('span.emoji')) {
+    const code = [...span.classList].map((name) => EMOJI_CLASS.exec(name)?.[1]).find((match) => match !== undefined);
+    if (code) span.textContent = emojiText(code);
+  }
+  for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
+    const href = link.getAttribute('href') ?? '';
+    if (href.startsWith('/user_uploads/') || href.startsWith('#')) continue;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+  }
+  for (const mention of root.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
+    if (mention.dataset['userId'] === String(myId)) mention.classList.add('mention-of-me');
+  }
+  for (const header of root.querySelectorAll<HTMLElement>('.spoiler-header')) {
+    header.tabIndex = 0;
+    header.setAttribute('role', 'button');
+    header.setAttribute('aria-expanded', 'false');
+  }
+}
+
+/** Clicks inside message content: a spoiler header toggles its content. */
+export function handleContentClick(event: MouseEvent | KeyboardEvent): void {
+  const target = event.target instanceof Element ? event.target : null;
+  const header = target?.closest('.spoiler-header');
+  if (!header) return;
+  if (event instanceof KeyboardEvent && event.key !== 'Enter' && event.key !== ' ') return;
+  event.preventDefault();
+  const block = header.closest('.spoiler-block');
+  const open = !block?.classList.contains('spoiler-open');
+  block?.classList.toggle('spoiler-open', open);
+  header.setAttribute('aria-expanded', String(open));
+  block?.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!open));
+}

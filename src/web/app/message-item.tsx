@@ -1,0 +1,68 @@
+/** One message: sender (once per run), time, the server's HTML, edited marker, reactions and actions. */
+import { memo } from 'preact/compat';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { ChatSnapshot } from '../shared/types';
+import type { ListedMessage } from '../state/message-list';
+import { enhanceContent, handleContentClick } from './message-content';
+import { MessageActions, ReactionBar } from './panels';
+
+export function formatTime(timestamp: number, twentyFourHour: boolean): string {
+  return new Date(timestamp * 1000).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', hour12: !twentyFourHour });
+}
+
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => word[0]?.toUpperCase() ?? '')
+    .join('');
+}
+
+interface MessageItemProps {
+  message: ListedMessage;
+  snapshot: ChatSnapshot;
+  showSender: boolean;
+  unread: boolean;
+}
+
+function MessageItemBody({ message, snapshot, showSender, unread }: MessageItemProps) {
+  const content = useRef<HTMLDivElement>(null);
+  const myId = snapshot.me.user_id;
+  useLayoutEffect(() => {
+    if (content.current) enhanceContent(content.current, myId);
+  }, [message.content, myId]);
+  const sender = snapshot.users.get(message.sender_id);
+  const name = sender?.full_name ?? message.sender_full_name;
+  const avatar = sender?.avatar_url ?? message.avatar_url;
+  const mentioned = message.flags.includes('mentioned') || message.flags.includes('wildcard_mentioned');
+  const classes = ['message', showSender ? 'first-of-run' : 'continued', unread ? 'unread' : '', mentioned ? 'mentioned' : '', message.sendState ? `send-${message.sendState}` : ''];
+  const twentyFourHour = snapshot.userSettings['twenty_four_hour_time'] === true;
+  return (
+    <article class={classes.filter(Boolean).join(' ')} data-message-id={message.localId === undefined ? message.id : undefined} aria-label={`${name}, ${formatTime(message.timestamp, twentyFourHour)}`}>
+      {showSender && (
+        <div class="sender">
+          {avatar ? <img class="avatar" src={avatar} alt="" width={32} height={32} /> : <span class="avatar avatar-initials" aria-hidden="true">{initials(name)}</span>}
+          <span class="sender-name">{name}</span>
+        </div>
+      )}
+      <time class="message-time" dateTime={new Date(message.timestamp * 1000).toISOString()}>
+        {formatTime(message.timestamp, twentyFourHour)}
+      </time>
+      {/* The server sanitizes message HTML; it is shown as it is. */}
+      <div ref={content} class={message.is_me_message ? 'message-content me-message' : 'message-content'} dangerouslySetInnerHTML={{ __html: message.content }} onClick={handleContentClick} onKeyDown={handleContentClick} />
+      {message.last_edit_timestamp !== undefined && <span class="edited">(edited)</span>}
+      {message.sendState === 'sending' && <span class="send-state">Sending…</span>}
+      {message.sendState === 'failed' && <span class="send-state failed">Not sent</span>}
+      {message.localId === undefined && (
+        <div class="message-extras">
+          <ReactionBar snapshot={snapshot} message={message} />
+          <MessageActions snapshot={snapshot} message={message} />
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** Re-rendered only when its message, the snapshot or its place in the run changes. */
+export const MessageItem = memo(MessageItemBody);

@@ -1,0 +1,115 @@
+/**
+ * Where a message goes: `Stream` + `Topic` (with completion from subscriptions and the stream's
+ * topics) or `To` (names or emails, comma-separated, completed from people), and turning what
+ * was typed into the IDs POST /messages takes.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../shared/api';
+import type { ChatSnapshot } from '../shared/types';
+import { sortedSubscriptions } from '../state/snapshot';
+
+export type ComposeMode = 'stream' | 'direct';
+
+export type Resolved = { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] } | { error: string };
+
+export function resolveRecipients(snapshot: ChatSnapshot, fields: { mode: ComposeMode; stream: string; topic: string; to: string }): Resolved {
+  if (fields.mode === 'stream') {
+    const wanted = fields.stream.trim().replace(/^#\s*/, '').toLowerCase();
+    if (wanted === '') return { error: 'Choose a stream' };
+    const stream = [...snapshot.streams.values()].find((candidate) => candidate.name.toLowerCase() === wanted);
+    if (!stream) return { error: `There is no stream named ${fields.stream.trim()}` };
+    const topic = fields.topic.trim();
+    if (topic === '' && snapshot.realm['realm_mandatory_topics'] === true) return { error: 'Give a topic' };
+    return { type: 'stream', to: stream.stream_id, topic };
+  }
+  const ids: number[] = [];
+  for (const part of fields.to.split(',').map((piece) => piece.trim()).filter(Boolean)) {
+    const wanted = part.toLowerCase();
+    const user = [...snapshot.users.values()].find((candidate) => candidate.is_active && (candidate.email.toLowerCase() === wanted || candidate.full_name.toLowerCase() === wanted));
+    if (!user) return { error: `Nobody here is called ${part}` };
+    ids.push(user.user_id);
+  }
+  if (ids.length === 0) return { error: 'Say who the message is for' };
+  return { type: 'direct', to: [...new Set(ids)] };
+}
+
+function useStreamTopics(snapshot: ChatSnapshot | null, streamName: string): string[] {
+  const [topics, setTopics] = useState<string[]>([]);
+  const stream = snapshot ? [...snapshot.streams.values()].find((candidate) => candidate.name.toLowerCase() === streamName.trim().toLowerCase()) : undefined;
+  const streamId = stream?.stream_id;
+  useEffect(() => {
+    if (streamId === undefined) {
+      setTopics([]);
+      return;
+    }
+    let current = true;
+    api
+      .get<{ topics: { name: string }[] }>(`/users/me/${streamId}/topics`)
+      .then((answer) => current && setTopics(answer.topics.map((topic) => topic.name)))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [streamId]);
+  return topics;
+}
+
+interface RecipientFieldsProps {
+  snapshot: ChatSnapshot | null;
+  mode: ComposeMode;
+  stream: string;
+  topic: string;
+  to: string;
+  onChange: (change: { mode?: ComposeMode; stream?: string; topic?: string; to?: string }) => void;
+}
+
+export function RecipientFields({ snapshot, mode, stream, topic, to, onChange }: RecipientFieldsProps) {
+  const topics = useStreamTopics(snapshot, mode === 'stream' ? stream : '');
+  // Completion of the last name in the comma-separated list: every choice keeps the names before it.
+  const typedBefore = to.includes(',') ? `${to.slice(0, to.lastIndexOf(',') + 1).trim()} ` : '';
+  const people = snapshot ? [...snapshot.users.values()].filter((user) => user.is_active && user.user_id !== snapshot.me.user_id) : [];
+  return (
+    <div class="recipients">
+      <div class="mode-toggle" role="group" aria-label="Message type">
+        <button type="button" aria-pressed={mode === 'stream' ? 'true' : 'false'} onClick={() => onChange({ mode: 'stream' })}>
+          Stream message
+        </button>
+        <button type="button" aria-pressed={mode === 'direct' ? 'true' : 'false'} onClick={() => onChange({ mode: 'direct' })}>
+          Direct message
+        </button>
+      </div>
+      {mode === 'stream' ? (
+        <>
+          <label>
+            <span class="field-label">Stream</span>
+            <input aria-label="Stream" list="compose-streams" value={stream} autocomplete="off" onInput={(event) => onChange({ stream: event.currentTarget.value })} />
+          </label>
+          <datalist id="compose-streams">{snapshot && sortedSubscriptions(snapshot).map((sub) => <option key={sub.stream_id} value={sub.name} />)}</datalist>
+          <label>
+            <span class="field-label">Topic</span>
+            <input aria-label="Topic" list="compose-topics" value={topic} autocomplete="off" maxLength={Number(snapshot?.realm['max_topic_length'] ?? 60)} onInput={(event) => onChange({ topic: event.currentTarget.value })} />
+          </label>
+          <datalist id="compose-topics">
+            {topics.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
+        </>
+      ) : (
+        <>
+          <label class="to-field">
+            <span class="field-label">To</span>
+            <input aria-label="To" list="compose-people" value={to} autocomplete="off" placeholder="Names or emails, separated by commas" onInput={(event) => onChange({ to: event.currentTarget.value })} />
+          </label>
+          <datalist id="compose-people">
+            {people.map((user) => (
+              <option key={user.user_id} value={`${typedBefore}${user.email}`}>
+                {user.full_name}
+              </option>
+            ))}
+          </datalist>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,258 @@
+/**
+ * The page's one source of truth: the snapshot, unread counts, the open view's messages,
+ * typing and the connection, each replaced (never mutated) as events arrive. Components
+ * subscribe through `useChat` and re-render when any of it changes.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError } from '../shared/api';
+import type { ChatSnapshot, Message } from '../shared/types';
+import { EventLoop, type ConnectionState } from '../state/event-loop';
+import type { RegisterResponse, ServerEvent, TypingEvent } from '../state/events';
+import { addLocalEcho, applyListEvent, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type ListedMessage, type MessageList, type Page } from '../state/message-list';
+import { matchesNarrow, sameNarrow, toApiNarrow, type Narrow } from '../state/narrow';
+import { applySnapshotEvent, buildSnapshot } from '../state/snapshot';
+import { applyTypingEvent, nextExpiry, type TypingState } from '../state/typing';
+import { applyUnreadEvent, isUnread, markedRead, NO_UNREADS, unreadFromRegister, type UnreadState } from '../state/unread';
+
+export interface ChatState {
+  snapshot: ChatSnapshot | null;
+  unread: UnreadState;
+  narrow: Narrow;
+  list: MessageList;
+  /** Grows each time the list is fetched anew, so the view knows to scroll to its first unread. */
+  listVersion: number;
+  typing: TypingState;
+  connection: ConnectionState;
+  /** Most recent message ID per direct conversation key, for the left column's order. */
+  recentConversations: ReadonlyMap<string, number>;
+  /** Grows with every message event, so the left column refreshes its topics. */
+  messageCount: number;
+}
+
+const PAGE_SIZE = 50;
+const READ_BATCH_MS = 400;
+
+export function signIn(): void {
+  location.assign('/login');
+}
+
+export class ChatStore {
+  private state: ChatState;
+  private readonly listeners = new Set<() => void>();
+  private readonly loop: EventLoop;
+  private pendingRead = new Set<number>();
+  private readTimer: ReturnType<typeof setTimeout> | null = null;
+  private typingTimer: ReturnType<typeof setTimeout> | null = null;
+  private fetching: 'older' | 'newer' | null = null;
+  private localCounter = 0;
+
+  constructor(narrow: Narrow) {
+    this.state = {
+      snapshot: null,
+      unread: NO_UNREADS,
+      narrow,
+      list: emptyList(narrow),
+      listVersion: 0,
+      typing: [],
+      connection: 'connecting',
+      recentConversations: new Map(),
+      messageCount: 0,
+    };
+    this.loop = new EventLoop({
+      api,
+      timers: { setTimeout: (run, ms) => setTimeout(run, ms) },
+      random: Math.random,
+      onRegister: (register, kind) => this.registered(register, kind),
+      onEvents: (events) => this.applyEvents(events),
+      onConnection: (connection) => this.set({ connection }),
+      onSignedOut: signIn,
+    });
+  }
+
+  get current(): ChatState {
+    return this.state;
+  }
+
+  get queueId(): string {
+    return this.loop.queue;
+  }
+
+  start(): void {
+    void this.loop.run();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(change: Partial<ChatState>): void {
+    this.state = { ...this.state, ...change };
+    for (const listener of this.listeners) listener();
+  }
+
+  private registered(register: RegisterResponse, kind: 'first' | 'again'): void {
+    const snapshot = buildSnapshot(register, Date.now() / 1000);
+    const recentConversations = new Map<string, number>();
+    for (const conversation of register.recent_private_conversations ?? []) {
+      const ids = conversation.user_ids.length > 0 ? [...conversation.user_ids].sort((a, b) => a - b) : [snapshot.me.user_id];
+      recentConversations.set(ids.join(','), conversation.max_message_id);
+    }
+    this.set({ snapshot, unread: unreadFromRegister(register.unread_msgs, snapshot.me.user_id), recentConversations });
+    // The first time the view opens; after a lost queue the shown messages stay until the re-fetch replaces them.
+    void this.fetchAround(kind === 'first' ? 'open' : 'replace');
+  }
+
+  private applyEvents(events: readonly ServerEvent[]): void {
+    let { snapshot, unread, list, typing, recentConversations, messageCount } = this.state;
+    if (!snapshot) return;
+    const now = Date.now();
+    for (const event of events) {
+      const myId = snapshot.me.user_id;
+      snapshot = applySnapshotEvent(snapshot, event);
+      unread = applyUnreadEvent(unread, event, myId);
+      list = applyListEvent(list, event, myId);
+      if (event.type === 'typing') typing = applyTypingEvent(typing, event as TypingEvent, now, myId);
+      if (event.type === 'message') {
+        messageCount++;
+        const message = event['message'] as Message;
+        if (Array.isArray(message.display_recipient)) {
+          const others = message.display_recipient.map((person) => person.id).filter((id) => id !== myId);
+          recentConversations = new Map(recentConversations).set((others.length > 0 ? others.sort((a, b) => a - b) : [myId]).join(','), message.id);
+        }
+        // A message's arrival ends its sender's typing there.
+        typing = typing.filter((typist) => typist.userId !== message.sender_id);
+      }
+    }
+    this.set({ snapshot, unread, list, typing, recentConversations, messageCount });
+    this.scheduleTypingExpiry();
+  }
+
+  /** Re-render when the next typing entry expires, so "is typing…" goes away by itself. */
+  private scheduleTypingExpiry(): void {
+    if (this.typingTimer !== null) clearTimeout(this.typingTimer);
+    const at = nextExpiry(this.state.typing, Date.now());
+    this.typingTimer = at === null ? null : setTimeout(() => this.set({ typing: this.state.typing.filter((typist) => typist.expiresAt > Date.now()) }), at - Date.now() + 10);
+  }
+
+  open(narrow: Narrow): void {
+    if (sameNarrow(narrow, this.state.narrow) && this.state.snapshot) return;
+    this.set({ narrow, list: emptyList(narrow) });
+    if (this.state.snapshot) void this.fetchAround('open');
+  }
+
+  private async fetchPage(narrow: Narrow, anchor: string | number, before: number, after: number): Promise<Page | null> {
+    try {
+      return await api.get<Page>('/messages', {
+        anchor: String(anchor),
+        num_before: before,
+        num_after: after,
+        include_anchor: typeof anchor === 'string',
+        narrow: toApiNarrow(narrow),
+        apply_markdown: true,
+        client_extavatar: false,
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) signIn();
+      return null;
+    }
+  }
+
+  private async fetchAround(mode: 'open' | 'replace'): Promise<void> {
+    const narrow = this.state.narrow;
+    const page = await this.fetchPage(narrow, 'first_unread', PAGE_SIZE, PAGE_SIZE);
+    if (!sameNarrow(narrow, this.state.narrow)) return;
+    if (!page) {
+      this.set({ list: { ...this.state.list, loading: false } });
+      return;
+    }
+    const list = mode === 'open' ? mergePage(this.state.list, page, 'around') : replaceWithPage(this.state.list, page);
+    this.set({ list, listVersion: this.state.listVersion + 1 });
+  }
+
+  /** The page before the oldest shown message (scrolled to the top). */
+  async loadOlder(): Promise<void> {
+    await this.loadMore('older');
+  }
+
+  async loadNewer(): Promise<void> {
+    await this.loadMore('newer');
+  }
+
+  private async loadMore(direction: 'older' | 'newer'): Promise<void> {
+    const { list, narrow } = this.state;
+    const anchor = direction === 'older' ? oldestId(list) : newestId(list);
+    if (this.fetching || list.loading || anchor === undefined || (direction === 'older' ? list.foundOldest : list.foundNewest)) return;
+    this.fetching = direction;
+    try {
+      const page = await this.fetchPage(narrow, anchor, direction === 'older' ? PAGE_SIZE : 0, direction === 'older' ? 0 : PAGE_SIZE);
+      if (page && sameNarrow(narrow, this.state.narrow)) this.set({ list: mergePage(this.state.list, page, direction) });
+    } finally {
+      this.fetching = null;
+    }
+  }
+
+  /** Seen messages: counts drop at once, the server hears in one batch. */
+  markRead(ids: readonly number[]): void {
+    const unread = ids.filter((id) => isUnread(this.state.unread, id));
+    if (unread.length === 0) return;
+    for (const id of unread) this.pendingRead.add(id);
+    this.set({ unread: markedRead(this.state.unread, unread) });
+    this.readTimer ??= setTimeout(() => this.flushRead(), READ_BATCH_MS);
+  }
+
+  private flushRead(): void {
+    this.readTimer = null;
+    const messages = [...this.pendingRead];
+    this.pendingRead = new Set();
+    if (messages.length > 0) void api.post('/messages/flags', { messages, op: 'add', flag: 'read' }).catch(() => undefined);
+  }
+
+  /** Sends with local echo: shown at once when it belongs in the open view, confirmed by its event. */
+  async send(request: { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] }, content: string, echoHtml: string): Promise<void> {
+    const snapshot = this.state.snapshot;
+    if (!snapshot) return;
+    const localId = `${Date.now()}.${++this.localCounter}`;
+    const me = snapshot.me;
+    const echo: ListedMessage & { localId: string } = {
+      id: Number.MAX_SAFE_INTEGER - this.localCounter,
+      localId,
+      type: request.type === 'stream' ? 'stream' : 'private',
+      sender_id: me.user_id,
+      sender_email: me.email,
+      sender_full_name: me.full_name,
+      avatar_url: me.avatar_url,
+      content: echoHtml,
+      display_recipient:
+        request.type === 'stream'
+          ? (snapshot.streams.get(request.to)?.name ?? '')
+          : [me.user_id, ...request.to].map((id) => ({ id, email: snapshot.users.get(id)?.email ?? '', full_name: snapshot.users.get(id)?.full_name ?? '' })),
+      subject: request.type === 'stream' ? request.topic : '',
+      timestamp: Math.floor(Date.now() / 1000),
+      flags: ['read'],
+      reactions: [],
+      is_me_message: false,
+      ...(request.type === 'stream' ? { stream_id: request.to } : {}),
+    };
+    const shown = matchesNarrow(this.state.list.narrow, echo, me.user_id) && (this.state.list.foundNewest || this.state.list.loading);
+    if (shown) this.set({ list: addLocalEcho(this.state.list, echo) });
+    const params = request.type === 'stream' ? { type: 'stream', to: request.to, topic: request.topic, content } : { type: 'direct', to: request.to, content };
+    try {
+      await api.post('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) signIn();
+      this.set({ list: failLocalEcho(this.state.list, localId) });
+      throw error;
+    }
+  }
+}
+
+/** The store's state in a component, re-rendering on every change. */
+export function useChat(store: ChatStore): ChatState {
+  const [state, setState] = useState(store.current);
+  useEffect(() => {
+    setState(store.current);
+    return store.subscribe(() => setState(store.current));
+  }, [store]);
+  return state;
+}
