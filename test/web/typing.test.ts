@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { TypingEvent } from '../../src/web/state/events';
-import { applyTypingEvent, nextExpiry, typingText, typistsIn, TypingSender, type TypingDestination, type TypingState } from '../../src/web/state/typing';
+import { applyTypingEvent, nextExpiry, typingParams, typingText, typistsIn, TypingSender, type TypingDestination, type TypingState } from '../../src/web/state/typing';
 import { ANN, BO, ME } from './fixtures';
 
 function typing(op: 'start' | 'stop', sender: number, where: { stream_id: number; topic: string } | { recipients: number[] }): TypingEvent {
@@ -90,4 +90,9 @@ t.test('the sender stops on send and when the conversation changes', async (t) =
   sender.stop();
   t.same(sent.at(-1), `stop ${ANN},${BO}`);
   t.equal(sent.length, 4, 'stop is sent once');
+});
+
+t.test('typing goes to the server as a list: the stream ID alone, or the recipients', async (t) => {
+  t.same(typingParams('start', { type: 'stream', streamId: 4, topic: 'Lunch' }), { op: 'start', type: 'stream', to: [4], topic: 'Lunch' });
+  t.same(typingParams('stop', { type: 'direct', to: [ANN, BO] }), { op: 'stop', type: 'direct', to: [ANN, BO] });
 });

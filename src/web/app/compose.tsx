@@ -8,7 +8,7 @@ import { api, ApiError } from '../shared/api';
 import type { ChatSnapshot } from '../shared/types';
 import { Drafts, type DraftConversation } from '../state/drafts';
 import type { Narrow } from '../state/narrow';
-import { TypingSender, type TypingDestination } from '../state/typing';
+import { TypingSender, typingParams, type TypingDestination } from '../state/typing';
 import { echoHtml } from './completion';
 import { RecipientFields, resolveRecipients, type ComposeMode } from './recipients';
 import { MessageBox } from './message-box';
@@ -55,7 +55,7 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
   const typing = useMemo(
     () =>
       new TypingSender({
-        send: (op, destination) => void api.post('/typing', destination.type === 'stream' ? { op, type: 'stream', stream_id: destination.streamId, topic: destination.topic } : { op, type: 'direct', to: destination.to }).catch(() => undefined),
+        send: (op, destination) => void api.post('/typing', typingParams(op, destination)).catch(() => undefined),
         now: () => Date.now(),
         setTimeout: (run, ms) => setTimeout(run, ms),
         clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),

@@ -80,7 +80,7 @@ export function LeftColumn({ state, snapshot }: { state: ChatState; snapshot: Ch
           if (search.trim()) go({ kind: 'search', words: search.trim() });
         }}
       >
-        <input type="search" aria-label="Search messages" placeholder="Search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
+        <input type="search" aria-label="Search" placeholder="Search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
       </form>
       <ul class="views">
         <li>
@@ -108,7 +108,7 @@ export function LeftColumn({ state, snapshot }: { state: ChatState; snapshot: Ch
               <Count value={streamCounts.get(sub.stream_id)} />
             </NarrowLink>
             {sub.stream_id === streamId && (
-              <ul class="topics" aria-label={`Topics of ${sub.name}`}>
+              <ul class="topics">
                 {topics.map((topic) => (
                   <li key={topic.name} class={isTopicMuted(snapshot, sub.stream_id, topic.name) ? 'muted' : undefined}>
                     <NarrowLink narrow={{ kind: 'topic', streamId: sub.stream_id, topic: topic.name }} current={narrow}>

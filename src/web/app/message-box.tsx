@@ -83,10 +83,8 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
         placeholder={enterSends ? 'Message (Enter sends, Shift+Enter for a new line)' : 'Message (Ctrl+Enter sends)'}
         rows={3}
         value={value}
-        role="combobox"
         aria-autocomplete="list"
-        aria-expanded={open ? 'true' : 'false'}
-        aria-controls="compose-completions"
+        aria-controls={open ? 'compose-completions' : undefined}
         aria-activedescendant={open ? `completion-${active}` : undefined}
         onInput={(event) => update(event.currentTarget.value, event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}

@@ -34,7 +34,9 @@ function MessageItemBody({ message, snapshot, showSender, unread }: MessageItemP
   }, [message.content, myId]);
   const sender = snapshot.users.get(message.sender_id);
   const name = sender?.full_name ?? message.sender_full_name;
-  const avatar = sender?.avatar_url ?? message.avatar_url;
+  // Only avatars served here: the page's CSP admits no other origin's images.
+  const avatarUrl = sender?.avatar_url ?? message.avatar_url;
+  const avatar = avatarUrl?.startsWith('/') && !avatarUrl.startsWith('//') ? avatarUrl : null;
   const mentioned = message.flags.includes('mentioned') || message.flags.includes('wildcard_mentioned');
   const classes = ['message', showSender ? 'first-of-run' : 'continued', unread ? 'unread' : '', mentioned ? 'mentioned' : '', message.sendState ? `send-${message.sendState}` : ''];
   const twentyFourHour = snapshot.userSettings['twenty_four_hour_time'] === true;

@@ -70,7 +70,7 @@ export function RecipientFields({ snapshot, mode, stream, topic, to, onChange }:
   const people = snapshot ? [...snapshot.users.values()].filter((user) => user.is_active && user.user_id !== snapshot.me.user_id) : [];
   return (
     <div class="recipients">
-      <div class="mode-toggle" role="group" aria-label="Message type">
+      <div class="mode-toggle" role="group" aria-label="Send to">
         <button type="button" aria-pressed={mode === 'stream' ? 'true' : 'false'} onClick={() => onChange({ mode: 'stream' })}>
           Stream message
         </button>

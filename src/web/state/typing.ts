@@ -78,6 +78,11 @@ export function typingText(names: readonly string[]): string {
 
 export type TypingDestination = { type: 'stream'; streamId: number; topic: string } | { type: 'direct'; to: readonly number[] };
 
+/** POST /typing's parameters (SPEC: `to` is a list, the stream's ID alone for a stream). */
+export function typingParams(op: 'start' | 'stop', destination: TypingDestination): { op: string; type: string; to: number[]; topic?: string } {
+  return destination.type === 'stream' ? { op, type: 'stream', to: [destination.streamId], topic: destination.topic } : { op, type: 'direct', to: [...destination.to] };
+}
+
 export interface TypingSenderOptions {
   send: (op: 'start' | 'stop', destination: TypingDestination) => void;
   now: () => number;
