@@ -3,7 +3,7 @@
  * toggle), the Message textbox, Send, uploads, preview, typing notifications, drafts. Opening a
  * view fills in its conversation.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../shared/api';
 import type { ChatSnapshot } from '../shared/types';
 import { Drafts, type DraftConversation } from '../state/drafts';
@@ -13,6 +13,7 @@ import { echoHtml } from './completion';
 import { resolveRecipients, type ComposeMode } from './recipient-rules';
 import { RecipientFields } from './recipients';
 import { MessageBox } from './message-box';
+import { enhanceContent, handleContentClick } from './message-content';
 import type { ChatState, ChatStore } from './store';
 import { uploadFile, uploadLink } from './upload';
 
@@ -49,6 +50,7 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
   const [progress, setProgress] = useState<number | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const previewBox = useRef<HTMLDivElement | null>(null);
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
   const myId = snapshot?.me.user_id;
@@ -74,6 +76,10 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     setError('');
     // Only a new view (or signing in) fills the fields: later events must not reset what the person typed.
   }, [narrow, drafts]);
+
+  useLayoutEffect(() => {
+    if (previewBox.current && myId !== undefined) enhanceContent(previewBox.current, myId);
+  }, [preview, myId]);
 
   const changeFields = (change: Partial<Fields>) => {
     const next = { ...fields, ...change };
@@ -165,7 +171,7 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
         <MessageBox snapshot={snapshot} value={content} onChange={changeContent} onSend={send} onFiles={(files) => void upload(files)} textarea={textarea} />
       ) : (
         // The server renders the preview and sanitizes it, as it does every message.
-        <div class="preview message-content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+        <div ref={previewBox} class="preview message-content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} onClick={handleContentClick} onKeyDown={handleContentClick} />
       )}
       <div class="compose-actions">
         <label class="upload-button">

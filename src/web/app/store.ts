@@ -238,7 +238,10 @@ export class ChatStore {
     if (shown) this.set({ list: addLocalEcho(this.state.list, echo) });
     const params = request.type === 'stream' ? { type: 'stream', to: request.to, topic: request.topic, content } : { type: 'direct', to: request.to, content };
     try {
-      await api.post('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
+      const sent = await api.post<{ id: number }>('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
+      // The server leaves a sender's own copy unread unless the client is one it knows as a person's;
+      // what I wrote myself I have read, also after a reload.
+      void api.post('/messages/flags', { messages: [sent.id], op: 'add', flag: 'read' }).catch(() => undefined);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) signIn();
       this.set({ list: failLocalEcho(this.state.list, localId) });
