@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import t from 'tap';
+import { rawRequest, type RawResponse } from '../helpers/files';
 import { REPO_ROOT, startServer } from '../helpers/server';
 
 // `npm run build` writes the web client here before the tests run.
@@ -17,33 +17,13 @@ interface Manifest {
   pages: Record<string, string[]>;
 }
 
-interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  bytes: Buffer;
-}
-
-/** A request whose answer stays as the bytes on the wire (no decompression). */
-function fetchRaw(baseUrl: string, urlPath: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname: url.hostname, port: url.port, method, path: urlPath, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 t.test('the web client is served from the build', async (t) => {
   const manifest = JSON.parse(fs.readFileSync(path.join(WEB_BUILD, 'manifest.json'), 'utf8')) as Manifest;
   const appScript = manifest.files['app.js'] ?? '';
   const server = await startServer();
   t.teardown(() => server.stop());
   const get = (urlPath: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> =>
-    fetchRaw(server.baseUrl, urlPath, headers, method);
+    rawRequest(server.baseUrl, urlPath, { headers, method });
   const signedIn = { Cookie: 'sessionid=any-value' };
 
   t.test('a hashed script is served with a year of immutable caching', async (t) => {
@@ -55,20 +35,20 @@ t.test('the web client is served from the build', async (t) => {
     t.equal(res.headers['x-content-type-options'], 'nosniff');
     t.equal(res.headers['vary'], 'Accept-Encoding');
     t.equal(res.headers['content-encoding'], undefined, 'no Accept-Encoding: the bytes as they are');
-    t.same(res.bytes, fs.readFileSync(path.join(WEB_BUILD, appScript.slice(1))));
+    t.same(res.body, fs.readFileSync(path.join(WEB_BUILD, appScript.slice(1))));
   });
 
   t.test('the encoding follows Accept-Encoding: brotli first, then gzip, and both decode to the same bytes', async (t) => {
-    const identity = (await get(appScript)).bytes;
+    const identity = (await get(appScript)).body;
     const brotli = await get(appScript, { 'Accept-Encoding': 'gzip, deflate, br' });
     t.equal(brotli.headers['content-encoding'], 'br');
-    t.same(zlib.brotliDecompressSync(brotli.bytes), identity);
+    t.same(zlib.brotliDecompressSync(brotli.body), identity);
     const gzip = await get(appScript, { 'Accept-Encoding': 'gzip, deflate' });
     t.equal(gzip.headers['content-encoding'], 'gzip');
-    t.same(zlib.gunzipSync(gzip.bytes), identity);
+    t.same(zlib.gunzipSync(gzip.body), identity);
     const refused = await get(appScript, { 'Accept-Encoding': 'br;q=0, gzip;q=0' });
     t.equal(refused.headers['content-encoding'], undefined, 'q=0 refuses an encoding');
-    t.same(refused.bytes, identity);
+    t.same(refused.body, identity);
     t.not(brotli.headers['etag'], gzip.headers['etag'], 'each encoding has its own strong tag');
   });
 
@@ -78,7 +58,7 @@ t.test('the web client is served from the build', async (t) => {
     t.match(etag, /^"[^"]+"$/, 'a strong tag');
     const again = await get(appScript, { 'Accept-Encoding': 'br', 'If-None-Match': etag });
     t.equal(again.status, 304);
-    t.equal(again.bytes.length, 0);
+    t.equal(again.body.length, 0);
     const changed = await get(appScript, { 'Accept-Encoding': 'br', 'If-None-Match': '"something-else"' });
     t.equal(changed.status, 200);
   });
@@ -87,8 +67,8 @@ t.test('the web client is served from the build', async (t) => {
     const full = await get(appScript, { 'Accept-Encoding': 'gzip' });
     const head = await get(appScript, { 'Accept-Encoding': 'gzip' }, 'HEAD');
     t.equal(head.status, 200);
-    t.equal(head.bytes.length, 0);
-    t.equal(head.headers['content-length'], String(full.bytes.length));
+    t.equal(head.body.length, 0);
+    t.equal(head.headers['content-length'], String(full.body.length));
     t.equal(head.headers['etag'], full.headers['etag']);
     t.equal(head.headers['content-encoding'], 'gzip');
   });
@@ -117,7 +97,7 @@ t.test('the web client is served from the build', async (t) => {
       t.equal(res.headers['content-security-policy'], CSP);
       t.equal(res.headers['x-content-type-options'], 'nosniff');
       t.equal(res.headers['referrer-policy'], 'same-origin');
-      const html = res.bytes.toString('utf8');
+      const html = res.body.toString('utf8');
       t.match(html, /^<!doctype html>/i);
       t.ok(html.includes(`<script type="module" src="${appScript}"></script>`), 'the script tag points at the hashed bundle');
       t.match(html, /<div id="app"><\/div>/);
@@ -130,14 +110,14 @@ t.test('the web client is served from the build', async (t) => {
     t.equal(res.headers['content-type'], 'text/html; charset=utf-8');
     t.equal(res.headers['content-security-policy'], CSP);
     t.equal(res.headers['referrer-policy'], 'same-origin');
-    t.ok(res.bytes.toString('utf8').includes(manifest.files['login.js'] ?? 'login.js missing from the manifest'));
+    t.ok(res.body.toString('utf8').includes(manifest.files['login.js'] ?? 'login.js missing from the manifest'));
   });
 
   t.test('pages for a host with no organization get the API\'s 404', async (t) => {
     for (const urlPath of ['/', '/login']) {
       const res = await get(urlPath, { Host: 'nowhere.example.org', ...signedIn });
       t.equal(res.status, 404, urlPath);
-      t.match(JSON.parse(res.bytes.toString('utf8')), { result: 'error', code: 'NONEXISTENT_SUBDOMAIN' });
+      t.match(res.json(), { result: 'error', code: 'NONEXISTENT_SUBDOMAIN' });
     }
   });
 
@@ -150,11 +130,11 @@ t.test('the web client is served from the build', async (t) => {
   t.test('the first load of the app page fits in 150 KB of brotli', async (t) => {
     const files = manifest.pages['index'] ?? [];
     t.ok(files.some((file) => file.endsWith('.js')), 'the page loads a script');
-    let total = (await get('/', { ...signedIn, 'Accept-Encoding': 'br' })).bytes.length;
+    let total = (await get('/', { ...signedIn, 'Accept-Encoding': 'br' })).body.length;
     for (const file of files) {
       const res = await get(file, { 'Accept-Encoding': 'br' });
       t.equal(res.headers['content-encoding'], 'br', file);
-      total += res.bytes.length;
+      total += res.body.length;
     }
     t.ok(total <= FIRST_LOAD_BUDGET_BYTES, `first load is ${total} bytes compressed (budget ${FIRST_LOAD_BUDGET_BYTES})`);
   });
