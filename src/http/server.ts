@@ -6,6 +6,7 @@ import { ShardPool, type ResponseHandler } from '../realm/router';
 import type { RequestFrame, RequestSurface, ResponseFrame } from '../wire/protocol';
 import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
 import { cookieValue, readParams } from './read-request';
+import { StaticSite } from './static';
 import { jsonError, writeFrame, writeJson } from './write-response';
 
 const API_PREFIX = '/api/v1';
@@ -46,6 +47,8 @@ export class FrontEnd {
   private openLongPolls = 0;
   private drainWaiter: { longPollsToo: boolean; resolve: () => void } | null = null;
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
+  // The web client: its pages and built files (src/http/static.ts)
+  private readonly site: StaticSite;
 
   constructor(
     private readonly config: Config,
@@ -56,6 +59,7 @@ export class FrontEnd {
     const ids: RouteId[] = [...API_ROUTE_IDS];
     if (config.testHooks) ids.push(...TEST_ROUTE_IDS);
     this.matcher = new RouteMatcher(ids);
+    this.site = new StaticSite(log);
     this.app.get('/health', (res) => this.health(res));
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -116,6 +120,11 @@ export class FrontEnd {
       this.log.info({ method: head.method, path: head.url, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
     };
 
+    // The web client's pages and files, answered from memory without a shard
+    if (this.site.handles(head.method, head.url)) {
+      const status = this.site.serve(res, req, { method: head.method, url: head.url, realmExists: () => this.resolver.resolve(head.host) !== null });
+      return logDone(status, null, 'web');
+    }
     const surface: RequestSurface = head.url.startsWith(API_PREFIX + '/') ? 'api' : head.url.startsWith(JSON_PREFIX + '/') ? 'json' : 'root';
     if (surface === 'root' && !this.rootMatcher.hasPrefixFor(ROOT_PATH_MARK + head.url)) {
       writeJson(res, 404, jsonError('Not found'));
