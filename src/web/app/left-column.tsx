@@ -104,7 +104,10 @@ export function LeftColumn({ state, snapshot }: { state: ChatState; snapshot: Ch
         {sortedSubscriptions(snapshot).map((sub) => (
           <li key={sub.stream_id} class={sub.is_muted ? 'muted' : undefined}>
             <NarrowLink narrow={{ kind: 'stream', streamId: sub.stream_id }} current={narrow} className="stream-link">
-              <span class="name">{sub.invite_only ? `🔒 ${sub.name}` : `# ${sub.name}`}</span>
+              <span class="stream-mark" aria-hidden="true">
+                {sub.invite_only ? '🔒' : '#'}
+              </span>
+              <span class="name">{sub.name}</span>
               <Count value={streamCounts.get(sub.stream_id)} />
             </NarrowLink>
             {sub.stream_id === streamId && (
