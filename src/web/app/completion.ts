@@ -17,6 +17,8 @@ export interface Choice {
   label: string;
   /** What replaces the query. */
   insert: string;
+  /** An emoji's code points, to show the emoji beside its name. */
+  code?: string;
 }
 
 const QUERY = /(?:^|[\s(])([:@])([\p{L}\p{N}_+\- .]*)$/u;
@@ -45,7 +47,7 @@ export function emojiChoices(text: string, emoji: readonly EmojiEntry[], limit =
     const names = [entry.displayName, entry.name, ...entry.aliases];
     const name = names.find((candidate) => candidate.startsWith(wanted)) ?? names.find((candidate) => candidate.includes(wanted));
     if (!name) continue;
-    const choice = { label: name, insert: `:${name}: ` };
+    const choice = { label: name, insert: `:${name}: `, code: entry.code };
     (name.startsWith(wanted) ? starts : contains).push(choice);
     if (starts.length >= limit) break;
   }

@@ -3,7 +3,7 @@
  * completion in a keyboard-navigable listbox, and files dropped or pasted into it uploaded.
  */
 import { useRef, useState } from 'preact/hooks';
-import { emojiList } from '../shared/emoji';
+import { emojiList, emojiText } from '../shared/emoji';
 import type { ChatSnapshot } from '../shared/types';
 import { complete, emojiChoices, mentionChoices, queryAt, type Choice, type CompletionQuery } from './completion';
 
@@ -125,6 +125,11 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
                 take(choice);
               }}
             >
+              {choice.code !== undefined && (
+                <span class="completion-emoji" aria-hidden="true">
+                  {emojiText(choice.code)}
+                </span>
+              )}
               {choice.label}
             </li>
           ))}
