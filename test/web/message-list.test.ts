@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ServerEvent } from '../../src/web/state/events';
-import { addLocalEcho, applyListEvent, dropLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type MessageList } from '../../src/web/state/message-list';
+import { addLocalEcho, applyListEvent, confirmLocalEcho, dropLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type MessageList } from '../../src/web/state/message-list';
 import { ANN, ME, directMessage, streamMessage } from './fixtures';
 
 const event = (fields: { type: string; [key: string]: unknown }): ServerEvent => ({ id: 1, ...fields });
@@ -84,4 +84,14 @@ t.test('flags, reactions and deletions apply to the messages they name', async (
   t.same(ids(list), [60]);
   const unchanged = applyListEvent(list, event({ type: 'delete_message', message_type: 'stream', message_id: 999 }), ME);
   t.equal(unchanged, list);
+});
+
+t.test('a confirmed echo is replaced by its message from a page or an event without a local id', async (t) => {
+  const sent = addLocalEcho(openStream(), { ...streamMessage(0, 1, 'a', { sender_id: ME }), localId: '4.1' });
+  const confirmed = confirmLocalEcho(sent, '4.1', 61);
+  t.same(ids(confirmed), [50, 60, '4.1']);
+  const refetched = replaceWithPage(confirmed, { messages: [streamMessage(60, 1, 'a'), streamMessage(61, 1, 'a', { sender_id: ME })], found_oldest: false, found_newest: true });
+  t.same(ids(refetched), [60, 61], 'the page brings the message, so the echo goes');
+  const live = applyListEvent(confirmed, event({ type: 'message', message: streamMessage(61, 1, 'a', { sender_id: ME }), flags: ['read'] }), ME);
+  t.same(ids(live), [50, 60, 61]);
 });

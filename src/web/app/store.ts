@@ -8,7 +8,7 @@ import { api, ApiError } from '../shared/api';
 import type { ChatSnapshot, Message } from '../shared/types';
 import { EventLoop, type ConnectionState } from '../state/event-loop';
 import type { RegisterResponse, ServerEvent, TypingEvent } from '../state/events';
-import { addLocalEcho, applyListEvent, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type ListedMessage, type MessageList, type Page } from '../state/message-list';
+import { addLocalEcho, applyListEvent, confirmLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type ListedMessage, type MessageList, type Page } from '../state/message-list';
 import { matchesNarrow, sameNarrow, toApiNarrow, type Narrow } from '../state/narrow';
 import { applySnapshotEvent, buildSnapshot } from '../state/snapshot';
 import { applyTypingEvent, nextExpiry, type TypingState } from '../state/typing';
@@ -239,6 +239,7 @@ export class ChatStore {
     const params = request.type === 'stream' ? { type: 'stream', to: request.to, topic: request.topic, content } : { type: 'direct', to: request.to, content };
     try {
       const sent = await api.post<{ id: number }>('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
+      this.set({ list: confirmLocalEcho(this.state.list, localId, sent.id) });
       // The server leaves a sender's own copy unread unless the client is one it knows as a person's;
       // what I wrote myself I have read, also after a reload.
       void api.post('/messages/flags', { messages: [sent.id], op: 'add', flag: 'read' }).catch(() => undefined);

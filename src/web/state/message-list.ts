@@ -43,7 +43,8 @@ export function mergePage(list: MessageList, page: Page, direction: 'older' | 'n
   const merged = new Map<number, ListedMessage>();
   for (const message of list.messages) if (message.localId === undefined) merged.set(message.id, message);
   for (const message of page.messages) merged.set(message.id, message);
-  const echoes = list.messages.filter((message) => message.localId !== undefined);
+  // An echo whose message the page already brings is done (its event went to a queue since lost).
+  const echoes = list.messages.filter((message) => message.localId !== undefined && !merged.has(message.id));
   return {
     ...list,
     messages: [...merged.values(), ...echoes].sort(byId),
@@ -70,6 +71,11 @@ export function addLocalEcho(list: MessageList, echo: ListedMessage & { localId:
   return { ...list, messages: [...list.messages, { ...echo, sendState: 'sending' }] };
 }
 
+/** The server took the message: the echo learns its ID, so a page that brings it replaces it. */
+export function confirmLocalEcho(list: MessageList, localId: string, id: number): MessageList {
+  return mapMessages(list, (message) => (message.localId === localId ? { ...message, id } : message));
+}
+
 export function failLocalEcho(list: MessageList, localId: string): MessageList {
   return mapMessages(list, (message) => (message.localId === localId ? { ...message, sendState: 'failed' } : message));
 }
@@ -90,10 +96,10 @@ function mapMessages(list: MessageList, change: (message: ListedMessage) => List
 
 function applyMessage(list: MessageList, event: MessageEvent, myId: number): MessageList {
   const message: ListedMessage = { ...event.message, flags: event.flags, reactions: event.message.reactions ?? [] };
-  const echoIndex = event.local_message_id === undefined ? -1 : list.messages.findIndex((entry) => entry.localId === event.local_message_id);
+  const echoIndex = list.messages.findIndex((entry) => entry.localId !== undefined && (entry.localId === event.local_message_id || entry.id === message.id));
   const rest = echoIndex === -1 ? list.messages : list.messages.filter((_, index) => index !== echoIndex);
   // Not in this view, or the view does not reach the newest messages yet (a later page brings it).
-  if (!matchesNarrow(list.narrow, message, myId) || (!list.foundNewest && !list.loading) || list.messages.some((entry) => entry.id === message.id && entry.localId === undefined)) {
+  if (!matchesNarrow(list.narrow, message, myId) || (!list.foundNewest && !list.loading) || rest.some((entry) => entry.id === message.id)) {
     return echoIndex === -1 ? list : { ...list, messages: rest };
   }
   return { ...list, messages: [...rest, message].sort(byId) };
