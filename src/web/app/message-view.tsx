@@ -48,8 +48,15 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
   const { list, snapshot, unread, listVersion } = state;
   const feed = useRef<HTMLDivElement>(null);
   const firstId = useRef<number | undefined>(undefined);
-  const heightBefore = useRef(0);
+  // The oldest shown message and how far below the top of the view it sat, to put it back there after older ones are added.
+  const anchor = useRef<{ id: string; offset: number } | null>(null);
   const nearBottom = useRef(true);
+
+  const rememberAnchor = useCallback(() => {
+    const element = feed.current;
+    const first = element?.querySelector<HTMLElement>('article[data-message-id]');
+    anchor.current = element && first ? { id: first.dataset['messageId'] ?? '', offset: first.offsetTop - element.scrollTop } : null;
+  }, []);
 
   const markVisibleRead = useCallback(() => {
     const element = feed.current;
@@ -78,15 +85,16 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
   useLayoutEffect(() => {
     const element = feed.current;
     if (!element) return;
-    if (firstId.current !== undefined && oldest !== undefined && oldest < firstId.current) {
-      element.scrollTop += element.scrollHeight - heightBefore.current;
+    const kept = anchor.current && element.querySelector<HTMLElement>(`article[data-message-id="${anchor.current.id}"]`);
+    if (firstId.current !== undefined && oldest !== undefined && oldest < firstId.current && kept && anchor.current) {
+      element.scrollTop = kept.offsetTop - anchor.current.offset;
     } else if (nearBottom.current) {
       element.scrollTop = element.scrollHeight;
     }
     firstId.current = oldest;
-    heightBefore.current = element.scrollHeight;
+    rememberAnchor();
     markVisibleRead();
-  }, [list.messages, oldest, markVisibleRead]);
+  }, [list.messages, oldest, markVisibleRead, rememberAnchor]);
 
   useEffect(() => {
     window.addEventListener('focus', markVisibleRead);
@@ -100,7 +108,7 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
   const onScroll = () => {
     const element = feed.current;
     if (!element) return;
-    heightBefore.current = element.scrollHeight;
+    rememberAnchor();
     nearBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_STICK_PX;
     if (element.scrollTop < TOP_MARGIN_PX) void store.loadOlder();
     if (nearBottom.current) void store.loadNewer();
