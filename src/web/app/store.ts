@@ -4,9 +4,9 @@
  * subscribe through `useChat` and re-render when any of it changes.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../shared/api';
+import { api } from '../shared/api';
 import type { ChatSnapshot, Message } from '../shared/types';
-import { EventLoop, type ConnectionState } from '../state/event-loop';
+import { EventLoop, type ConnectionState, type EventLoopApi } from '../state/event-loop';
 import type { RegisterResponse, ServerEvent, TypingEvent } from '../state/events';
 import { addLocalEcho, applyListEvent, confirmLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type ListedMessage, type MessageList, type Page } from '../state/message-list';
 import { matchesNarrow, sameNarrow, toApiNarrow, type Narrow } from '../state/narrow';
@@ -36,17 +36,45 @@ export function signIn(): void {
   location.assign('/login');
 }
 
+/** What the store needs from the browser, injected so unit tests drive it without one. */
+export interface StoreDeps {
+  api: EventLoopApi;
+  setTimeout: (run: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+  now: () => number;
+  random: () => number;
+  signIn: () => void;
+}
+
+function browserDeps(): StoreDeps {
+  return {
+    api,
+    setTimeout: (run, ms) => setTimeout(run, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    now: () => Date.now(),
+    random: Math.random,
+    signIn,
+  };
+}
+
+function isSignedOut(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 401;
+}
+
 export class ChatStore {
   private state: ChatState;
   private readonly listeners = new Set<() => void>();
   private readonly loop: EventLoop;
   private pendingRead = new Set<number>();
-  private readTimer: ReturnType<typeof setTimeout> | null = null;
-  private typingTimer: ReturnType<typeof setTimeout> | null = null;
+  private readTimer: unknown = null;
+  private typingTimer: unknown = null;
   private fetching: 'older' | 'newer' | null = null;
   private localCounter = 0;
 
-  constructor(narrow: Narrow) {
+  constructor(
+    narrow: Narrow,
+    private readonly deps: StoreDeps = browserDeps(),
+  ) {
     this.state = {
       snapshot: null,
       unread: NO_UNREADS,
@@ -59,13 +87,13 @@ export class ChatStore {
       messageCount: 0,
     };
     this.loop = new EventLoop({
-      api,
-      timers: { setTimeout: (run, ms) => setTimeout(run, ms) },
-      random: Math.random,
+      api: deps.api,
+      timers: { setTimeout: deps.setTimeout },
+      random: deps.random,
       onRegister: (register, kind) => this.registered(register, kind),
       onEvents: (events) => this.applyEvents(events),
       onConnection: (connection) => this.set({ connection }),
-      onSignedOut: signIn,
+      onSignedOut: deps.signIn,
     });
   }
 
@@ -92,7 +120,7 @@ export class ChatStore {
   }
 
   private registered(register: RegisterResponse, kind: 'first' | 'again'): void {
-    const snapshot = buildSnapshot(register, Date.now() / 1000);
+    const snapshot = buildSnapshot(register, this.deps.now() / 1000);
     const recentConversations = new Map<string, number>();
     for (const conversation of register.recent_private_conversations ?? []) {
       const ids = conversation.user_ids.length > 0 ? [...conversation.user_ids].sort((a, b) => a - b) : [snapshot.me.user_id];
@@ -106,7 +134,7 @@ export class ChatStore {
   private applyEvents(events: readonly ServerEvent[]): void {
     let { snapshot, unread, list, typing, recentConversations, messageCount } = this.state;
     if (!snapshot) return;
-    const now = Date.now();
+    const now = this.deps.now();
     for (const event of events) {
       const myId = snapshot.me.user_id;
       snapshot = applySnapshotEvent(snapshot, event);
@@ -130,9 +158,10 @@ export class ChatStore {
 
   /** Re-render when the next typing entry expires, so "is typing…" goes away by itself. */
   private scheduleTypingExpiry(): void {
-    if (this.typingTimer !== null) clearTimeout(this.typingTimer);
-    const at = nextExpiry(this.state.typing, Date.now());
-    this.typingTimer = at === null ? null : setTimeout(() => this.set({ typing: this.state.typing.filter((typist) => typist.expiresAt > Date.now()) }), at - Date.now() + 10);
+    if (this.typingTimer !== null) this.deps.clearTimeout(this.typingTimer);
+    const now = this.deps.now();
+    const at = nextExpiry(this.state.typing, now);
+    this.typingTimer = at === null ? null : this.deps.setTimeout(() => this.set({ typing: this.state.typing.filter((typist) => typist.expiresAt > this.deps.now()) }), at - now + 10);
   }
 
   open(narrow: Narrow): void {
@@ -143,7 +172,7 @@ export class ChatStore {
 
   private async fetchPage(narrow: Narrow, anchor: string | number, before: number, after: number): Promise<Page | null> {
     try {
-      return await api.get<Page>('/messages', {
+      return await this.deps.api.get<Page>('/messages', {
         anchor: String(anchor),
         num_before: before,
         num_after: after,
@@ -153,7 +182,7 @@ export class ChatStore {
         client_extavatar: false,
       });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) signIn();
+      if (isSignedOut(error)) this.deps.signIn();
       return null;
     }
   }
@@ -198,21 +227,21 @@ export class ChatStore {
     if (unread.length === 0) return;
     for (const id of unread) this.pendingRead.add(id);
     this.set({ unread: markedRead(this.state.unread, unread) });
-    this.readTimer ??= setTimeout(() => this.flushRead(), READ_BATCH_MS);
+    this.readTimer ??= this.deps.setTimeout(() => this.flushRead(), READ_BATCH_MS);
   }
 
   private flushRead(): void {
     this.readTimer = null;
     const messages = [...this.pendingRead];
     this.pendingRead = new Set();
-    if (messages.length > 0) void api.post('/messages/flags', { messages, op: 'add', flag: 'read' }).catch(() => undefined);
+    if (messages.length > 0) this.deps.api.post('/messages/flags', { messages, op: 'add', flag: 'read' }).catch(() => undefined);
   }
 
   /** Sends with local echo: shown at once when it belongs in the open view, confirmed by its event. */
   async send(request: { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] }, content: string, echoHtml: string): Promise<void> {
     const snapshot = this.state.snapshot;
     if (!snapshot) return;
-    const localId = `${Date.now()}.${++this.localCounter}`;
+    const localId = `${this.deps.now()}.${++this.localCounter}`;
     const me = snapshot.me;
     const echo: ListedMessage & { localId: string } = {
       id: Number.MAX_SAFE_INTEGER - this.localCounter,
@@ -228,7 +257,7 @@ export class ChatStore {
           ? (snapshot.streams.get(request.to)?.name ?? '')
           : [me.user_id, ...request.to].map((id) => ({ id, email: snapshot.users.get(id)?.email ?? '', full_name: snapshot.users.get(id)?.full_name ?? '' })),
       subject: request.type === 'stream' ? request.topic : '',
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: Math.floor(this.deps.now() / 1000),
       flags: ['read'],
       reactions: [],
       is_me_message: false,
@@ -238,13 +267,13 @@ export class ChatStore {
     if (shown) this.set({ list: addLocalEcho(this.state.list, echo) });
     const params = request.type === 'stream' ? { type: 'stream', to: request.to, topic: request.topic, content } : { type: 'direct', to: request.to, content };
     try {
-      const sent = await api.post<{ id: number }>('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
+      const sent = await this.deps.api.post<{ id: number }>('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
       this.set({ list: confirmLocalEcho(this.state.list, localId, sent.id) });
       // The server leaves a sender's own copy unread unless the client is one it knows as a person's;
       // what I wrote myself I have read, also after a reload.
-      void api.post('/messages/flags', { messages: [sent.id], op: 'add', flag: 'read' }).catch(() => undefined);
+      this.deps.api.post('/messages/flags', { messages: [sent.id], op: 'add', flag: 'read' }).catch(() => undefined);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) signIn();
+      if (isSignedOut(error)) this.deps.signIn();
       this.set({ list: failLocalEcho(this.state.list, localId) });
       throw error;
     }
