@@ -116,6 +116,8 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     setContent('');
     setPreview(null);
     drafts?.clear(conversationOf(fields));
+    // Ready for the next message, also after the Send button took the focus.
+    textarea.current?.focus();
     store.send(resolved, text, echoHtml(text)).catch((failure: unknown) => {
       setError(failure instanceof ApiError ? failure.message : 'The message was not sent');
       // Nothing typed since: the text goes back into the box.
