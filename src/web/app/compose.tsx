@@ -3,7 +3,7 @@
  * toggle), the Message textbox, Send, uploads, preview, typing notifications, drafts. Opening a
  * view fills in its conversation.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../shared/api';
 import type { ChatSnapshot } from '../shared/types';
 import { Drafts, type DraftConversation } from '../state/drafts';
@@ -66,8 +66,9 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     [],
   );
 
-  // Opening a view fills in its conversation and brings back its draft.
-  useEffect(() => {
+  // Opening a view fills in its conversation and brings back its draft, before the page is
+  // painted, so nothing typed can land in the previous conversation's fields.
+  useLayoutEffect(() => {
     if (!snapshot || !drafts) return;
     const next = fieldsFor(narrow, snapshot, fieldsRef.current);
     setFields(next);

@@ -4,6 +4,7 @@ import '../styles/app.css';
 import '../styles/messages.css';
 import '../styles/compose.css';
 import { render } from 'preact';
+import { csrfToken } from '../shared/api';
 import { App } from './app';
 import { ChatStore } from './store';
 import { currentNarrow } from './routing';
@@ -13,4 +14,12 @@ if (root) {
   const store = new ChatStore(currentNarrow());
   store.start();
   render(<App store={store} />, root);
+  window.addEventListener('pagehide', (event) => {
+    // A page kept in the back-forward cache comes back to its queue; one that is gone frees it.
+    if (event.persisted) return;
+    store.flushReadNow();
+    if (store.queueId) {
+      void fetch('/json/events', { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { 'X-CSRF-Token': csrfToken() }, body: new URLSearchParams({ queue_id: store.queueId }) }).catch(() => undefined);
+    }
+  });
 }

@@ -230,6 +230,12 @@ export class ChatStore {
     this.readTimer ??= this.deps.setTimeout(() => this.flushRead(), READ_BATCH_MS);
   }
 
+  /** The tab is closing: send the read marks still waiting for their batch. */
+  flushReadNow(): void {
+    if (this.readTimer !== null) this.deps.clearTimeout(this.readTimer);
+    this.flushRead();
+  }
+
   private flushRead(): void {
     this.readTimer = null;
     const messages = [...this.pendingRead];
