@@ -23,6 +23,7 @@ function harness(options: { sendFails?: boolean } = {}) {
     if (path === '/register') return register({ unread_msgs: { streams: [{ stream_id: 1, topic: 'lunch', unread_message_ids: [40, 41] }], pms: [], huddles: [], mentions: [] } });
     if (path === '/events') return new Promise((resolve) => polls.push((events) => resolve({ events })));
     if (path === '/messages' && method === 'GET') {
+      if (params['anchor'] === 'newest') return { messages: [streamMessage(41, 1, 'lunch'), streamMessage(45, 1, 'lunch')], found_oldest: false, found_newest: true };
       const messages = params['anchor'] === 'first_unread' ? [streamMessage(40, 1, 'lunch'), streamMessage(41, 1, 'lunch')] : [streamMessage(30, 1, 'lunch')];
       return { messages, found_oldest: params['anchor'] !== 'first_unread', found_newest: true };
     }
@@ -146,5 +147,16 @@ t.test('opening another view fetches it, and older pages are added before', asyn
   t.same([older?.params['anchor'], older?.params['num_before'], older?.params['num_after'], older?.params['include_anchor']], ['40', 50, 0, false]);
   await h.store.loadOlder();
   t.equal(h.calls.filter((call) => call.path === '/messages').length, 3, 'nothing older to fetch once the oldest is found');
+  h.stop();
+});
+
+t.test('messages moved into the open stream are fetched, since their event does not carry them', async (t) => {
+  const h = harness();
+  h.store.start();
+  await h.settle();
+  await h.deliver([{ type: 'update_message', message_id: 41, message_ids: [41], edit_timestamp: 1, stream_id: 1, subject: 'food', orig_subject: 'lunch', flags: [] }]);
+  t.equal(h.calls.filter((call) => call.params['anchor'] === 'newest').length, 0, 'a topic renamed within the view needs no fetch');
+  await h.deliver([{ type: 'update_message', message_id: 45, message_ids: [45], edit_timestamp: 1, stream_id: 2, new_stream_id: 1, subject: 'lunch', orig_subject: 'x', flags: [] }]);
+  t.same(h.store.current.list.messages.map((message) => message.id), [40, 41, 45]);
   h.stop();
 });

@@ -7,9 +7,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../shared/api';
 import type { ChatSnapshot, Message } from '../shared/types';
 import { EventLoop, type ConnectionState, type EventLoopApi } from '../state/event-loop';
-import type { RegisterResponse, ServerEvent, TypingEvent } from '../state/events';
+import type { RegisterResponse, ServerEvent, TypingEvent, UpdateMessageEvent } from '../state/events';
 import { addLocalEcho, applyListEvent, confirmLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type ListedMessage, type MessageList, type Page } from '../state/message-list';
-import { matchesNarrow, sameNarrow, toApiNarrow, type Narrow } from '../state/narrow';
+import { matchesNarrow, sameNarrow, sameTopic, toApiNarrow, type Narrow } from '../state/narrow';
 import { applySnapshotEvent, buildSnapshot } from '../state/snapshot';
 import { applyTypingEvent, nextExpiry, type TypingState } from '../state/typing';
 import { applyUnreadEvent, isUnread, markedRead, NO_UNREADS, unreadFromRegister, type UnreadState } from '../state/unread';
@@ -154,6 +154,7 @@ export class ChatStore {
     }
     this.set({ snapshot, unread, list, typing, recentConversations, messageCount });
     this.scheduleTypingExpiry();
+    if (events.some((event) => this.movedHere(event))) void this.refreshNewest();
   }
 
   /** Re-render when the next typing entry expires, so "is typing…" goes away by itself. */
@@ -162,6 +163,26 @@ export class ChatStore {
     const now = this.deps.now();
     const at = nextExpiry(this.state.typing, now);
     this.typingTimer = at === null ? null : this.deps.setTimeout(() => this.set({ typing: this.state.typing.filter((typist) => typist.expiresAt > this.deps.now()) }), at - now + 10);
+  }
+
+  /** Messages moved into the open stream or topic: their event does not carry them, a fetch does. */
+  private movedHere(event: ServerEvent): boolean {
+    if (event.type !== 'update_message') return false;
+    const move = event as UpdateMessageEvent;
+    if (move.new_stream_id === undefined && move.subject === undefined) return false;
+    const { narrow, list } = this.state;
+    if (narrow.kind !== 'stream' && narrow.kind !== 'topic') return false;
+    const streamId = move.new_stream_id ?? move.stream_id;
+    if (streamId !== narrow.streamId) return false;
+    if (narrow.kind === 'topic' && (move.subject === undefined || !sameTopic(move.subject, narrow.topic))) return false;
+    const shown = new Set(list.messages.map((message) => message.id));
+    return move.message_ids.some((id) => !shown.has(id));
+  }
+
+  private async refreshNewest(): Promise<void> {
+    const narrow = this.state.narrow;
+    const page = await this.fetchPage(narrow, 'newest', PAGE_SIZE, 0);
+    if (page && sameNarrow(narrow, this.state.narrow)) this.set({ list: mergePage(this.state.list, page, 'newer') });
   }
 
   open(narrow: Narrow): void {
