@@ -140,3 +140,21 @@ t.test('a failed registration is retried with backoff, and an ended session sign
   t.ok(h.signedOut());
   t.same(h.registers.map(([, kind]) => kind), ['first']);
 });
+
+t.test('a poll the server refuses for another reason registers again after a wait, never in a tight loop', async (t) => {
+  const h = harness();
+  void h.loop.run();
+  (await h.nextCall()).answer({ value: register({ queue_id: 'q1' }) });
+  (await h.nextCall()).answer({ error: new Failure(400, 'BAD_REQUEST') });
+  await h.settle();
+  t.same(h.timers.map((timer) => timer.ms), [1000]);
+  t.same(h.states, ['connected'], 'the server answers, so this is not reconnecting');
+  h.timers[0]!.run();
+  const again = await h.nextCall();
+  t.equal(again.path, '/register');
+  again.answer({ value: register({ queue_id: 'q2' }) });
+  (await h.nextCall()).answer({ error: new Failure(400, 'BAD_REQUEST') });
+  await h.settle();
+  t.same(h.timers.map((timer) => timer.ms), [1000, 2000], 'the wait grows while registering does not help');
+  h.loop.stop();
+});

@@ -141,7 +141,6 @@ export class EventLoop {
     if (this.stopped) return false;
     this.queueId = response.queue_id;
     this.lastEventId = response.last_event_id;
-    this.failures = 0;
     this.options.onRegister(response, kind);
     this.setState('connected');
     return true;
@@ -154,10 +153,14 @@ export class EventLoop {
       events = response.events;
     } catch (error) {
       const failure = failureOf(error);
-      if (failure.code === 'BAD_EVENT_QUEUE_ID' || (failure.status >= 400 && failure.status < 500 && failure.status !== 401 && failure.status !== 429)) {
-        // The queue is gone (or our place in it is): only a new registration knows the state.
+      if (failure.code === 'BAD_EVENT_QUEUE_ID') {
+        // The queue is gone: only a new registration knows the state.
         this.queueId = '';
         return;
+      }
+      if (failure.status >= 400 && failure.status < 500 && failure.status !== 401 && failure.status !== 429) {
+        // Our place in the queue is refused: register again, but never in a tight loop.
+        this.queueId = '';
       }
       await this.recover(failure);
       return;
