@@ -114,7 +114,8 @@ export async function signIn(browser: Browser, server: BrowserServer, problems: 
   const { page } = await openPage(browser, problems, person.email);
   await fillSignIn(page, server.baseUrl, person.email, person.password);
   await page.waitForURL(`${server.baseUrl}/`);
-  await messageFeed(page).waitFor();
+  // Present even when empty, so it may have no size yet.
+  await messageFeed(page).waitFor({ state: 'attached' });
   return page;
 }
 

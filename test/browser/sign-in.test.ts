@@ -42,7 +42,7 @@ if (skip !== null) {
       t.teardown(() => context.close());
       await fillSignIn(page, server.baseUrl, person.email, person.password);
       await page.waitForURL(`${server.baseUrl}/`);
-      await messageFeed(page).waitFor();
+      await messageFeed(page).waitFor({ state: 'attached' });
       t.pass('the Messages feed is shown');
       const cookies = await context.cookies();
       const session = cookies.find((cookie) => cookie.name === 'sessionid');
