@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { ApiClient } from '../helpers/http';
 import { createMember, type Member } from '../helpers/fixtures';
 import { freePort, REPO_ROOT, startServer, tempDataDir, type TestServer } from '../helpers/server';
@@ -93,8 +93,13 @@ export class PageProblems {
 }
 
 /** A fresh browser context (its own cookies) with one page, watched for problems. */
-export async function openPage(browser: Browser, problems: PageProblems, who: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function openPage(
+  browser: Browser,
+  problems: PageProblems,
+  who: string,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   const page = await context.newPage();
   problems.watch(page, who);
