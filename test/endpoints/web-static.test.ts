@@ -154,3 +154,23 @@ t.test('no built page has an inline script or event-handler attribute', async (t
     t.notMatch(html, /<[^>]+\son[a-z]+\s*=/i, `${page}: no inline event handlers`);
   }
 });
+
+t.test('the build leaves only this build\'s files, each compressible one beside its gzip and brotli', async (t) => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(WEB_BUILD, 'manifest.json'), 'utf8')) as Manifest;
+  const staticDir = path.join(WEB_BUILD, 'static');
+  const entryFiles = fs.readdirSync(staticDir).filter((name) => /\.(js|css)$/.test(name));
+  t.same(entryFiles.map((name) => `/static/${name}`).sort(), Object.values(manifest.files).sort(), 'no stale entry bundle from an earlier build');
+  const listed = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listed(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  const compressible = listed(WEB_BUILD).filter((file) => /\.(html|js|css|json|svg|ttf)$/.test(file));
+  t.ok(compressible.length >= 4, 'pages, scripts and styles are there');
+  for (const file of compressible) {
+    const identity = fs.readFileSync(file);
+    const name = path.relative(WEB_BUILD, file);
+    t.same(zlib.gunzipSync(fs.readFileSync(`${file}.gz`)), identity, `${name}.gz`);
+    t.same(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)), identity, `${name}.br`);
+  }
+  const woff2 = listed(WEB_BUILD).filter((file) => file.endsWith('.woff2'));
+  t.ok(woff2.length > 0, 'KaTeX\'s fonts are built');
+  t.notOk(woff2.some((file) => fs.existsSync(`${file}.br`)), 'woff2 is compressed already and gets no copies');
+});
