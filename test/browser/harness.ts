@@ -1,7 +1,7 @@
 /**
  * Tests in a real browser: Debian's chromium driven by playwright-core (no browser download),
  * against the real server. Each test file asks `browserSkipReason()` first and skips when the
- * browser (or the sign-in route the scenarios need) is absent, saying why.
+ * browser is absent, saying why.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -56,12 +56,6 @@ export async function startBrowserServer(env: Record<string, string> = {}): Prom
     },
   };
   return handle;
-}
-
-/** Why the server cannot sign anyone in through a page (the route is missing), or null. */
-export async function signInSkipReason(server: BrowserServer): Promise<string | null> {
-  const res = await fetch(`${server.baseUrl}/login`, { method: 'POST', body: new URLSearchParams({ username: 'nobody@example.com', password: 'x' }) });
-  return res.status === 404 ? 'POST /login is not served by this build: the sign-in route is missing' : null;
 }
 
 /** A member with a password, subscribed to nothing yet. */
