@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import t from 'tap';
@@ -15,6 +16,17 @@ const CSP =
 interface Manifest {
   files: Record<string, string>;
   pages: Record<string, string[]>;
+}
+
+/** Sends `request` as it is and returns every byte the server wrote until it closed. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+  });
 }
 
 t.test('the web client is served from the build', async (t) => {
@@ -67,10 +79,15 @@ t.test('the web client is served from the build', async (t) => {
     const full = await get(appScript, { 'Accept-Encoding': 'gzip' });
     const head = await get(appScript, { 'Accept-Encoding': 'gzip' }, 'HEAD');
     t.equal(head.status, 200);
-    t.equal(head.body.length, 0);
     t.equal(head.headers['content-length'], String(full.body.length));
     t.equal(head.headers['etag'], full.headers['etag']);
     t.equal(head.headers['content-encoding'], 'gzip');
+    // An HTTP client drops whatever follows a HEAD answer's headers: read the socket itself.
+    for (const [urlPath, status] of [[appScript, 200], ['/', 302], ['/login', 200], ['/static/nothing.js', 404]] as const) {
+      const wire = await rawExchange(server.port, `HEAD ${urlPath} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
+      t.match(wire, new RegExp(`^HTTP/1.1 ${status} `), `HEAD ${urlPath} is ${status}`);
+      t.ok(wire.endsWith('\r\n\r\n'), `HEAD ${urlPath} ends with its headers`);
+    }
   });
 
   t.test('an unknown static file is 404', async (t) => {
