@@ -1,0 +1,110 @@
+/** Pieces every panel uses: a modal dialog, the alert that shows an API error, and the hook that runs a request. */
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../../shared/api';
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export interface Action {
+  busy: boolean;
+  error: string;
+  /** Runs a request; its error shows in the panel's alert. Resolves to whether it succeeded. */
+  run: (request: () => Promise<unknown>) => Promise<boolean>;
+  clear: () => void;
+}
+
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+  const run = useCallback(async (request: () => Promise<unknown>) => {
+    setBusy(true);
+    setError('');
+    try {
+      await request();
+      return true;
+    } catch (error) {
+      if (mounted.current) setError(errorMessage(error));
+      return false;
+    } finally {
+      if (mounted.current) setBusy(false);
+    }
+  }, []);
+  const clear = useCallback(() => setError(''), []);
+  return { busy, error, run, clear };
+}
+
+/** Always in the DOM, so a screen reader announces the message when it appears. */
+export function ErrorAlert({ error }: { error: string }) {
+  return (
+    <p role="alert" class={error ? 'panel-error' : 'panel-error panel-error-empty'}>
+      {error}
+    </p>
+  );
+}
+
+interface ModalProps {
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+  class?: string;
+}
+
+/**
+ * A modal `<dialog>`: focus stays inside while it is open, Escape closes it (the browser's
+ * `cancel` event), and focus returns to whatever opened it.
+ */
+export function Modal({ title, onClose, children, class: className }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const dialog = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => {
+      if (dialog?.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      class={`panel-dialog ${className ?? ''}`}
+      aria-labelledby={titleId}
+      aria-modal="true"
+      onCancel={(event) => {
+        event.preventDefault();
+        close.current();
+      }}
+    >
+      <header class="panel-dialog-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" class="panel-close" aria-label="Close" onClick={() => close.current()}>
+          ×
+        </button>
+      </header>
+      <div class="panel-dialog-body">{children}</div>
+    </dialog>
+  );
+}
+
+/** A labelled checkbox that saves itself when toggled. */
+export function Toggle({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange: (value: boolean) => void }) {
+  return (
+    <label class="panel-check">
+      <input type="checkbox" checked={checked} disabled={disabled ?? false} onChange={(event) => onChange(event.currentTarget.checked)} />
+      {label}
+    </label>
+  );
+}
