@@ -46,3 +46,8 @@ t.test('without a search the picker offers only the first choices, so it opens f
 t.test('a search that matches nothing offers nothing', async (t) => {
   t.same(filterChoices(choices, 'no_such_emoji_anywhere'), []);
 });
+
+t.test('an emoji named exactly as searched comes first', async (t) => {
+  t.equal(filterChoices(choices, 'smile')[0]?.names.includes('smile'), true);
+  t.equal(filterChoices(choices, 'thumbs_up')[0]?.name, 'thumbs_up');
+});

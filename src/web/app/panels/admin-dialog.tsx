@@ -1,5 +1,5 @@
 /** Administration (administrators and owners): users and roles, organization settings, linkifiers, custom emoji. */
-import { useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../../shared/api';
 import type { ChatSnapshot, User } from '../../shared/types';
 import { LinkifiersTab, CustomEmojiTab } from './admin-extras';
@@ -18,6 +18,13 @@ export function adminUserOrder(users: Iterable<User>): User[] {
 
 function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
   const action = useAction();
+  // The chosen role shows until the server's event brings it (or the change fails).
+  const [pendingRole, setPendingRole] = useState<number | null>(null);
+  useEffect(() => setPendingRole(null), [user.role]);
+  const changeRole = async (role: number) => {
+    setPendingRole(role);
+    if (!(await action.run(() => api.patch(`/users/${user.user_id}`, { role })))) setPendingRole(null);
+  };
   const isMe = user.user_id === snapshot.me.user_id;
   // Only owners change owners; nobody changes themselves here, so an organization keeps its owner.
   const locked = isMe || (user.role === ROLE.OWNER && snapshot.me.role !== ROLE.OWNER);
@@ -32,9 +39,9 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
       <td>
         <select
           aria-label={`Role of ${user.full_name}`}
-          value={String(user.role)}
+          value={String(pendingRole ?? user.role)}
           disabled={locked || action.busy}
-          onChange={(event) => void action.run(() => api.patch(`/users/${user.user_id}`, { role: Number(event.currentTarget.value) }))}
+          onChange={(event) => void changeRole(Number(event.currentTarget.value))}
         >
           {roles.map((role) => (
             <option key={role.value} value={String(role.value)}>

@@ -4,6 +4,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ChatSnapshot } from '../../shared/types';
+import { fitInViewport } from './ui';
 import { allChoices, filterChoices, type EmojiChoice } from './picker';
 import { emojiLook, type EmojiLook } from './reactions';
 
@@ -34,6 +35,7 @@ export function EmojiPicker({ snapshot, onPick, onClose, label }: EmojiPickerPro
   const shown = useMemo(() => filterChoices(choices, query), [choices, query]);
 
   useEffect(() => {
+    fitInViewport(root.current);
     search.current?.focus();
     // A click anywhere else closes the picker, as a menu would; the picker's parent holds the
     // button that opened it, whose own click toggles it.

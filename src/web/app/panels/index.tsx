@@ -1,5 +1,6 @@
 /** The panels the shell mounts, with the props of ./contracts. */
 import '../../styles/panels.css';
+import '../../styles/panels-dialogs.css';
 
 export { AdminDialog } from './admin-dialog';
 export { MessageActions } from './message-actions';

@@ -8,7 +8,7 @@ import type { MessageActionsProps } from './contracts';
 import { DeleteDialog, EditDialog, MoveDialog } from './message-dialogs';
 import { isResolved, isTopicMuted, messageLink, messagePermissions, toggledResolution } from './permissions';
 import { serverNow } from './presence';
-import { ErrorAlert, useAction } from './ui';
+import { ErrorAlert, fitInViewport, useAction } from './ui';
 
 type OpenDialog = 'edit' | 'move' | 'delete' | null;
 
@@ -71,6 +71,7 @@ export function MessageActions({ snapshot, message }: MessageActionsProps) {
 
   useEffect(() => {
     if (!open) return undefined;
+    fitInViewport(menu.current);
     menuItems()[0]?.focus();
     const onPointerDown = (event: PointerEvent) => {
       const inside = event.target instanceof Node && (menu.current?.contains(event.target) || button.current?.contains(event.target));

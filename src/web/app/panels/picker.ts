@@ -37,18 +37,21 @@ export function normalizeQuery(query: string): string {
 }
 
 /**
- * The choices matching a search, those with a name starting with it first; with no search,
- * the first ones. At most `limit`, so the list stays cheap to render.
+ * The choices matching a search: one named exactly so first, then those with a name starting
+ * with it, then those containing it; with no search, the first ones. At most `limit`, so the
+ * list stays cheap to render.
  */
 export function filterChoices(choices: readonly EmojiChoice[], query: string, limit: number = PICKER_LIMIT): EmojiChoice[] {
   const wanted = normalizeQuery(query);
   if (wanted === '') return choices.slice(0, limit);
+  const exact: EmojiChoice[] = [];
   const starting: EmojiChoice[] = [];
   const containing: EmojiChoice[] = [];
   for (const choice of choices) {
-    if (choice.names.some((name) => name.startsWith(wanted))) starting.push(choice);
+    if (choice.names.includes(wanted)) exact.push(choice);
+    else if (choice.names.some((name) => name.startsWith(wanted))) starting.push(choice);
     else if (choice.names.some((name) => name.includes(wanted))) containing.push(choice);
     if (starting.length >= limit) break;
   }
-  return [...starting, ...containing].slice(0, limit);
+  return [...exact, ...starting, ...containing].slice(0, limit);
 }

@@ -1,5 +1,5 @@
 /** Personal settings: each change is one `PATCH /settings` (SPEC names), whose event updates the snapshot. */
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, type ParamValue } from '../../shared/api';
 import type { DialogProps } from './contracts';
 import { ErrorAlert, Modal, Toggle, useAction } from './ui';
@@ -35,7 +35,11 @@ function timeZones(current: string): string[] {
 }
 
 export function SettingsDialog({ snapshot, onClose }: DialogProps) {
-  const settings = snapshot.userSettings;
+  // A changed control shows its new value until the server's event updates the snapshot
+  // (or the request fails), rather than springing back meanwhile.
+  const [pending, setPending] = useState<Readonly<Record<string, ParamValue>>>({});
+  useEffect(() => setPending({}), [snapshot.userSettings]);
+  const settings: Readonly<Record<string, unknown>> = { ...snapshot.userSettings, ...pending };
   const [fullName, setFullName] = useState(snapshot.me.full_name);
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
@@ -46,7 +50,12 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
   const timezone = typeof settings['timezone'] === 'string' ? settings['timezone'] : snapshot.me.timezone;
   const zones = useMemo(() => timeZones(timezone), [timezone]);
 
-  const save = (name: string, value: ParamValue) => void displayAction.run(() => api.patch('/settings', { [name]: value }));
+  const save = async (name: string, value: ParamValue) => {
+    setPending((before) => ({ ...before, [name]: value }));
+    if (!(await displayAction.run(() => api.patch('/settings', { [name]: value })))) {
+      setPending(({ [name]: _failed, ...rest }) => rest);
+    }
+  };
 
   const saveName = async (event: Event) => {
     event.preventDefault();
@@ -81,6 +90,8 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
       <form onSubmit={savePassword} class="panel-form">
         <fieldset>
           <legend>Change password</legend>
+          {/* For password managers, which file a new password under the account's name. */}
+          <input type="email" autocomplete="username" value={snapshot.me.delivery_email ?? snapshot.me.email} readOnly hidden />
           <label>
             Old password
             <input type="password" autocomplete="current-password" value={oldPassword} onInput={(event) => setOldPassword(event.currentTarget.value)} />
@@ -103,7 +114,7 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
         <legend>Display</legend>
         <label>
           Time zone
-          <select value={timezone} onChange={(event) => save('timezone', event.currentTarget.value)}>
+          <select value={timezone} onChange={(event) => void save('timezone', event.currentTarget.value)}>
             {!timezone && <option value="">Not set</option>}
             {zones.map((zone) => (
               <option key={zone} value={zone}>
@@ -112,11 +123,11 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
             ))}
           </select>
         </label>
-        <Toggle label="24-hour time" checked={settings['twenty_four_hour_time'] === true} onChange={(value) => save('twenty_four_hour_time', value)} />
-        <Toggle label="Enter sends the message" checked={settings['enter_sends'] === true} onChange={(value) => save('enter_sends', value)} />
+        <Toggle label="24-hour time" checked={settings['twenty_four_hour_time'] === true} onChange={(value) => void save('twenty_four_hour_time', value)} />
+        <Toggle label="Enter sends the message" checked={settings['enter_sends'] === true} onChange={(value) => void save('enter_sends', value)} />
         <label>
           Emoji set
-          <select value={String(settings['emojiset'] ?? '')} onChange={(event) => save('emojiset', event.currentTarget.value)}>
+          <select value={String(settings['emojiset'] ?? '')} onChange={(event) => void save('emojiset', event.currentTarget.value)}>
             {emojisetChoices(settings).map((choice) => (
               <option key={choice.key} value={choice.key}>
                 {choice.text}
@@ -126,7 +137,7 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
         </label>
         <label>
           Color scheme
-          <select value={String(settings['color_scheme'] ?? 1)} onChange={(event) => save('color_scheme', Number(event.currentTarget.value))}>
+          <select value={String(settings['color_scheme'] ?? 1)} onChange={(event) => void save('color_scheme', Number(event.currentTarget.value))}>
             {COLOR_SCHEMES.map((scheme) => (
               <option key={scheme.value} value={String(scheme.value)}>
                 {scheme.label}

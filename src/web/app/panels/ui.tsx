@@ -108,3 +108,14 @@ export function Toggle({ label, checked, disabled, onChange }: { label: string; 
     </label>
   );
 }
+
+/**
+ * A popup (menu, picker) opens below its button on one side; where that runs off the window it
+ * flips to the other side or above, marked by `data-flip-x` / `data-flip-y` for the CSS.
+ */
+export function fitInViewport(popup: HTMLElement | null): void {
+  if (!popup) return;
+  const rect = popup.getBoundingClientRect();
+  if (rect.left < 0 || rect.right > window.innerWidth) popup.dataset['flipX'] = '';
+  if (rect.bottom > window.innerHeight && rect.top - rect.height > 0) popup.dataset['flipY'] = '';
+}
