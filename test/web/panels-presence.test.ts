@@ -45,3 +45,12 @@ t.test('active humans come first, then the others by name; bots apart; deactivat
     ['Notify bot'],
   );
 });
+
+t.test('a user object without is_active (as register sends them) counts as active', async (t) => {
+  const { is_active: _left, ...fields } = user(7, { full_name: 'Quiet' });
+  const users = new Map([[7, fields as typeof fields & { is_active: boolean }]]);
+  t.same(
+    peopleGroups({ users, presences: new Map() }, NOW).humans.map((row) => row.user.full_name),
+    ['Quiet'],
+  );
+});

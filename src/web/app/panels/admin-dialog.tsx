@@ -5,15 +5,20 @@ import type { ChatSnapshot, User } from '../../shared/types';
 import { LinkifiersTab, CustomEmojiTab } from './admin-extras';
 import type { DialogProps } from './contracts';
 import { OrganizationTab } from './admin-organization';
-import { assignableRoles, roleLabel, ROLE } from './roles';
+import { assignableRoles, isAdministrator, roleLabel, ROLE } from './roles';
 import { ErrorAlert, Modal, useAction } from './ui';
 
 const TABS = ['Users', 'Organization', 'Linkifiers', 'Custom emoji'] as const;
 type Tab = (typeof TABS)[number];
 
+/** Register's user objects may leave `is_active` out; only an explicit false is deactivated. */
+export function isDeactivated(user: Pick<User, 'is_active'>): boolean {
+  return user.is_active === false;
+}
+
 /** Active people first, then by name; the page may know deactivated ones too. */
 export function adminUserOrder(users: Iterable<User>): User[] {
-  return [...users].sort((a, b) => Number(b.is_active) - Number(a.is_active) || a.full_name.localeCompare(b.full_name) || a.user_id - b.user_id);
+  return [...users].sort((a, b) => Number(isDeactivated(a)) - Number(isDeactivated(b)) || a.full_name.localeCompare(b.full_name) || a.user_id - b.user_id);
 }
 
 function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
@@ -30,7 +35,7 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
   const locked = isMe || (user.role === ROLE.OWNER && snapshot.me.role !== ROLE.OWNER);
   const roles = locked ? [{ value: user.role, label: roleLabel(user.role) }] : assignableRoles(snapshot.me);
   return (
-    <tr class={user.is_active ? '' : 'admin-inactive'}>
+    <tr class={isDeactivated(user) ? 'admin-inactive' : ''}>
       <td>
         {user.full_name}
         {user.is_bot && <span class="panel-muted"> (bot)</span>}
@@ -52,7 +57,7 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
       </td>
       <td>
         {!isMe &&
-          (user.is_active ? (
+          (!isDeactivated(user) ? (
             <button type="button" disabled={locked || action.busy} onClick={() => void action.run(() => api.delete(`/users/${user.user_id}`))}>
               Deactivate
             </button>
@@ -61,7 +66,7 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
               Reactivate
             </button>
           ))}
-        {action.error && <ErrorAlert error={action.error} />}
+        <ErrorAlert error={action.error} />
       </td>
     </tr>
   );
@@ -116,6 +121,14 @@ export function AdminDialog({ snapshot, onClose }: DialogProps) {
     setTab(next);
     tabList.current?.querySelector<HTMLButtonElement>(`#${CSS.escape(tabId(next))}`)?.focus();
   };
+
+  if (!isAdministrator(snapshot.me)) {
+    return (
+      <Modal title="Administration" onClose={onClose}>
+        <p>Only administrators can change the organization.</p>
+      </Modal>
+    );
+  }
 
   return (
     <Modal title="Administration" onClose={onClose} class="admin-dialog">

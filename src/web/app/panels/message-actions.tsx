@@ -155,7 +155,7 @@ export function MessageActions({ snapshot, message }: MessageActionsProps) {
           {notice}
         </span>
       )}
-      {action.error && <ErrorAlert error={action.error} />}
+      <ErrorAlert error={action.error} />
       {dialog === 'edit' && <EditDialog snapshot={snapshot} message={message} onClose={closeDialog} />}
       {dialog === 'move' && <MoveDialog snapshot={snapshot} message={message} onClose={closeDialog} canMoveStream={may.moveToStream} />}
       {dialog === 'delete' && <DeleteDialog snapshot={snapshot} message={message} onClose={closeDialog} />}

@@ -43,7 +43,8 @@ export function peopleGroups(snapshot: Pick<ChatSnapshot, 'users' | 'presences'>
   const humans: PersonRow[] = [];
   const bots: PersonRow[] = [];
   for (const user of snapshot.users.values()) {
-    if (!user.is_active) continue;
+    // Register's user objects may leave `is_active` out; only an explicit false is deactivated.
+    if (user.is_active === false) continue;
     const row = { user, presence: presenceState(snapshot.presences.get(user.user_id), now) };
     (user.is_bot ? bots : humans).push(row);
   }

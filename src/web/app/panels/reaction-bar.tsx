@@ -65,7 +65,7 @@ export function ReactionBar({ snapshot, message }: ReactionBarProps) {
         </button>
         {picking && <EmojiPicker snapshot={snapshot} onPick={pick} onClose={closePicker} />}
       </span>
-      {action.error && <ErrorAlert error={action.error} />}
+      <ErrorAlert error={action.error} />
     </div>
   );
 }

@@ -86,8 +86,9 @@ export function StreamsDialog({ snapshot, onClose }: DialogProps) {
             <li key={stream.stream_id} class="stream-browser-row">
               <div class="stream-browser-name" id={`stream-browser-${stream.stream_id}`}>
                 <a href={`${HASH_PREFIX}stream/${stream.stream_id}`} onClick={onClose}>
-                  {stream.invite_only && <span aria-label="Private">🔒 </span>}
+                  {stream.invite_only && <span aria-hidden="true">🔒 </span>}
                   {stream.name}
+                  {stream.invite_only && <span class="visually-hidden"> (private)</span>}
                 </a>
                 {stream.description && <span class="panel-muted"> {stream.description}</span>}
               </div>

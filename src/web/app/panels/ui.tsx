@@ -43,10 +43,11 @@ export function useAction(): Action {
   return { busy, error, run, clear };
 }
 
-/** Always in the DOM, so a screen reader announces the message when it appears. */
+/** An API error's message; `role="alert"` is announced when it appears, so it is rendered only then. */
 export function ErrorAlert({ error }: { error: string }) {
+  if (!error) return null;
   return (
-    <p role="alert" class={error ? 'panel-error' : 'panel-error panel-error-empty'}>
+    <p role="alert" class="panel-error">
       {error}
     </p>
   );
