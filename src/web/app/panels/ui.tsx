@@ -110,13 +110,31 @@ export function Toggle({ label, checked, disabled, onChange }: { label: string; 
   );
 }
 
+/** The box a popup can show in: the window, narrowed by every scrolling ancestor (the message list). */
+function visibleBox(element: HTMLElement): { top: number; right: number; bottom: number; left: number } {
+  const box = { top: 0, right: window.innerWidth, bottom: window.innerHeight, left: 0 };
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    const style = getComputedStyle(parent);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const rect = parent.getBoundingClientRect();
+    box.top = Math.max(box.top, rect.top);
+    box.right = Math.min(box.right, rect.right);
+    box.bottom = Math.min(box.bottom, rect.bottom);
+    box.left = Math.max(box.left, rect.left);
+  }
+  return box;
+}
+
 /**
- * A popup (menu, picker) opens below its button on one side; where that runs off the window it
- * flips to the other side or above, marked by `data-flip-x` / `data-flip-y` for the CSS.
+ * A popup (menu, picker) opens below its button on one side; where that would be cut off by
+ * the window or a scrolling container it flips to the other side or above, marked by
+ * `data-flip-x` / `data-flip-y` for the CSS (no inline styles: the page's CSP forbids them).
  */
 export function fitInViewport(popup: HTMLElement | null): void {
   if (!popup) return;
   const rect = popup.getBoundingClientRect();
-  if (rect.left < 0 || rect.right > window.innerWidth) popup.dataset['flipX'] = '';
-  if (rect.bottom > window.innerHeight && rect.top - rect.height > 0) popup.dataset['flipY'] = '';
+  const box = visibleBox(popup);
+  if (rect.left < box.left || rect.right > box.right) popup.dataset['flipX'] = '';
+  // Above when it does not fit below and there is more room above than below.
+  if (rect.bottom > box.bottom && rect.top - box.top > box.bottom - rect.top) popup.dataset['flipY'] = '';
 }
