@@ -9,6 +9,20 @@ module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'Import cycles, type-only ones included.', from: {}, to: { circular: true } },
     {
+      name: 'web-client-imports-only-web-client',
+      severity: 'error',
+      comment: 'The page runs in a browser: src/web/ imports its own modules, packages and the build\'s virtual: modules, nothing of the server.',
+      from: { path: '^src/web/' },
+      to: { pathNot: '^(src/web/|virtual:)|(^|/)node_modules/' },
+    },
+    {
+      name: 'nothing-imports-web-client',
+      severity: 'error',
+      comment: 'The server reads the built page from build/web/; no server code imports the page\'s sources.',
+      from: { pathNot: '^src/web/' },
+      to: { path: '^src/web/' },
+    },
+    {
       name: 'front-end-imports-no-workers',
       severity: 'error',
       comment: 'The front end starts shard and storage threads by file path; it never imports their code.',
@@ -69,5 +83,7 @@ module.exports = {
     exclude: { path: '^(build|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // src/web/ is Preact: its components are .tsx files imported without their extension.
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'] },
   },
 };

@@ -15,6 +15,10 @@ const frame: RequestFrame = {
   params: { type: 'stream', to: 'general', topic: 'bench', content: 'Hello, **world**! How is everyone doing today?' },
   files: [],
   authorization: 'Basic b3duZXJAZXhhbXBsZS5jb206NXZWQmZ6Qjc5ejNzU3N0MXN1dW00YXN1WklWMThSOHM=',
+  surface: 'api',
+  sessionCookie: '',
+  csrfToken: '',
+  secure: false,
   clientIp: '127.0.0.1',
   userAgent: 'curl/8.0',
 };

@@ -1,7 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings, type RetentionSettings } from './wire/protocol';
+import {
+  SPEC_DURATIONS,
+  type DeleteTopicSettings,
+  type Durations,
+  type FileSettings,
+  type RetentionSettings,
+  type SessionSettings,
+} from './wire/protocol';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
 const SPEC_DURATIONS_MS = {
@@ -63,7 +70,14 @@ const envSchema = z.object({
   PRESENCE_FLUSH_INTERVAL_MS: duration.default(60_000),
   // How often each realm promotes members whose account passed the waiting period
   FULL_MEMBERS_INTERVAL_MS: duration.default(24 * 60 * 60_000),
+  // The web page's sessions end after two weeks without use (issue 10 "Signing in").
+  SESSION_IDLE_MS: duration.default(14 * 24 * 60 * 60_000),
+  // api-notes §Limits: 5 failed logins per username in 30 minutes, then 429 until the oldest ages out.
+  LOGIN_FAILURE_WINDOW_MS: duration.default(30 * 60_000),
 });
+
+// api-notes §Limits: failed logins per username within the window.
+const LOGIN_FAILURE_LIMIT = 5;
 
 export interface Config {
   port: number;
@@ -86,6 +100,7 @@ export interface Config {
   files: FileSettings;
   presenceFlushIntervalMs: number;
   fullMembersIntervalMs: number;
+  sessions: SessionSettings;
 }
 
 export class ConfigError extends Error {}
@@ -137,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
     fullMembersIntervalMs: e.FULL_MEMBERS_INTERVAL_MS,
+    sessions: { idleMs: e.SESSION_IDLE_MS, loginFailureLimit: LOGIN_FAILURE_LIMIT, loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MS },
   };
 }
 

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       files: config.files,
       presenceFlushIntervalMs: config.presenceFlushIntervalMs,
       fullMembersIntervalMs: config.fullMembersIntervalMs,
+      sessions: config.sessions,
     },
     config.shards,
     config.shardRequestTimeoutMs,

@@ -1,10 +1,13 @@
 import type { RequestFrame, ResponseFrame } from '../src/wire/protocol';
 import { authenticate } from './actions/auth';
+import { authenticateSession, checkCsrf } from './actions/sessions';
 import { BinaryReply } from './lib/binary-reply';
 import { ApiError, errors } from './lib/errors';
 import { parseParams } from './lib/params';
 import { reply } from './lib/reply';
-import type { RouteContext } from './lib/route';
+import { sessionCookies } from './lib/session-cookies';
+import type { Route, RouteContext } from './lib/route';
+import type { SessionRow } from './queries/sessions';
 import type { UserRow } from './queries/users';
 import type { Realm } from './realm';
 import { ROUTES } from './routes';
@@ -18,23 +21,75 @@ export async function dispatch(realm: Realm, frame: RequestFrame): Promise<Respo
   try {
     const route = ROUTES[frame.route as keyof typeof ROUTES];
     if (!route) return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
-    let user: UserRow | null = null;
+    let caller: Caller | null = null;
     if (route.auth !== 'none') {
       if (realm.info.deactivated) throw errors.realmDeactivated();
-      // Optional credentials (register, SPEC §Authentication 3) are checked when sent.
-      if (route.auth === 'user' || frame.authorization !== '') user = authenticate(realm, frame.authorization);
+      caller = await authenticateFor(realm, route, frame);
     }
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
-    const ctx: RouteContext = { realm, user, frame };
+    const ctx: RouteContext = { realm, user: caller?.user ?? null, session: caller?.session ?? null, frame, cookies: [] };
     const result = await route.run(ctx, values);
     // File serving answers with bytes or a redirect, not the JSON envelope.
-    if (result instanceof BinaryReply) return result.toFrame(frame.id);
-    const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
-    if (ignored.length > 0) body['ignored_parameters_unsupported'] = ignored;
-    return reply(frame.id, 200, body);
+    const response =
+      result instanceof BinaryReply
+        ? result.toFrame(frame.id)
+        : reply(frame.id, 200, {
+            result: 'success',
+            msg: '',
+            ...result,
+            ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
+          });
+    if (caller?.refreshed && caller.session) {
+      ctx.cookies.push(...sessionCookies(frame.sessionCookie, caller.session.csrf_token, frame.secure, realm.sessionSettings.idleMs));
+    }
+    if (ctx.cookies.length > 0) response.cookies = ctx.cookies;
+    return response;
   } catch (err) {
-    if (err instanceof ApiError) return reply(frame.id, err.status, err.toBody(), err.headers);
+    if (err instanceof ApiError) return reply(frame.id, err.status, err.toBody(), responseHeaders(frame, err.headers));
     realm.log.error({ err, realm: realm.name, route: frame.route }, 'unexpected error');
     return reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
   }
+}
+
+/** The authenticated user, and their session when the cookie (not Basic auth) said who. */
+interface Caller {
+  user: UserRow;
+  session: SessionRow | null;
+  /** The session's last-seen moved: its cookies are set again (their Max-Age restarts). */
+  refreshed?: boolean;
+}
+
+/**
+ * Who is asking, by the request's surface (issue 10 "Signing in"): /api/v1 reads only HTTP
+ * Basic; /json reads only the session cookie and wants the CSRF token on every write; the
+ * root's file routes take Basic when sent, else a valid cookie (an `<img>` sends only that).
+ * Optional credentials (register, SPEC §Authentication 3) are checked when sent.
+ */
+async function authenticateFor(realm: Realm, route: Route, frame: RequestFrame): Promise<Caller | null> {
+  if (frame.surface === 'json') {
+    if (route.auth === 'optional' && frame.sessionCookie === '') return null;
+    const signedIn = await authenticateSession(realm, frame.sessionCookie);
+    if (!frame.route.startsWith('GET ')) checkCsrf(signedIn.session, frame.csrfToken);
+    return signedIn;
+  }
+  if (frame.surface === 'root' && frame.authorization === '' && frame.sessionCookie !== '') {
+    try {
+      return await authenticateSession(realm, frame.sessionCookie);
+    } catch (err) {
+      // A stale cookie counts as none here: a spectator may still see what is public.
+      if (route.auth === 'optional' && err instanceof ApiError) return null;
+      throw err;
+    }
+  }
+  if (route.auth === 'user' || frame.authorization !== '') return { user: authenticate(realm, frame.authorization), session: null };
+  return null;
+}
+
+/**
+ * The page's fetches must not make the browser ask for a Basic password, so /json answers
+ * 401 without a Basic challenge (the public API names a session scheme instead).
+ */
+function responseHeaders(frame: RequestFrame, headers: Record<string, string>): Record<string, string> {
+  if (frame.surface !== 'json' || !('WWW-Authenticate' in headers)) return headers;
+  return { ...headers, 'WWW-Authenticate': 'Session realm="teamchat"' };
 }

@@ -1,9 +1,10 @@
 import type { Statement } from 'better-sqlite3';
-import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings } from '../src/wire/protocol';
+import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings, type SessionSettings } from '../src/wire/protocol';
 import { openRealmDb, type Db } from './db/open';
 import { EventQueues } from './events/clients';
 import { EventBus, type QueuedEvent } from './events/outbox';
 import { systemClock, type Clock } from './lib/clock';
+import { FailedLoginLimiter } from './lib/login-limiter';
 import type { TypingNotifier } from './events/typing';
 import type { Logger } from './lib/log';
 import { PresenceTable } from './lib/presence';
@@ -43,7 +44,11 @@ export interface RealmOptions {
   clock?: Clock;
   // Absent in unit tests: the defaults (src/config.ts)
   files?: FileSettings;
+  sessions?: SessionSettings;
 }
+
+// src/config.ts's defaults, for unit tests that build a Realm without settings
+const DEFAULT_SESSION_SETTINGS: SessionSettings = { idleMs: 14 * 86_400_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 };
 
 /** One organization: its database, its actors and its outbox; owned by one shard thread. */
 export class Realm {
@@ -61,6 +66,8 @@ export class Realm {
   typing: TypingNotifier | null = null;
   // Presence lives in memory (workers/lib/presence.ts); the presence actor flushes it.
   readonly presence = new PresenceTable();
+  // Failed logins by username (POST /fetch_api_key, POST /login), in memory only.
+  readonly loginFailures: FailedLoginLimiter;
 
   constructor(
     readonly name: string,
@@ -80,6 +87,10 @@ export class Realm {
       }[],
     );
     this.events.subscribe((batch) => this.eventQueues.deliver(batch));
+    this.loginFailures = new FailedLoginLimiter(this.clock, {
+      limit: this.sessionSettings.loginFailureLimit,
+      windowMs: this.sessionSettings.loginFailureWindowMs,
+    });
   }
 
   get durations(): Durations {
@@ -119,6 +130,10 @@ export class Realm {
 
   get fileSettings(): FileSettings {
     return this.options.files ?? { maxUploadMib: 25, maxImageMib: 5, unclaimedExpiryMs: 21 * 86_400_000, sweepIntervalMs: 3_600_000, temporaryUrlMs: 60_000 };
+  }
+
+  get sessionSettings(): SessionSettings {
+    return this.options.sessions ?? DEFAULT_SESSION_SETTINGS;
   }
 
   /** A prepared statement, compiled once per realm connection. */

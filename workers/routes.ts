@@ -92,6 +92,7 @@ import {
 } from './endpoints/attachments';
 import { deleteAvatar, getAvatar, getAvatarImage, getAvatarMedium, postAvatar } from './endpoints/avatars';
 import { deleteRealmEmoji, getEmojiImage, getRealmEmoji, postRealmEmoji } from './endpoints/realm-emoji';
+import { postLogin, postLogout } from './endpoints/sessions';
 
 /**
  * THE route table: one row per endpoint, keyed by the ids in src/wire/routes.ts (the
@@ -235,6 +236,8 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /~/user_avatars/{realm_id}/{avatar_file}': getAvatarImage, // endpoints/avatars
   'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}': getEmojiImage, // endpoints/realm-emoji
   'GET /~/thumbnail': getThumbnail, // endpoints/attachments
+  'POST /~/login': postLogin, // endpoints/sessions
+  'POST /~/logout': postLogout, // endpoints/sessions
   // Status, presence, realm settings
   'PATCH /realm': patchRealm, // endpoints/realm
   'PATCH /realm/user_settings_defaults': patchRealmUserSettingsDefaults, // endpoints/realm

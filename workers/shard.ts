@@ -113,6 +113,7 @@ export class Shard {
       webPublicStreamsEnabled: this.settings.webPublicStreamsEnabled,
       durations: this.settings.durations,
       files: this.settings.files,
+      sessions: this.settings.sessions,
     });
     this.realms.set(name, realm);
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);

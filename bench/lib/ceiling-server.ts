@@ -46,6 +46,10 @@ function forward(state: { res: uWS.HttpResponse; aborted: boolean }, method: str
     params: {},
     files: [],
     authorization: '',
+    surface: 'api',
+    sessionCookie: '',
+    csrfToken: '',
+    secure: false,
     clientIp: '',
     userAgent: '',
   };

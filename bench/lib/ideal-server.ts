@@ -39,6 +39,10 @@ function forward(res: uWS.HttpResponse, state: { res: uWS.HttpResponse; aborted:
     params,
     files: [],
     authorization: '',
+    surface: 'api',
+    sessionCookie: '',
+    csrfToken: '',
+    secure: false,
     clientIp: '',
     userAgent: '',
   };

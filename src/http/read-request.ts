@@ -33,3 +33,14 @@ function addSearchParams(target: Record<string, string>, text: string): void {
   // Repeated names: the last value wins, as in the public API's form parsing.
   for (const [key, value] of new URLSearchParams(text)) target[key] = value;
 }
+
+/** One cookie's value from a Cookie header (RFC 6265 §5.4: `name=value` pairs joined by "; "). */
+export function cookieValue(header: string, name: string): string {
+  if (header === '') return '';
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
+    return pair.slice(eq + 1).trim();
+  }
+  return '';
+}

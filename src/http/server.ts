@@ -3,12 +3,16 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
 import { ShardPool, type ResponseHandler } from '../realm/router';
-import type { RequestFrame, ResponseFrame } from '../wire/protocol';
+import type { RequestFrame, RequestSurface, ResponseFrame } from '../wire/protocol';
 import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
-import { readParams } from './read-request';
-import { jsonError, writeBinary, writeJson } from './write-response';
+import { cookieValue, readParams } from './read-request';
+import { StaticSite } from './static';
+import { jsonError, writeFrame, writeJson } from './write-response';
 
 const API_PREFIX = '/api/v1';
+// The web page's own surface: the same routes as /api/v1, authenticated by the session cookie.
+const JSON_PREFIX = '/json';
+const SESSION_COOKIE = 'sessionid';
 const HEALTH_PING_TIMEOUT_MS = 2_000;
 
 interface RequestHead {
@@ -24,6 +28,10 @@ interface RequestHead {
   clientIp: string;
   // File requests may ask for a byte range
   range: string;
+  // The web page's session: its cookie, the CSRF header, and whether a proxy terminated TLS
+  sessionCookie: string;
+  csrfToken: string;
+  secure: boolean;
 }
 
 /** The uWS front end: realm resolution, route matching and body reading; no API semantics. */
@@ -39,6 +47,8 @@ export class FrontEnd {
   private openLongPolls = 0;
   private drainWaiter: { longPollsToo: boolean; resolve: () => void } | null = null;
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
+  // The web client: its pages and built files (src/http/static.ts)
+  private readonly site: StaticSite;
 
   constructor(
     private readonly config: Config,
@@ -49,6 +59,7 @@ export class FrontEnd {
     const ids: RouteId[] = [...API_ROUTE_IDS];
     if (config.testHooks) ids.push(...TEST_ROUTE_IDS);
     this.matcher = new RouteMatcher(ids);
+    this.site = new StaticSite(log);
     this.app.get('/health', (res) => this.health(res));
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -109,8 +120,13 @@ export class FrontEnd {
       this.log.info({ method: head.method, path: head.url, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
     };
 
-    const isApi = head.url.startsWith(API_PREFIX + '/');
-    if (!isApi && !this.rootMatcher.hasPrefixFor(ROOT_PATH_MARK + head.url)) {
+    // The web client's pages and files, answered from memory without a shard
+    if (this.site.handles(head.method, head.url)) {
+      const status = this.site.serve(res, req, { method: head.method, url: head.url, realmExists: () => this.resolver.resolve(head.host) !== null });
+      return logDone(status, null, 'web');
+    }
+    const surface: RequestSurface = head.url.startsWith(API_PREFIX + '/') ? 'api' : head.url.startsWith(JSON_PREFIX + '/') ? 'json' : 'root';
+    if (surface === 'root' && !this.rootMatcher.hasPrefixFor(ROOT_PATH_MARK + head.url)) {
       writeJson(res, 404, jsonError('Not found'));
       return logDone(404, null, null);
     }
@@ -119,9 +135,10 @@ export class FrontEnd {
       writeJson(res, 404, jsonError(`There is no organization at ${head.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
       return logDone(404, null, null);
     }
-    const matched = isApi
-      ? this.matcher.match(head.method, head.url.slice(API_PREFIX.length))
-      : this.rootMatcher.match(head.method, ROOT_PATH_MARK + head.url);
+    const matched =
+      surface === 'root'
+        ? this.rootMatcher.match(head.method, ROOT_PATH_MARK + head.url)
+        : this.matcher.match(head.method, head.url.slice(surface === 'api' ? API_PREFIX.length : JSON_PREFIX.length));
     if (matched.kind === 'not_found') {
       writeJson(res, 404, jsonError('Not found'));
       return logDone(404, realm, null);
@@ -155,8 +172,7 @@ export class FrontEnd {
     const route = matched.match.route;
     const respond: ResponseHandler = (response: ResponseFrame) => {
       if (!settle()) return;
-      if (response.binary) writeBinary(res, response.status, response.binary.contentType, response.binary.bytes, response.headers);
-      else writeJson(res, response.status, response.body, response.headers);
+      writeFrame(res, response);
       logDone(response.status, realm, route);
     };
     const dispatch = (body: Buffer | null): void => {
@@ -170,6 +186,10 @@ export class FrontEnd {
         params,
         files: [],
         authorization: head.authorization,
+        surface,
+        sessionCookie: head.sessionCookie,
+        csrfToken: head.csrfToken,
+        secure: head.secure,
         clientIp: head.clientIp,
         userAgent: head.userAgent,
       };
@@ -253,5 +273,10 @@ function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
     userAgent: req.getHeader('user-agent'),
     clientIp: textDecoder.decode(res.getRemoteAddressAsText()),
     range: req.getHeader('range'),
+    sessionCookie: cookieValue(req.getHeader('cookie'), SESSION_COOKIE),
+    csrfToken: req.getHeader('x-csrf-token'),
+    // Only a TLS-terminating proxy in front of this plain-HTTP server sets this.
+    secure: req.getHeader('x-forwarded-proto').toLowerCase() === 'https',
   };
 }
+

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
+import type { ResponseFrame } from '../wire/protocol';
 
 const statusLines = new Map<number, string>();
 
@@ -16,24 +17,45 @@ export function writeJson(
   body: string,
   headers: Record<string, string> = {},
   closeConnection = false,
+  cookies: readonly string[] = [],
 ): void {
   const write = (): void => {
     res.writeStatus(statusLine(status));
     res.writeHeader('Content-Type', 'application/json');
-    for (const name in headers) res.writeHeader(name, headers[name] as string);
+    writeHeaders(res, headers, cookies);
     res.end(body, closeConnection);
   };
   res.cork(write);
 }
 
 /** Writes a binary answer (file serving, redirects, ranges); always inside a cork. */
-export function writeBinary(res: HttpResponse, status: number, contentType: string, bytes: Uint8Array, headers: Record<string, string>): void {
+export function writeBinary(
+  res: HttpResponse,
+  status: number,
+  contentType: string,
+  bytes: Uint8Array,
+  headers: Record<string, string>,
+  cookies: readonly string[] = [],
+): void {
   res.cork(() => {
     res.writeStatus(statusLine(status));
     if (contentType !== '') res.writeHeader('Content-Type', contentType);
-    for (const name in headers) res.writeHeader(name, headers[name] as string);
+    writeHeaders(res, headers, cookies);
     res.end(bytes);
   });
+}
+
+/** Writes a shard's answer: JSON or bytes, with its headers and cookies. */
+export function writeFrame(res: HttpResponse, response: ResponseFrame): void {
+  const cookies = response.cookies ?? [];
+  if (response.binary) writeBinary(res, response.status, response.binary.contentType, response.binary.bytes, response.headers, cookies);
+  else writeJson(res, response.status, response.body, response.headers, false, cookies);
+}
+
+function writeHeaders(res: HttpResponse, headers: Record<string, string>, cookies: readonly string[]): void {
+  for (const name in headers) res.writeHeader(name, headers[name] as string);
+  // One Set-Cookie header per cookie: browsers do not split a joined one.
+  for (const cookie of cookies) res.writeHeader('Set-Cookie', cookie);
 }
 
 export function jsonError(msg: string, extra: Record<string, unknown> = {}): string {

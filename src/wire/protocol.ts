@@ -21,6 +21,8 @@ export interface FileRange {
   length: number;
 }
 
+export type RequestSurface = 'api' | 'json' | 'root';
+
 /** One HTTP request, already matched to a route; the front end does no validation or auth. */
 export interface RequestFrame {
   kind: 'request';
@@ -37,6 +39,17 @@ export interface RequestFrame {
   range?: string;
   /** The raw Authorization header, '' when absent. */
   authorization: string;
+  /**
+   * Which URL space the request came through: `/api/v1/` (Basic auth only), `/json/` (the web
+   * page: session cookie only, CSRF token on writes) or the root (files, sign-in).
+   */
+  surface: RequestSurface;
+  /** The `sessionid` cookie's value, '' when absent. */
+  sessionCookie: string;
+  /** The X-CSRF-Token header, '' when absent. */
+  csrfToken: string;
+  /** The request reached us over TLS (a TLS-terminating proxy's `X-Forwarded-Proto: https`). */
+  secure: boolean;
   clientIp: string;
   userAgent: string;
 }
@@ -46,6 +59,8 @@ export interface ResponseFrame {
   id: number;
   status: number;
   headers: Record<string, string>;
+  /** Set-Cookie values, one header each (a Record cannot hold two headers of one name). */
+  cookies?: string[];
   /** The JSON body, serialised by the shard so the front end only copies bytes. */
   body: string;
   // A binary answer (file serving): `bytes` with this Content-Type replace `body`.
@@ -120,6 +135,17 @@ export interface ShardSettings {
   presenceFlushIntervalMs: number;
   // How often members past the waiting period join `@role:fullmembers`
   fullMembersIntervalMs: number;
+  // The web page's sign-in sessions and the failed-login limit
+  sessions: SessionSettings;
+}
+
+/** Web sessions (POST /login) and the failed-login limit shared with POST /fetch_api_key. */
+export interface SessionSettings {
+  /** A session unused this long ends. */
+  idleMs: number;
+  /** Failed logins per username within `loginFailureWindowMs` before further attempts are refused. */
+  loginFailureLimit: number;
+  loginFailureWindowMs: number;
 }
 
 /** Upload size limits, unclaimed-upload expiry (SPEC States "Attachment"), temporary URLs. */

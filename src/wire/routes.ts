@@ -173,6 +173,9 @@ export const ROOT_ROUTE_IDS = [
   'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}',
   // The renderer's image previews of uploads point here (workers/markdown/url.ts).
   'GET /~/thumbnail',
+  // The web page signs in and out here (issue 10 "Signing in"): a session cookie, not an API key.
+  'POST /~/login',
+  'POST /~/logout',
 ] as const;
 
 export type RootRouteId = (typeof ROOT_ROUTE_IDS)[number];

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import t from 'tap';
-import { MIGRATIONS } from '../../workers/db/migrations';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
@@ -148,7 +147,8 @@ t.test('the upgrade migration makes existing qualifying members full members', a
   // A realm file as it was before the migration: nobody in @role:fullmembers.
   const db = new Database(path.join(first.dataDir, 'realms', 'default.sqlite3'));
   db.prepare('DELETE FROM user_group_members WHERE group_id = ?').run(fullMembers);
-  db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+  // Migration 14 (workers/db/migrations-people.ts) is the one under test; later ones run again.
+  db.pragma('user_version = 13');
   db.close();
 
   const second = await startServer({ dataDir: first.dataDir, port: first.port });

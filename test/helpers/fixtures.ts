@@ -3,16 +3,23 @@ import type { Credentials } from './server';
 
 let counter = 0;
 
+export interface Member extends Credentials {
+  id: number;
+  password: string;
+  fullName: string;
+}
+
 /** Creates a member through the API (POST /users) and fetches their key (POST /fetch_api_key). */
-export async function createMember(admin: ApiClient, name = 'Member'): Promise<Credentials & { id: number }> {
+export async function createMember(admin: ApiClient, name = 'Member'): Promise<Member> {
   counter++;
   const email = `${name.toLowerCase().replace(/\W+/g, '')}${counter}-${process.pid}@example.com`;
   const password = `pw-${counter}-secret`;
-  const created = await admin.post('/users', { email, password, full_name: `${name} ${counter}` });
+  const fullName = `${name} ${counter}`;
+  const created = await admin.post('/users', { email, password, full_name: fullName });
   if (created.status !== 200) throw new Error(`create user failed: ${created.text}`);
   const fetched = await admin.as(null).post('/fetch_api_key', { username: email, password });
   if (fetched.status !== 200) throw new Error(`fetch_api_key failed: ${fetched.text}`);
-  return { email, key: String(fetched.body['api_key']), id: Number(created.body['user_id']) };
+  return { email, key: String(fetched.body['api_key']), id: Number(created.body['user_id']), password, fullName };
 }
 
 /** GET /messages/{id} as `client` sees it: the `message` object (undefined on an error). */

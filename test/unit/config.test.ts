@@ -51,3 +51,10 @@ t.test('members past the waiting period are promoted daily unless configured', a
   t.equal(loadConfig({ FULL_MEMBERS_INTERVAL_MS: '25' }).fullMembersIntervalMs, 25);
   t.throws(() => loadConfig({ FULL_MEMBERS_INTERVAL_MS: '0' }), { message: /FULL_MEMBERS_INTERVAL_MS/ });
 });
+
+t.test('web sessions end after two weeks idle and failed logins count for 30 minutes unless configured', async (t) => {
+  t.same(loadConfig({}).sessions, { idleMs: 14 * 24 * 60 * 60_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 });
+  t.equal(loadConfig({ SESSION_IDLE_MS: '60000' }).sessions.idleMs, 60_000);
+  t.equal(loadConfig({ LOGIN_FAILURE_WINDOW_MS: '1000' }).sessions.loginFailureWindowMs, 1000);
+  t.throws(() => loadConfig({ SESSION_IDLE_MS: '0' }), { message: /SESSION_IDLE_MS/ });
+});

@@ -8,6 +8,7 @@ import { streamById } from '../queries/streams';
 import { activeUserIds, isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { checkTargetUser, isLastOwner } from './user-roles';
+import { endSessionsTxn } from './sessions';
 
 /*
  * Deactivation and reactivation as the public API (7.0) does them: the account stays, with its
@@ -18,6 +19,8 @@ import { checkTargetUser, isLastOwner } from './user-roles';
 /** One account off, inside the caller's transaction; the queues go after commit (see callers). */
 function deactivateOneTxn(tx: Txn, user: UserRow): void {
   tx.realm.stmt('UPDATE users SET is_active = 0 WHERE id = ?').run(user.id);
+  // Signed out everywhere: reactivation must not bring old browser sessions back.
+  endSessionsTxn(tx, user.id);
   // api-notes §d realm_user remove: to the users still active.
   tx.publish({ type: 'realm_user', op: 'remove', person: { user_id: user.id, full_name: user.full_name } }, activeUserIds(tx.realm));
   if (user.is_bot === 1) {

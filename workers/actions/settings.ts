@@ -12,6 +12,7 @@ import { publishAwayTxn } from './user-status';
 import { isTimezone, SETTING_RULES } from './settings-rules';
 import { checkFullName } from './users';
 import { deleteAllDraftsTxn } from './drafts';
+import { endSessionsTxn } from './sessions';
 
 // The public API's minimum for a password it does not call too weak.
 const MIN_PASSWORD_LENGTH = 6;
@@ -26,6 +27,8 @@ export interface SettingsRequest {
   oldPassword?: string | undefined;
   newPassword?: string | undefined;
   timezone?: string | undefined;
+  /** The web session making the change: a new password signs out the user's other sessions only. */
+  sessionTokenHash?: string | null;
   /** The personal settings sent, by name (SPEC PATCH /settings). */
   settings: { [K in keyof UserSettings]?: UserSettings[K] | undefined };
 }
@@ -98,6 +101,7 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
     }
     if (checked.passwordHash !== null) {
       tx.realm.stmt('UPDATE users SET password_hash = ? WHERE id = ?').run(checked.passwordHash, user.id);
+      endSessionsTxn(tx, user.id, request.sessionTokenHash ?? null);
     }
     if (token !== null && checked.newEmail !== null) {
       const expires = Math.floor(tx.realm.clock.now() / 1000) + EMAIL_CHANGE_LINK_SECONDS;

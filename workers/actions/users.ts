@@ -13,12 +13,21 @@ export const MAX_FULL_NAME_LENGTH = 100;
 // A pragmatic shape check; deliverability is the inviter's business.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 
-/** POST /fetch_api_key: a wrong password and an unknown user look the same to the caller. */
+/**
+ * POST /fetch_api_key and POST /login: a wrong password and an unknown user look the same to
+ * the caller, and both count toward the username's failed-login limit.
+ */
 export async function checkFetchApiKey(realm: Realm, email: string, password: string): Promise<UserRow> {
   if (realm.info.deactivated) throw errors.realmDeactivated();
+  const waitMs = realm.loginFailures.retryAfterMs(email);
+  if (waitMs > 0) throw errors.rateLimitHit(waitMs);
   const user = userByDeliveryEmail(realm, email) ?? userByEmail(realm, email);
   const ok = await verifyPassword(password, user?.password_hash ?? null);
-  if (!user || !ok) throw errors.authenticationFailed();
+  if (!user || !ok) {
+    realm.loginFailures.recordFailure(email);
+    throw errors.authenticationFailed();
+  }
+  realm.loginFailures.recordSuccess(email);
   if (!user.is_active) throw errors.userDeactivated();
   return user;
 }

@@ -1,6 +1,6 @@
 /**
- * Migrations 8–14: people and the organization — accounts, bots, settings, groups, profile
- * fields, files, status and presence (workers/db/migrations.ts lists every migration in order).
+ * Migrations 8–15: people and the organization — accounts, bots, settings, groups, profile
+ * fields, files, status and presence, the web page's sign-in sessions (workers/db/migrations.ts lists every migration in order).
  */
 export const PEOPLE_MIGRATIONS: readonly string[] = [
   /* 8: legacy: the reading pointer that zulip-js still offers (GET/POST /users/me/pointer) */ `
@@ -161,5 +161,17 @@ export const PEOPLE_MIGRATIONS: readonly string[] = [
   WHERE f.name = '@role:fullmembers' COLLATE NOCASE AND f.is_system_group = 1
     AND u.date_joined <= CAST(strftime('%s', 'now') AS INTEGER)
       - COALESCE((SELECT json_extract(settings, '$.waiting_period_threshold') FROM realm WHERE id = 1), 0) * 86400;
+  `,
+  /* 15: the web page's sign-in sessions (POST /login), kept across restarts */ `
+  -- Only the token's SHA-256 (hex) is stored: a copy of this file does not sign anyone in.
+  -- IF NOT EXISTS: a test replays migration 14 on a newer file, so the ones after it run again.
+  CREATE TABLE IF NOT EXISTS sessions (
+    token_hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    csrf_token TEXT NOT NULL,
+    created INTEGER NOT NULL,         -- milliseconds
+    last_seen INTEGER NOT NULL        -- milliseconds; refreshed at most hourly (actions/sessions.ts)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
   `,
 ];

@@ -63,7 +63,7 @@ const settingsParams = z.object({
  * that are the same handler since feature level 80. The response is the bare envelope with
  * `ignored_parameters_unsupported` (workers/dispatch.ts).
  */
-export const patchSettings = userRoute(settingsParams, async ({ realm, user }, values) => {
+export const patchSettings = userRoute(settingsParams, async ({ realm, user, session }, values) => {
   const { full_name, email, old_password, new_password, timezone, ...settings } = values;
   await doUpdateSettings(realm, user, {
     fullName: full_name,
@@ -71,6 +71,7 @@ export const patchSettings = userRoute(settingsParams, async ({ realm, user }, v
     oldPassword: old_password,
     newPassword: new_password,
     timezone,
+    sessionTokenHash: session?.token_hash ?? null,
     settings,
   });
   return {};

@@ -20,7 +20,9 @@ export type ErrorCode =
   | 'REQUEST_TIMEOUT'
   | 'CANNOT_DEACTIVATE_LAST_USER'
   | 'BAD_NARROW'
-  | 'BAD_IMAGE';
+  | 'BAD_IMAGE'
+  | 'RATE_LIMIT_HIT'
+  | 'CSRF_FAILED';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -248,4 +250,12 @@ export const errors = {
     new ApiError(`Bad value for '${name}': ${value}`, 'REQUEST_VARIABLE_INVALID', 400, { var_name: name, bad_value: value }),
   invalidLanguage: (code: string) => new ApiError(`Invalid language '${code}'`),
   noPresenceData: (email: string) => new ApiError(`No presence data for ${email}`),
+  // Sign-in (api-notes §f, §Limits; openapi RateLimitedError): seconds as a float in the body,
+  // whole seconds in the header.
+  rateLimitHit: (retryAfterMs: number) =>
+    new ApiError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': retryAfterMs / 1000 }, {
+      'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
+    }),
+  // api-notes §f: session requests only, with a `reason`.
+  csrfFailed: (reason: string) => new ApiError('CSRF verification failed.', 'CSRF_FAILED', 403, { reason }),
 };

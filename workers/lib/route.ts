@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { RequestFrame } from '../../src/wire/protocol';
+import type { SessionRow } from '../queries/sessions';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 import type { BinaryReply } from './binary-reply';
@@ -7,7 +8,11 @@ import type { BinaryReply } from './binary-reply';
 export interface RouteContext {
   realm: Realm;
   user: UserRow | null;
+  /** The web page's session when the cookie authenticated the request (not Basic auth). */
+  session: SessionRow | null;
   frame: RequestFrame;
+  /** Set-Cookie values the handler adds to its answer (POST /login, POST /logout). */
+  cookies: string[];
 }
 
 export interface UserContext extends RouteContext {

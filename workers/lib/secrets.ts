@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type BinaryLike } from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual, type BinaryLike } from 'node:crypto';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const API_KEY_LENGTH = 32;
@@ -52,4 +52,14 @@ export async function verifyPassword(password: string, stored: string | null): P
   const expected = Buffer.from(hash, 'base64');
   const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p), expected.length);
   return timingSafeEqual(actual, expected);
+}
+
+/** A session token or CSRF token: 32 random bytes, URL- and cookie-safe. */
+export function generateSessionToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** How a session token is stored and looked up: its SHA-256, in hex. */
+export function sessionTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }

@@ -1,0 +1,188 @@
+/**
+ * The web client's pages and files, served by the front end from memory: build/web/ (written by
+ * src/cli/build-web.ts) is read once at start, each file with its precompressed `.br` and `.gz`
+ * and a strong ETag per encoding. Files under /static/ have hashed names, so they are cached
+ * for a year; pages are revalidated on every load.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative, resolve, sep } from 'node:path';
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Logger } from '../log';
+import { jsonError, writeBinary, writeJson } from './write-response';
+
+export const WEB_BUILD_DIR = resolve(__dirname, '..', '..', 'web');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// No inline script anywhere; KaTeX's server-rendered HTML positions glyphs with style attributes.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "style-src-attr 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE_HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-cache',
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+const ASSET_HEADERS: Record<string, string> = {
+  'Cache-Control': 'public, max-age=31536000, immutable',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+const PAGE_PATHS: Record<string, string> = { '/': 'index.html', '/index.html': 'index.html', '/login': 'login.html' };
+// Paths that need a signed-in person; the shard checks the session itself on every /json call.
+const SIGNED_IN_PATHS = new Set(['/', '/index.html']);
+const SESSION_COOKIE = /(?:^|;)\s*sessionid=[^;\s]/;
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+interface Representation {
+  bytes: Buffer;
+  etag: string;
+}
+
+interface StaticFile {
+  contentType: string;
+  variants: Partial<Record<Encoding, Representation>> & { identity: Representation };
+}
+
+/** What the caller needs from the request: read inside the uWS handler, before any await. */
+export interface StaticRequest {
+  method: string;
+  url: string;
+  /** Whether the Host header names a realm (checked only for pages). */
+  realmExists: () => boolean;
+}
+
+export class StaticSite {
+  private readonly files = new Map<string, StaticFile>();
+  private readonly built: boolean;
+
+  constructor(log: Logger, dir = WEB_BUILD_DIR) {
+    this.built = existsSync(join(dir, 'index.html'));
+    if (!this.built) {
+      log.warn({ dir }, 'the web client is not built: run `npm run build`');
+      return;
+    }
+    for (const file of listFiles(dir)) {
+      if (file.endsWith('.gz') || file.endsWith('.br')) continue;
+      const path = relative(dir, file).split(sep).join('/');
+      const identity = readFileSync(file);
+      // One hash names the content; each encoding gets its own strong tag.
+      const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
+      const variants: StaticFile['variants'] = { identity: { bytes: identity, etag: `"${hash}"` } };
+      if (existsSync(file + '.br')) variants.br = { bytes: readFileSync(file + '.br'), etag: `"${hash}-br"` };
+      if (existsSync(file + '.gz')) variants.gzip = { bytes: readFileSync(file + '.gz'), etag: `"${hash}-gz"` };
+      this.files.set(path, { contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', variants });
+    }
+  }
+
+  /** Whether this request is the site's to answer (the rest go to the API's routes). */
+  handles(method: string, url: string): boolean {
+    return (method === 'GET' || method === 'HEAD') && (url in PAGE_PATHS || url.startsWith('/static/'));
+  }
+
+  /** Answers a request that `handles` accepted; returns the status sent. */
+  serve(res: HttpResponse, req: HttpRequest, request: StaticRequest): number {
+    const page = PAGE_PATHS[request.url];
+    if (page === undefined) {
+      const file = this.files.get('static/' + request.url.slice('/static/'.length));
+      if (file === undefined) {
+        writeJson(res, 404, jsonError('Not found'));
+        return 404;
+      }
+      return this.send(res, req, request.method, file, ASSET_HEADERS);
+    }
+    if (!request.realmExists()) {
+      writeJson(res, 404, jsonError(`There is no organization at ${req.getHeader('host') || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
+      return 404;
+    }
+    if (SIGNED_IN_PATHS.has(request.url) && !SESSION_COOKIE.test(req.getHeader('cookie'))) {
+      writeBinary(res, 302, '', new Uint8Array(), { Location: '/login', 'Cache-Control': 'no-cache' });
+      return 302;
+    }
+    const file = this.files.get(page);
+    if (!this.built || file === undefined) {
+      const text = 'The web client is not built on this server: run `npm run build`, then restart it.\n';
+      writeBinary(res, 503, 'text/plain; charset=utf-8', Buffer.from(text), { 'Retry-After': '60' });
+      return 503;
+    }
+    return this.send(res, req, request.method, file, PAGE_HEADERS);
+  }
+
+  private send(res: HttpResponse, req: HttpRequest, method: string, file: StaticFile, headers: Record<string, string>): number {
+    const { encoding, representation } = pickEncoding(file, req.getHeader('accept-encoding'));
+    const common: Record<string, string> = { ...headers, ETag: representation.etag, Vary: 'Accept-Encoding' };
+    if (encoding !== 'identity') common['Content-Encoding'] = encoding;
+    if (matchesEtag(req.getHeader('if-none-match'), file)) {
+      writeBinary(res, 304, '', new Uint8Array(), common);
+      return 304;
+    }
+    if (method === 'HEAD') {
+      // This uWS build counts endWithoutBody as no answer unless an abort handler is attached.
+      res.onAborted(() => undefined);
+      res.cork(() => {
+        res.writeStatus('200 OK');
+        res.writeHeader('Content-Type', file.contentType);
+        for (const name in common) res.writeHeader(name, common[name] as string);
+        res.endWithoutBody(representation.bytes.length);
+      });
+      return 200;
+    }
+    writeBinary(res, 200, file.contentType, representation.bytes, common);
+    return 200;
+  }
+}
+
+/** Brotli when the browser takes it, else gzip, else the bytes as they are (q=0 refuses an encoding). */
+function pickEncoding(file: StaticFile, acceptEncoding: string): { encoding: Encoding; representation: Representation } {
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
+    const refused = params.some((param) => /^q=0(\.0*)?$/.test(param));
+    if (name !== '' && !refused) accepted.add(name);
+  }
+  const { br, gzip } = file.variants;
+  if (br !== undefined && (accepted.has('br') || accepted.has('*'))) return { encoding: 'br', representation: br };
+  if (gzip !== undefined && (accepted.has('gzip') || accepted.has('*'))) return { encoding: 'gzip', representation: gzip };
+  return { encoding: 'identity', representation: file.variants.identity };
+}
+
+/** A tag of any encoding of the same content means the browser's copy is current. */
+function matchesEtag(ifNoneMatch: string, file: StaticFile): boolean {
+  if (ifNoneMatch === '') return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const tags = new Set(Object.values(file.variants).map((variant) => variant.etag));
+  return ifNoneMatch.split(',').some((tag) => tags.has(tag.trim().replace(/^W\//, '')));
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
