@@ -31,6 +31,8 @@ export function EmojiPicker({ snapshot, onPick, onClose, label }: EmojiPickerPro
   const [query, setQuery] = useState('');
   const root = useRef<HTMLDivElement>(null);
   const search = useRef<HTMLInputElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
   const choices = useMemo(() => allChoices(snapshot.realmEmoji), [snapshot.realmEmoji]);
   const shown = useMemo(() => filterChoices(choices, query), [choices, query]);
 
@@ -41,11 +43,11 @@ export function EmojiPicker({ snapshot, onPick, onClose, label }: EmojiPickerPro
     // button that opened it, whose own click toggles it.
     const onPointerDown = (event: PointerEvent) => {
       const area = root.current?.parentElement ?? root.current;
-      if (area && event.target instanceof Node && !area.contains(event.target)) onClose();
+      if (area && event.target instanceof Node && !area.contains(event.target)) close.current();
     };
     document.addEventListener('pointerdown', onPointerDown, true);
     return () => document.removeEventListener('pointerdown', onPointerDown, true);
-  }, [onClose]);
+  }, []);
 
   const buttons = () => [...(root.current?.querySelectorAll<HTMLButtonElement>('.emoji-choice') ?? [])];
   const moveFocus = (from: number, step: number) => {

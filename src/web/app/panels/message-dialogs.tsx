@@ -1,5 +1,5 @@
 /** The dialogs a message's menu opens: edit its Markdown, move its topic, confirm deleting it. */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../shared/api';
 import type { ChatSnapshot, Message } from '../../shared/types';
 import { ErrorAlert, Modal, useAction } from './ui';
@@ -13,6 +13,7 @@ interface MessageDialogProps {
 /** Loads the message's Markdown (the list holds only its HTML), then saves the new content. */
 export function EditDialog({ message, onClose }: MessageDialogProps) {
   const [content, setContent] = useState<string | null>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
   const load = useAction();
   const save = useAction();
   useEffect(() => {
@@ -21,6 +22,10 @@ export function EditDialog({ message, onClose }: MessageDialogProps) {
       setContent(answer.message?.content ?? answer.raw_content ?? '');
     });
   }, [message.id]);
+  const loaded = content !== null;
+  useEffect(() => {
+    if (loaded) textarea.current?.focus();
+  }, [loaded]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -34,6 +39,7 @@ export function EditDialog({ message, onClose }: MessageDialogProps) {
         <label>
           Message content
           <textarea
+            ref={textarea}
             rows={6}
             value={content ?? ''}
             disabled={content === null}
@@ -143,7 +149,7 @@ export function DeleteDialog({ message, onClose }: MessageDialogProps) {
         <button type="button" class="panel-danger" disabled={remove.busy} onClick={() => void confirm()}>
           Delete
         </button>
-        <button type="button" onClick={onClose}>
+        <button type="button" autofocus onClick={onClose}>
           Cancel
         </button>
       </div>

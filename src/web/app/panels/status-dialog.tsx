@@ -1,5 +1,5 @@
 /** Own status: a short text and an emoji (picked with the reaction picker), saved or cleared by `POST /users/me/status`. */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api } from '../../shared/api';
 import type { DialogProps } from './contracts';
 import { EmojiGlyph, EmojiPicker } from './emoji-picker';
@@ -23,11 +23,17 @@ export function StatusDialog({ snapshot, onClose }: DialogProps) {
     current?.emoji_name ? { name: current.emoji_name, code: current.emoji_code ?? '', reactionType: current.reaction_type ?? 'unicode_emoji' } : null,
   );
   const [picking, setPicking] = useState(false);
+  const emojiButton = useRef<HTMLButtonElement>(null);
   const action = useAction();
+
+  const closePicker = () => {
+    setPicking(false);
+    emojiButton.current?.focus();
+  };
 
   const pick = (choice: EmojiChoice) => {
     setEmoji({ name: choice.name, code: choice.code, reactionType: choice.reactionType });
-    setPicking(false);
+    closePicker();
   };
 
   const save = async (event: Event) => {
@@ -47,10 +53,10 @@ export function StatusDialog({ snapshot, onClose }: DialogProps) {
       <form onSubmit={save} class="panel-form">
         <div class="status-row">
           <span class="reaction-add-wrap">
-            <button type="button" aria-label={emoji ? `Status emoji: ${emoji.name}` : 'Choose status emoji'} aria-expanded={picking} onClick={() => setPicking(!picking)}>
+            <button ref={emojiButton} type="button" aria-label={emoji ? `Status emoji: ${emoji.name}` : 'Choose status emoji'} aria-expanded={picking} onClick={() => setPicking(!picking)}>
               {emoji ? <EmojiGlyph look={emojiLook(emoji.reactionType, emoji.code, emoji.name, snapshot.realmEmoji)} /> : <span aria-hidden="true">☺</span>}
             </button>
-            {picking && <EmojiPicker snapshot={snapshot} onPick={pick} onClose={() => setPicking(false)} label="Status emoji" />}
+            {picking && <EmojiPicker snapshot={snapshot} onPick={pick} onClose={closePicker} label="Status emoji" />}
           </span>
           <label class="status-text">
             Status

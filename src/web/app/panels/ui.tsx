@@ -72,7 +72,14 @@ export function Modal({ title, onClose, children, class: className }: ModalProps
   useEffect(() => {
     const dialog = ref.current;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // Start in the dialog's first field (or the control marked autofocus), not on its Close button.
+      const first =
+        dialog.querySelector<HTMLElement>('.panel-dialog-body [autofocus]') ??
+        dialog.querySelector<HTMLElement>('.panel-dialog-body :is(input, select, textarea, button):not([disabled], [hidden], [type="hidden"])');
+      first?.focus();
+    }
     return () => {
       if (dialog?.open) dialog.close();
       if (opener?.isConnected) opener.focus();
