@@ -59,6 +59,6 @@ t.test('clicking a group I reacted to removes my reaction, otherwise adds it', a
 t.test('unicode emoji show as characters, custom emoji as their image, unknown ones by name', async (t) => {
   const realmEmoji = { '7': { id: '7', name: 'party_parrot', source_url: '/user_avatars/2/emoji/images/7.png', deactivated: false, author_id: 2 } };
   t.same(emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji), { kind: 'text', text: '👍' });
-  t.same(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji), { kind: 'image', url: '/user_avatars/2/emoji/images/7.png' });
+  t.same(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji), { kind: 'image', url: '/user_avatars/2/emoji/images/7.png', alt: ':party_parrot:' });
   t.same(emojiLook('realm_emoji', '8', 'gone', realmEmoji), { kind: 'name', text: ':gone:' });
 });

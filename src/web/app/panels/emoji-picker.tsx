@@ -12,7 +12,8 @@ import { emojiLook, type EmojiLook } from './reactions';
 const COLUMNS = 8;
 
 export function EmojiGlyph({ look }: { look: EmojiLook }) {
-  if (look.kind === 'image') return <img class="emoji-image" src={look.url} alt="" aria-hidden="true" />;
+  // The control around it carries the name; the alt text is for copying the text out.
+  if (look.kind === 'image') return <img class="emoji-image" src={look.url} alt={look.alt} aria-hidden="true" />;
   return (
     <span class="emoji-glyph" aria-hidden="true">
       {look.text}

@@ -43,12 +43,12 @@ export function reactionTitle(group: ReactionGroup, users: ChatSnapshot['users']
 }
 
 /** What an emoji shows as: characters for unicode emoji, an image for custom ones. */
-export type EmojiLook = { kind: 'text'; text: string } | { kind: 'image'; url: string } | { kind: 'name'; text: string };
+export type EmojiLook = { kind: 'text'; text: string } | { kind: 'image'; url: string; alt: string } | { kind: 'name'; text: string };
 
 export function emojiLook(reactionType: string, emojiCode: string, emojiName: string, realmEmoji: ChatSnapshot['realmEmoji']): EmojiLook {
   if (reactionType === 'unicode_emoji' && /^[0-9a-f]+(-[0-9a-f]+)*$/.test(emojiCode)) return { kind: 'text', text: emojiText(emojiCode) };
   const custom = reactionType === 'realm_emoji' ? realmEmoji[emojiCode] : undefined;
-  if (custom) return { kind: 'image', url: custom.source_url };
+  if (custom) return { kind: 'image', url: custom.source_url, alt: `:${emojiName}:` };
   return { kind: 'name', text: `:${emojiName}:` };
 }
 
