@@ -41,17 +41,17 @@ export async function doLogin(realm: Realm, email: string, password: string): Pr
  * SESSION_IDLE_MS is deleted and refused like a missing one.
  */
 export async function authenticateSession(realm: Realm, token: string): Promise<SignedIn> {
-  if (token === '') throw errors.notLoggedIn();
+  if (token === '') throw errors.sessionRequired();
   const tokenHash = sessionTokenHash(token);
   const session = sessionByTokenHash(realm, tokenHash);
-  if (!session) throw errors.notLoggedIn();
+  if (!session) throw errors.sessionRequired();
   const now = realm.clock.now();
   if (now - session.last_seen > realm.sessionSettings.idleMs) {
     await realm.transact((tx) => tx.realm.stmt('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash));
-    throw errors.notLoggedIn();
+    throw errors.sessionRequired();
   }
   const user = userById(realm, session.user_id);
-  if (!user || !user.is_active) throw errors.userDeactivated();
+  if (!user || !user.is_active) throw errors.sessionUserDeactivated();
   const refreshed = now - session.last_seen >= LAST_SEEN_REFRESH_MS;
   if (refreshed) {
     await realm.transact((tx) => tx.realm.stmt('UPDATE sessions SET last_seen = ? WHERE token_hash = ?').run(now, tokenHash));
