@@ -221,5 +221,11 @@ t.test('web sessions', async (t) => {
     t.equal(expired.status, 401);
     t.same(expired.body, NOT_LOGGED_IN);
     t.equal(sessionRow(file, idle.sessionId), undefined, 'the expired session is deleted');
+
+    const abandoned = await signIn(server.baseUrl, server.owner.email, server.owner.password);
+    file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', Date.now() - 11 * 60_000, sha256(abandoned.sessionId));
+    await signIn(server.baseUrl, server.owner.email, server.owner.password);
+    t.equal(sessionRow(file, abandoned.sessionId), undefined, 'a sign-in clears out sessions idle past expiry that nobody uses again');
+    t.equal(sessionRow(file, kept.sessionId), 1, 'and keeps the live ones');
   });
 });

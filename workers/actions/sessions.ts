@@ -29,6 +29,8 @@ export async function doLogin(realm: Realm, email: string, password: string): Pr
   const csrfToken = generateSessionToken();
   await realm.transact((tx) => {
     const now = tx.realm.clock.now();
+    // Sessions abandoned past their idle time go here, so the table does not keep them forever.
+    tx.realm.stmt('DELETE FROM sessions WHERE last_seen < ?').run(now - tx.realm.sessionSettings.idleMs);
     tx.realm
       .stmt('INSERT INTO sessions (token_hash, user_id, csrf_token, created, last_seen) VALUES (?, ?, ?, ?, ?)')
       .run(sessionTokenHash(token), user.id, csrfToken, now, now);
