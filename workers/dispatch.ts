@@ -2,7 +2,7 @@ import type { RequestFrame, ResponseFrame } from '../src/wire/protocol';
 import { authenticate } from './actions/auth';
 import { authenticateSession, checkCsrf } from './actions/sessions';
 import { BinaryReply } from './lib/binary-reply';
-import { ApiError, errors } from './lib/errors';
+import { ApiError, errors, SESSION_CHALLENGE } from './lib/errors';
 import { parseParams } from './lib/params';
 import { reply } from './lib/reply';
 import { sessionCookies } from './lib/session-cookies';
@@ -86,10 +86,13 @@ async function authenticateFor(realm: Realm, route: Route, frame: RequestFrame):
 }
 
 /**
- * The page's fetches must not make the browser ask for a Basic password, so /json answers
- * 401 without a Basic challenge (the public API names a session scheme instead).
+ * A browser must not be asked for a Basic password: headless chromium closes the page on such
+ * a prompt, and a person would see a dialog for an API key. So a 401 carries no Basic challenge
+ * on /json, nor on /api/v1 to a browser that sent its session cookie and no credentials
+ * (the public API names a session scheme instead). API clients still get the challenge.
  */
 function responseHeaders(frame: RequestFrame, headers: Record<string, string>): Record<string, string> {
-  if (frame.surface !== 'json' || !('WWW-Authenticate' in headers)) return headers;
-  return { ...headers, 'WWW-Authenticate': 'Session realm="teamchat"' };
+  if (!('WWW-Authenticate' in headers)) return headers;
+  const browser = frame.surface === 'json' || (frame.sessionCookie !== '' && frame.authorization === '');
+  return browser ? { ...headers, ...SESSION_CHALLENGE } : headers;
 }

@@ -5,11 +5,12 @@
  * for a year; pages are revalidated on every load.
  */
 import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../log';
-import { jsonError, writeBinary, writeJson } from './write-response';
+import { jsonError, writeBinary } from './write-response';
 
 export const WEB_BUILD_DIR = resolve(__dirname, '..', '..', 'web');
 
@@ -53,6 +54,9 @@ const ASSET_HEADERS: Record<string, string> = {
   'Cache-Control': 'public, max-age=31536000, immutable',
   'X-Content-Type-Options': 'nosniff',
 };
+
+const JSON_TYPE = 'application/json';
+const EMPTY = new Uint8Array();
 
 const PAGE_PATHS: Record<string, string> = { '/': 'index.html', '/index.html': 'index.html', '/login': 'login.html' };
 // Paths that need a signed-in person; the shard checks the session itself on every /json call.
@@ -109,54 +113,52 @@ export class StaticSite {
 
   /** Answers a request that `handles` accepted; returns the status sent. */
   serve(res: HttpResponse, req: HttpRequest, request: StaticRequest): number {
+    const { method } = request;
     const page = PAGE_PATHS[request.url];
     if (page === undefined) {
       const file = this.files.get('static/' + request.url.slice('/static/'.length));
-      if (file === undefined) {
-        writeJson(res, 404, jsonError('Not found'));
-        return 404;
-      }
-      return this.send(res, req, request.method, file, ASSET_HEADERS);
+      if (file === undefined) return answer(res, method, 404, JSON_TYPE, Buffer.from(jsonError('Not found')), {});
+      return this.send(res, req, method, file, ASSET_HEADERS);
     }
     if (!request.realmExists()) {
-      writeJson(res, 404, jsonError(`There is no organization at ${req.getHeader('host') || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
-      return 404;
+      const body = jsonError(`There is no organization at ${req.getHeader('host') || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' });
+      return answer(res, method, 404, JSON_TYPE, Buffer.from(body), {});
     }
     if (SIGNED_IN_PATHS.has(request.url) && !SESSION_COOKIE.test(req.getHeader('cookie'))) {
-      writeBinary(res, 302, '', new Uint8Array(), { Location: '/login', 'Cache-Control': 'no-cache' });
-      return 302;
+      return answer(res, method, 302, '', EMPTY, { Location: '/login', 'Cache-Control': 'no-cache' });
     }
     const file = this.files.get(page);
     if (!this.built || file === undefined) {
       const text = 'The web client is not built on this server: run `npm run build`, then restart it.\n';
-      writeBinary(res, 503, 'text/plain; charset=utf-8', Buffer.from(text), { 'Retry-After': '60' });
-      return 503;
+      return answer(res, method, 503, 'text/plain; charset=utf-8', Buffer.from(text), { 'Retry-After': '60' });
     }
-    return this.send(res, req, request.method, file, PAGE_HEADERS);
+    return this.send(res, req, method, file, PAGE_HEADERS);
   }
 
   private send(res: HttpResponse, req: HttpRequest, method: string, file: StaticFile, headers: Record<string, string>): number {
     const { encoding, representation } = pickEncoding(file, req.getHeader('accept-encoding'));
     const common: Record<string, string> = { ...headers, ETag: representation.etag, Vary: 'Accept-Encoding' };
     if (encoding !== 'identity') common['Content-Encoding'] = encoding;
-    if (matchesEtag(req.getHeader('if-none-match'), file)) {
-      writeBinary(res, 304, '', new Uint8Array(), common);
-      return 304;
-    }
-    if (method === 'HEAD') {
-      // This uWS build counts endWithoutBody as no answer unless an abort handler is attached.
-      res.onAborted(() => undefined);
-      res.cork(() => {
-        res.writeStatus('200 OK');
-        res.writeHeader('Content-Type', file.contentType);
-        for (const name in common) res.writeHeader(name, common[name] as string);
-        res.endWithoutBody(representation.bytes.length);
-      });
-      return 200;
-    }
-    writeBinary(res, 200, file.contentType, representation.bytes, common);
-    return 200;
+    if (matchesEtag(req.getHeader('if-none-match'), file)) return answer(res, method, 304, '', EMPTY, common);
+    return answer(res, method, 200, file.contentType, representation.bytes, common);
   }
+}
+
+/** Writes a whole answer; a HEAD gets the same status, headers and length, without the body. */
+function answer(res: HttpResponse, method: string, status: number, contentType: string, body: Uint8Array, headers: Record<string, string>): number {
+  if (method !== 'HEAD') {
+    writeBinary(res, status, contentType, body, headers);
+    return status;
+  }
+  // This uWS build counts endWithoutBody as no answer unless an abort handler is attached.
+  res.onAborted(() => undefined);
+  res.cork(() => {
+    res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+    if (contentType !== '') res.writeHeader('Content-Type', contentType);
+    for (const name in headers) res.writeHeader(name, headers[name] as string);
+    res.endWithoutBody(body.length);
+  });
+  return status;
 }
 
 /** Brotli when the browser takes it, else gzip, else the bytes as they are (q=0 refuses an encoding). */

@@ -1,12 +1,12 @@
 /**
  * Tests in a real browser: Debian's chromium driven by playwright-core (no browser download),
  * against the real server. Each test file asks `browserSkipReason()` first and skips when the
- * browser (or the sign-in route the scenarios need) is absent, saying why.
+ * browser is absent, saying why.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { ApiClient } from '../helpers/http';
 import { createMember, type Member } from '../helpers/fixtures';
 import { freePort, REPO_ROOT, startServer, tempDataDir, type TestServer } from '../helpers/server';
@@ -58,12 +58,6 @@ export async function startBrowserServer(env: Record<string, string> = {}): Prom
   return handle;
 }
 
-/** Why the server cannot sign anyone in through a page (the route is missing), or null. */
-export async function signInSkipReason(server: BrowserServer): Promise<string | null> {
-  const res = await fetch(`${server.baseUrl}/login`, { method: 'POST', body: new URLSearchParams({ username: 'nobody@example.com', password: 'x' }) });
-  return res.status === 404 ? 'POST /login is not served by this build: the sign-in route is missing' : null;
-}
-
 /** A member with a password, subscribed to nothing yet. */
 export function createPerson(server: BrowserServer, name: string): Promise<Member> {
   return createMember(server.admin, name);
@@ -93,8 +87,13 @@ export class PageProblems {
 }
 
 /** A fresh browser context (its own cookies) with one page, watched for problems. */
-export async function openPage(browser: Browser, problems: PageProblems, who: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function openPage(
+  browser: Browser,
+  problems: PageProblems,
+  who: string,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   const page = await context.newPage();
   problems.watch(page, who);
@@ -114,7 +113,8 @@ export async function signIn(browser: Browser, server: BrowserServer, problems: 
   const { page } = await openPage(browser, problems, person.email);
   await fillSignIn(page, server.baseUrl, person.email, person.password);
   await page.waitForURL(`${server.baseUrl}/`);
-  await messageFeed(page).waitFor();
+  // Present even when empty, so it may have no size yet.
+  await messageFeed(page).waitFor({ state: 'attached' });
   return page;
 }
 

@@ -127,6 +127,9 @@ t.test('web sessions', async (t) => {
     const api = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/users/me', headers: web.cookieHeader() });
     t.equal(api.status, 401);
     t.same(api.body, NOT_LOGGED_IN);
+    t.equal(api.headers['www-authenticate'], 'Session realm="teamchat"', 'a browser with its session gets no Basic password prompt');
+    const noCredentials = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/users/me' });
+    t.match(String(noCredentials.headers['www-authenticate']), /^Basic /, 'API clients still get the Basic challenge');
     const basicOnly = await new ApiClient(server.baseUrl, server.owner).call('GET', '/users/me');
     t.equal(basicOnly.status, 200, 'Basic auth still works on /api/v1');
     const jsonWithKey = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/json/users/me', auth: server.owner });
@@ -151,6 +154,7 @@ t.test('web sessions', async (t) => {
     const web = new SessionClient(server.baseUrl, session);
     const noSession = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/logout', headers: { 'X-CSRF-Token': session.csrfToken } });
     t.equal(noSession.status, 401);
+    t.equal(noSession.headers['www-authenticate'], 'Session realm="teamchat"', 'no Basic password prompt');
     const noCsrf = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/logout', headers: web.cookieHeader() });
     t.equal(noCsrf.status, 403);
     t.equal(noCsrf.body['code'], 'CSRF_FAILED');
@@ -217,5 +221,11 @@ t.test('web sessions', async (t) => {
     t.equal(expired.status, 401);
     t.same(expired.body, NOT_LOGGED_IN);
     t.equal(sessionRow(file, idle.sessionId), undefined, 'the expired session is deleted');
+
+    const abandoned = await signIn(server.baseUrl, server.owner.email, server.owner.password);
+    file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', Date.now() - 11 * 60_000, sha256(abandoned.sessionId));
+    await signIn(server.baseUrl, server.owner.email, server.owner.password);
+    t.equal(sessionRow(file, abandoned.sessionId), undefined, 'a sign-in clears out sessions idle past expiry that nobody uses again');
+    t.equal(sessionRow(file, kept.sessionId), 1, 'and keeps the live ones');
   });
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import t from 'tap';
@@ -15,6 +16,17 @@ const CSP =
 interface Manifest {
   files: Record<string, string>;
   pages: Record<string, string[]>;
+}
+
+/** Sends `request` as it is and returns every byte the server wrote until it closed. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+  });
 }
 
 t.test('the web client is served from the build', async (t) => {
@@ -67,10 +79,15 @@ t.test('the web client is served from the build', async (t) => {
     const full = await get(appScript, { 'Accept-Encoding': 'gzip' });
     const head = await get(appScript, { 'Accept-Encoding': 'gzip' }, 'HEAD');
     t.equal(head.status, 200);
-    t.equal(head.body.length, 0);
     t.equal(head.headers['content-length'], String(full.body.length));
     t.equal(head.headers['etag'], full.headers['etag']);
     t.equal(head.headers['content-encoding'], 'gzip');
+    // An HTTP client drops whatever follows a HEAD answer's headers: read the socket itself.
+    for (const [urlPath, status] of [[appScript, 200], ['/', 302], ['/login', 200], ['/static/nothing.js', 404]] as const) {
+      const wire = await rawExchange(server.port, `HEAD ${urlPath} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
+      t.match(wire, new RegExp(`^HTTP/1.1 ${status} `), `HEAD ${urlPath} is ${status}`);
+      t.ok(wire.endsWith('\r\n\r\n'), `HEAD ${urlPath} ends with its headers`);
+    }
   });
 
   t.test('an unknown static file is 404', async (t) => {
@@ -153,4 +170,24 @@ t.test('no built page has an inline script or event-handler attribute', async (t
     }
     t.notMatch(html, /<[^>]+\son[a-z]+\s*=/i, `${page}: no inline event handlers`);
   }
+});
+
+t.test('the build leaves only this build\'s files, each compressible one beside its gzip and brotli', async (t) => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(WEB_BUILD, 'manifest.json'), 'utf8')) as Manifest;
+  const staticDir = path.join(WEB_BUILD, 'static');
+  const entryFiles = fs.readdirSync(staticDir).filter((name) => /\.(js|css)$/.test(name));
+  t.same(entryFiles.map((name) => `/static/${name}`).sort(), Object.values(manifest.files).sort(), 'no stale entry bundle from an earlier build');
+  const listed = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listed(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  const compressible = listed(WEB_BUILD).filter((file) => /\.(html|js|css|json|svg|ttf)$/.test(file));
+  t.ok(compressible.length >= 4, 'pages, scripts and styles are there');
+  for (const file of compressible) {
+    const identity = fs.readFileSync(file);
+    const name = path.relative(WEB_BUILD, file);
+    t.same(zlib.gunzipSync(fs.readFileSync(`${file}.gz`)), identity, `${name}.gz`);
+    t.same(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)), identity, `${name}.br`);
+  }
+  const woff2 = listed(WEB_BUILD).filter((file) => file.endsWith('.woff2'));
+  t.ok(woff2.length > 0, 'KaTeX\'s fonts are built');
+  t.notOk(woff2.some((file) => fs.existsSync(`${file}.br`)), 'woff2 is compressed already and gets no copies');
 });

@@ -29,6 +29,8 @@ export async function doLogin(realm: Realm, email: string, password: string): Pr
   const csrfToken = generateSessionToken();
   await realm.transact((tx) => {
     const now = tx.realm.clock.now();
+    // Sessions abandoned past their idle time go here, so the table does not keep them forever.
+    tx.realm.stmt('DELETE FROM sessions WHERE last_seen < ?').run(now - tx.realm.sessionSettings.idleMs);
     tx.realm
       .stmt('INSERT INTO sessions (token_hash, user_id, csrf_token, created, last_seen) VALUES (?, ?, ?, ?, ?)')
       .run(sessionTokenHash(token), user.id, csrfToken, now, now);
@@ -41,17 +43,17 @@ export async function doLogin(realm: Realm, email: string, password: string): Pr
  * SESSION_IDLE_MS is deleted and refused like a missing one.
  */
 export async function authenticateSession(realm: Realm, token: string): Promise<SignedIn> {
-  if (token === '') throw errors.notLoggedIn();
+  if (token === '') throw errors.sessionRequired();
   const tokenHash = sessionTokenHash(token);
   const session = sessionByTokenHash(realm, tokenHash);
-  if (!session) throw errors.notLoggedIn();
+  if (!session) throw errors.sessionRequired();
   const now = realm.clock.now();
   if (now - session.last_seen > realm.sessionSettings.idleMs) {
     await realm.transact((tx) => tx.realm.stmt('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash));
-    throw errors.notLoggedIn();
+    throw errors.sessionRequired();
   }
   const user = userById(realm, session.user_id);
-  if (!user || !user.is_active) throw errors.userDeactivated();
+  if (!user || !user.is_active) throw errors.sessionUserDeactivated();
   const refreshed = now - session.last_seen >= LAST_SEEN_REFRESH_MS;
   if (refreshed) {
     await realm.transact((tx) => tx.realm.stmt('UPDATE sessions SET last_seen = ? WHERE token_hash = ?').run(now, tokenHash));

@@ -47,6 +47,8 @@ export class ApiError extends Error {
 
 // A neutral name for the Basic-auth realm (api-notes §f).
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Basic realm="teamchat"' };
+// Sessions are not Basic auth: a browser told "Basic" would ask the person for a password.
+export const SESSION_CHALLENGE = { 'WWW-Authenticate': 'Session realm="teamchat"' };
 
 export const errors = {
   badRequest: (msg: string) => new ApiError(msg),
@@ -256,6 +258,9 @@ export const errors = {
     new ApiError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': retryAfterMs / 1000 }, {
       'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
     }),
+  // The web page's session is missing, unknown, expired, or its user deactivated.
+  sessionRequired: () => new ApiError('Not logged in: API authentication or user session required', null, 401, {}, SESSION_CHALLENGE),
+  sessionUserDeactivated: () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, SESSION_CHALLENGE),
   // api-notes §f: session requests only, with a `reason`.
   csrfFailed: (reason: string) => new ApiError('CSRF verification failed.', 'CSRF_FAILED', 403, { reason }),
 };

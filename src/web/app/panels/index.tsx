@@ -1,33 +1,11 @@
-/**
- * The panels the shell mounts. Placeholders until the panels land: each renders nothing, so
- * the shell can be built and tested against the contract meanwhile.
- */
-import type { DialogProps, MessageActionsProps, PeopleListProps, ReactionBarProps } from './contracts';
+/** The panels the shell mounts, with the props of ./contracts. */
+import '../../styles/panels.css';
+import '../../styles/panels-dialogs.css';
 
-export function PeopleList(_props: PeopleListProps) {
-  return null;
-}
-
-export function ReactionBar(_props: ReactionBarProps) {
-  return null;
-}
-
-export function MessageActions(_props: MessageActionsProps) {
-  return null;
-}
-
-export function SettingsDialog(_props: DialogProps) {
-  return null;
-}
-
-export function StatusDialog(_props: DialogProps) {
-  return null;
-}
-
-export function StreamsDialog(_props: DialogProps) {
-  return null;
-}
-
-export function AdminDialog(_props: DialogProps) {
-  return null;
-}
+export { AdminDialog } from './admin-dialog';
+export { MessageActions } from './message-actions';
+export { PeopleList } from './people-list';
+export { ReactionBar } from './reaction-bar';
+export { SettingsDialog } from './settings-dialog';
+export { StatusDialog } from './status-dialog';
+export { StreamsDialog } from './streams-dialog';
