@@ -2,6 +2,7 @@
  * The left column: search, the fixed views, subscribed streams (pinned first, muted dimmed,
  * unread counts), the open stream's topics, and direct conversations, most recent first.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../shared/api';
 import type { ChatSnapshot } from '../shared/types';
@@ -49,7 +50,7 @@ function useTopics(streamId: number | null, messageCount: number): Topic[] {
   return topics;
 }
 
-function NarrowLink({ narrow, current, children, className }: { narrow: Narrow; current: Narrow; children: preact.ComponentChildren; className?: string }) {
+function NarrowLink({ narrow, current, children, className }: { narrow: Narrow; current: Narrow; children: ComponentChildren; className?: string }) {
   const here = sameNarrow(narrow, current);
   return (
     <a href={toHash(narrow)} class={className} aria-current={here ? 'page' : undefined}>
