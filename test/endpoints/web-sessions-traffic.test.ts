@@ -81,6 +81,20 @@ t.test('failed logins and the page traffic', async (t) => {
     t.match(message?.message?.content, /seen by the page/);
   });
 
+  t.test('a message sent from the page is recorded as client `website` and is read for its sender', async (t) => {
+    const member = await newMember(owner);
+    const web = new SessionClient(server.baseUrl, await signIn(server.baseUrl, member.email, member.password));
+    const sent = await web.post('/messages', { type: 'stream', to: 'general', topic: 'from the page', content: 'typed in a browser' }, { headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } });
+    t.equal(sent.status, 200, sent.text);
+    const fetched = await web.get(`/messages/${String(sent.body['id'])}`);
+    const message = fetched.body['message'] as { client: string; flags: string[] };
+    t.equal(message.client, 'website', 'not the browser product token');
+    t.ok(message.flags.includes('read'), 'a person has read what they wrote');
+    const viaApi = await owner.post('/messages', { type: 'stream', to: 'general', topic: 'from the page', content: 'sent by a script' });
+    const apiMessage = (await owner.get(`/messages/${String(viaApi.body['id'])}`)).body['message'] as { client: string };
+    t.not(apiMessage.client, 'website', 'an API client keeps its own name');
+  });
+
   t.test('POST /json/user_uploads takes a multipart file; the cookie then fetches it from /user_uploads', async (t) => {
     const member = await newMember(owner);
     const session = await signIn(server.baseUrl, member.email, member.password);

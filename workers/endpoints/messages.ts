@@ -24,7 +24,7 @@ export const postMessages = userRoute(
     const id = await doSendMessage(realm, user, {
       target: p.type === 'stream' ? { kind: 'stream', to, topic: p.topic } : { kind: 'direct', to },
       content: p.content,
-      client: clientName(frame.userAgent),
+      client: clientName(frame),
       queueId: p.queue_id,
       localId: p.local_id,
     });

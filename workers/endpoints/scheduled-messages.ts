@@ -34,7 +34,7 @@ export const postScheduledMessage = userRoute(
       content: p.content,
       topic: p.topic,
       scheduledTimestamp: p.scheduled_delivery_timestamp,
-      client: clientName(frame.userAgent),
+      client: clientName(frame),
     });
     return { scheduled_message_id: id };
   },
