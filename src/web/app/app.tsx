@@ -45,9 +45,9 @@ export function App({ store }: { store: ChatStore }) {
           </div>
           <Compose store={store} state={state} />
         </main>
-        <aside class="right-column" aria-label="People">
+        <div class="right-column">
           {snapshot && <PeopleList snapshot={snapshot} />}
-        </aside>
+        </div>
       </div>
     </div>
   );

@@ -4,13 +4,15 @@ import '../styles/app.css';
 import '../styles/messages.css';
 import '../styles/compose.css';
 import { render } from 'preact';
-import { csrfToken } from '../shared/api';
+import { csrfToken, onSignedOut } from '../shared/api';
 import { App } from './app';
-import { ChatStore } from './store';
+import { ChatStore, signIn } from './store';
 import { currentNarrow } from './routing';
 
 const root = document.getElementById('app');
 if (root) {
+  // Every call, the panels' included: an ended session goes back to the sign-in page.
+  onSignedOut(signIn);
   const store = new ChatStore(currentNarrow());
   store.start();
   render(<App store={store} />, root);

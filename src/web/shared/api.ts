@@ -41,6 +41,13 @@ export function encodeParams(params: Params): URLSearchParams {
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+let signedOutHandler: (() => void) | null = null;
+
+/** Called when any /json call answers 401: the session ended (expired, signed out elsewhere). */
+export function onSignedOut(handler: () => void): void {
+  signedOutHandler = handler;
+}
+
 export async function call<T = Record<string, unknown>>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
   const form = encodeParams(params);
   const query = method === 'GET' && [...form].length > 0 ? `?${form.toString()}` : '';
@@ -64,6 +71,7 @@ export async function call<T = Record<string, unknown>>(method: Method, path: st
     throw new ApiError(response.status, 'BAD_RESPONSE', `The server answered ${response.status}`, {});
   }
   if (body['result'] !== 'success' && body['result'] !== 'partially_completed') {
+    if (response.status === 401) signedOutHandler?.();
     const code = typeof body['code'] === 'string' ? body['code'] : 'BAD_REQUEST';
     throw new ApiError(response.status, code, typeof body['msg'] === 'string' ? body['msg'] : 'Error', body);
   }

@@ -13,6 +13,7 @@ import type { ChatSnapshot, Message } from '../../shared/types';
  *   #narrow/stream/<id>              a stream;  #narrow/stream/<id>/topic/<encodeURIComponent(topic)>
  *   #narrow/dm/<id>,<id>             a direct conversation (the other people's IDs, ascending)
  *   #narrow/is/starred  #narrow/is/mentioned  #narrow/search/<encodeURIComponent(words)>
+ *   any of them + /near/<message id>: a link to one message, which opens its conversation
  */
 export const HASH_PREFIX = '#narrow/';
 
