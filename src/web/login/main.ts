@@ -35,7 +35,9 @@ async function signIn(): Promise<void> {
     });
     const body = await readJson(response);
     if (response.ok && body?.['result'] === 'success') {
-      location.assign(afterSignIn(location.search, location.origin));
+      // The redirect to sign-in kept the view's address in the fragment: go on to that view.
+      const target = afterSignIn(location.search, location.origin);
+      location.assign(target.includes('#') || !location.hash.startsWith('#narrow/') ? target : target + location.hash);
       return;
     }
     showError(signInError(response.status, body));
