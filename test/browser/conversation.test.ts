@@ -51,6 +51,13 @@ if (skip !== null) {
       t.equal(await documentStart(boPage), boStarted, 'the other page did not reload');
     });
 
+    t.test('each page reports its person present, so the other sees them active in the people list', async (t) => {
+      const people = adaPage.getByRole('complementary', { name: 'People', exact: true });
+      const boEntry = people.getByRole('listitem').filter({ hasText: bo.fullName });
+      await boEntry.getByRole('img', { name: 'Active', exact: true }).waitFor();
+      t.pass('Bo shows as active to Ada');
+    });
+
     t.test('the stream view lists the stream\'s messages', async (t) => {
       // The link's name may carry a `#` before the stream's name and an unread count after it.
       const streamLink = boPage.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: new RegExp(`^#?\\s*${STREAM}(\\s|$)`) });

@@ -4,7 +4,8 @@ import '../styles/app.css';
 import '../styles/messages.css';
 import '../styles/compose.css';
 import { render } from 'preact';
-import { csrfToken, onSignedOut } from '../shared/api';
+import { api, csrfToken, onSignedOut } from '../shared/api';
+import { PresenceReporter } from '../state/presence-reporter';
 import { App } from './app';
 import { ChatStore, signIn } from './store';
 import { currentNarrow } from './routing';
@@ -16,6 +17,15 @@ if (root) {
   const store = new ChatStore(currentNarrow());
   store.start();
   render(<App store={store} />, root);
+  const presence = new PresenceReporter({
+    post: (path, params) => api.post(path, params),
+    setInterval: (run, ms) => setInterval(run, ms),
+    clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+    now: () => Date.now(),
+    visible: () => document.visibilityState === 'visible',
+  });
+  presence.start();
+  for (const input of ['keydown', 'pointerdown', 'pointermove', 'focus'] as const) window.addEventListener(input, () => presence.noteInput(), { passive: true });
   window.addEventListener('pagehide', (event) => {
     // A page kept in the back-forward cache comes back to its queue; one that is gone frees it.
     if (event.persisted) return;
