@@ -92,7 +92,7 @@ t.test('wire conventions', async (t) => {
     const res = await api.get('/no/such/route');
     t.equal(res.status, 404);
     t.same(res.body, { result: 'error', msg: 'Not found' });
-    const outside = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/index.html' });
+    const outside = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/nothing/here.html' });
     t.equal(outside.status, 404);
     t.equal(outside.body['result'], 'error');
   });
