@@ -19,6 +19,8 @@ const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   presence: () => import('./presence'),
   uploads: () => import('./uploads'),
   'get-users': () => import('./get-users'),
+  // Issue 10: the web client in a real browser
+  'web-live': () => import('./web-live'),
 };
 
 async function main(): Promise<void> {
