@@ -18,9 +18,15 @@ async function fillStream(page: Page, topic: string): Promise<void> {
   await page.getByLabel('Topic', { exact: true }).fill(topic);
 }
 
-/** Waits until the textbox holds exactly `value`. */
+/** Waits until the textbox holds exactly `value`; on timeout, says what it held. */
 async function boxHolds(page: Page, value: string): Promise<void> {
-  await page.waitForFunction(([box, wanted]) => box.value === wanted, [(await messageBox(page).elementHandle()) as unknown as { value: string }, value] as const);
+  const box = (await messageBox(page).elementHandle()) as unknown as { value: string };
+  try {
+    await page.waitForFunction(([element, wanted]) => element.value === wanted, [box, value] as const);
+  } catch (error) {
+    const mode = await page.getByRole('button', { name: 'Direct message', exact: true }).getAttribute('aria-pressed');
+    throw new Error(`the Message box holds ${JSON.stringify(await messageBox(page).inputValue())}, not ${JSON.stringify(value)} (direct message mode: ${mode})`, { cause: error });
+  }
 }
 
 const skip = browserSkipReason();
@@ -107,23 +113,12 @@ if (skip !== null) {
       await messageBox(adaPage).fill('');
     });
 
-    t.test('a draft survives a reload', async (t) => {
-      await adaPage.getByRole('complementary', { name: 'People', exact: true }).getByRole('link', { name: new RegExp(bo.fullName) }).click();
-      await adaPage.waitForURL(/#narrow\/dm\//);
-      const draft = `Half a thought ${Date.now()}`;
-      await messageBox(adaPage).fill(draft);
-      await adaPage.reload();
-      await boxHolds(adaPage, draft);
-      t.pass('the draft is back in the Message box');
-      await messageBox(adaPage).fill('');
-    });
-
     t.test(':emoji and @mention completion insert the chosen text', async (t) => {
       await fillStream(adaPage, 'completion');
       const box = messageBox(adaPage);
       await box.fill('');
       await box.pressSequentially('Nice :thumbs_u');
-      await adaPage.getByRole('listbox', { name: 'Emoji', exact: true }).getByRole('option', { name: /thumbs_up/ }).first().waitFor();
+      await adaPage.getByRole('listbox', { name: 'Emoji', exact: true }).getByRole('option', { name: 'thumbs_up', exact: true, selected: true }).waitFor();
       await box.press('Enter');
       await boxHolds(adaPage, 'Nice :thumbs_up: ');
       t.pass('the emoji name is completed');
@@ -137,16 +132,68 @@ if (skip !== null) {
     t.test('a file chosen with the upload input shows a progress bar and becomes a link', async (t) => {
       await fillStream(adaPage, 'uploads');
       const progress = adaPage.getByRole('progressbar', { name: 'Upload progress', exact: true });
-      const sawProgress = progress.waitFor({ timeout: 15_000 }).then(
-        () => true,
-        () => false,
-      );
-      await adaPage.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.alloc(2_000_000, 'a') });
+      // The upload is held until the progress bar has been seen, so a fast machine cannot skip it.
+      let release = (): void => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await adaPage.route('**/json/user_uploads', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await adaPage.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.alloc(200_000, 'a') });
+      await progress.waitFor();
+      t.pass('the progress bar shows while uploading');
+      release();
       await adaPage.waitForFunction((box: { value: string }) => box.value.includes('/user_uploads/'), await messageBox(adaPage).elementHandle());
+      await adaPage.unroute('**/json/user_uploads');
       t.match(await messageBox(adaPage).inputValue(), /\[notes\.txt\]\(\/user_uploads\/[^)]+\)/, 'the upload is a link in the message');
-      t.ok(await sawProgress, 'the progress bar showed while uploading');
       await progress.waitFor({ state: 'detached' });
       t.pass('and went away afterwards');
+    });
+
+    t.test('a file dropped on or pasted into the Message box is uploaded as a link', async (t) => {
+      await fillStream(adaPage, 'uploads');
+      const box = messageBox(adaPage);
+      await box.fill('');
+      const files = await adaPage.evaluateHandle(() => {
+        const browser = globalThis as unknown as {
+          DataTransfer: new () => { items: { add(file: unknown): void } };
+          File: new (parts: string[], name: string, options: { type: string }) => unknown;
+        };
+        const transfer = new browser.DataTransfer();
+        transfer.items.add(new browser.File(['dropped text'], 'dropped.txt', { type: 'text/plain' }));
+        return transfer;
+      });
+      await box.dispatchEvent('dragover', { dataTransfer: files });
+      await box.dispatchEvent('drop', { dataTransfer: files });
+      await adaPage.waitForFunction((element: { value: string }) => element.value.includes('[dropped.txt](/user_uploads/'), await box.elementHandle());
+      t.pass('the dropped file is a link in the message');
+
+      await box.evaluate((element) => {
+        const browser = globalThis as unknown as {
+          DataTransfer: new () => { items: { add(file: unknown): void } };
+          File: new (parts: string[], name: string, options: { type: string }) => unknown;
+          ClipboardEvent: new (type: string, init: { clipboardData: unknown; bubbles: boolean; cancelable: boolean }) => unknown;
+        };
+        const transfer = new browser.DataTransfer();
+        transfer.items.add(new browser.File(['pasted text'], 'pasted.txt', { type: 'text/plain' }));
+        (element as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(new browser.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+      });
+      await adaPage.waitForFunction((element: { value: string }) => element.value.includes('[pasted.txt](/user_uploads/'), await box.elementHandle());
+      t.pass('the pasted file is a link in the message');
+      await box.fill('');
+    });
+
+    t.test('a draft survives a reload', async (t) => {
+      await adaPage.getByRole('complementary', { name: 'People', exact: true }).getByRole('link', { name: new RegExp(bo.fullName) }).click();
+      await adaPage.waitForURL(/#narrow\/dm\//);
+      const draft = `Half a thought ${Date.now()}`;
+      await messageBox(adaPage).fill(draft);
+      await adaPage.reload();
+      await boxHolds(adaPage, draft);
+      t.pass('the draft is back in the Message box');
+      await messageBox(adaPage).fill('');
     });
 
     t.test('neither page had a CSP violation or an uncaught error', async (t) => {
