@@ -113,6 +113,17 @@ if (skip !== null) {
       await messageBox(adaPage).fill('');
     });
 
+    t.test('a draft survives a reload', async (t) => {
+      await adaPage.getByRole('complementary', { name: 'People', exact: true }).getByRole('link', { name: new RegExp(bo.fullName) }).click();
+      await adaPage.waitForURL(/#narrow\/dm\//);
+      const draft = `Half a thought ${Date.now()}`;
+      await messageBox(adaPage).fill(draft);
+      await adaPage.reload();
+      await boxHolds(adaPage, draft);
+      t.pass('the draft is back in the Message box');
+      await messageBox(adaPage).fill('');
+    });
+
     t.test(':emoji and @mention completion insert the chosen text', async (t) => {
       await fillStream(adaPage, 'completion');
       const box = messageBox(adaPage);
@@ -183,17 +194,6 @@ if (skip !== null) {
       await adaPage.waitForFunction((element: { value: string }) => element.value.includes('[pasted.txt](/user_uploads/'), await box.elementHandle());
       t.pass('the pasted file is a link in the message');
       await box.fill('');
-    });
-
-    t.test('a draft survives a reload', async (t) => {
-      await adaPage.getByRole('complementary', { name: 'People', exact: true }).getByRole('link', { name: new RegExp(bo.fullName) }).click();
-      await adaPage.waitForURL(/#narrow\/dm\//);
-      const draft = `Half a thought ${Date.now()}`;
-      await messageBox(adaPage).fill(draft);
-      await adaPage.reload();
-      await boxHolds(adaPage, draft);
-      t.pass('the draft is back in the Message box');
-      await messageBox(adaPage).fill('');
     });
 
     t.test('neither page had a CSP violation or an uncaught error', async (t) => {
