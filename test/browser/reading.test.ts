@@ -118,7 +118,7 @@ if (skip !== null) {
       const today = await page.evaluate(() => new Date().toLocaleDateString([], { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }));
       t.equal((await separators.first().textContent())?.trim(), today, 'it names today');
       const named = await messageItem(page, 'History').locator('.sender-name').count();
-      t.equal(named, 1, `the sender is named once for the run of their messages (${named} times)`);
+      t.equal(named, 1, `the sender is named once for the run of their messages (named: ${named})`);
     });
 
     t.test('the Search box finds a message', async (t) => {
