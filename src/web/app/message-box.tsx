@@ -21,12 +21,20 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
   const [active, setActive] = useState(0);
   const [dragging, setDragging] = useState(false);
   const caret = useRef(0);
+  // Closing the list a moment after the box loses focus; cancelled when it has the focus again,
+  // so a blur long past cannot close a list opened since.
+  const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const cancelClosing = () => {
+    if (closing.current !== null) clearTimeout(closing.current);
+    closing.current = null;
+  };
   const enterSends = snapshot?.userSettings['enter_sends'] !== false;
 
   const choices: Choice[] = !query || !snapshot ? [] : query.kind === 'emoji' ? emojiChoices(query.text, emojiList()) : mentionChoices(query.text, snapshot.users.values());
   const open = choices.length > 0;
 
   const update = (next: string, position: number) => {
+    cancelClosing();
     caret.current = position;
     onChange(next);
     setQuery(queryAt(next, position));
@@ -88,7 +96,14 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
         aria-activedescendant={open ? `completion-${active}` : undefined}
         onInput={(event) => update(event.currentTarget.value, event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
-        onBlur={() => setTimeout(() => setQuery(null), 150)}
+        onFocus={cancelClosing}
+        onBlur={() => {
+          cancelClosing();
+          closing.current = setTimeout(() => {
+            closing.current = null;
+            setQuery(null);
+          }, 150);
+        }}
         onPaste={(event) => {
           const files = filesOf(event.clipboardData?.files);
           if (files.length > 0) {
