@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Locator, Page } from 'playwright-core';
-import { browserSkipReason, createPerson, createStream, launchBrowser, messageItem, PageProblems, signIn, startBrowserServer } from './harness';
+import { browserSkipReason, messageItem, twoPeopleInAStream } from './harness';
 
 const STREAM = 'compose tests';
 
@@ -34,16 +34,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('the compose box: direct messages, sending keys, preview, drafts, completion and uploads', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
-    const ada = await createPerson(server, 'Ada');
-    const bo = await createPerson(server, 'Bo');
-    await createStream(server, STREAM, [ada, bo]);
-    const adaPage = await signIn(browser, server, problems, ada);
-    const boPage = await signIn(browser, server, problems, bo);
+    const { problems, ada, bo, adaPage, boPage } = await twoPeopleInAStream(t, STREAM);
 
     t.test('a direct message written with the To field arrives in the other person\'s direct messages', async (t) => {
       await adaPage.getByRole('button', { name: 'Direct message', exact: true }).click();

@@ -1,20 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import {
-  browserSkipReason,
-  createPerson,
-  createStream,
-  launchBrowser,
-  messageFeed,
-  messageItem,
-  PageProblems,
-  screenshot,
-  sendToStream,
-  signIn,
-  solidPng,
-  startBrowserServer,
-  statusShowing,
-} from './harness';
+import { browserSkipReason, messageFeed, messageItem, screenshot, sendToStream, solidPng, statusShowing, twoPeopleInAStream } from './harness';
 
 const STREAM = 'browser tests';
 const TOPIC = 'greetings';
@@ -29,16 +15,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('two people talk in a stream, each in a browser of their own', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
-    const ada = await createPerson(server, 'Ada');
-    const bo = await createPerson(server, 'Bo');
-    await createStream(server, STREAM, [ada, bo]);
-    const adaPage = await signIn(browser, server, problems, ada);
-    const boPage = await signIn(browser, server, problems, bo);
+    const { problems, ada, bo, adaPage, boPage } = await twoPeopleInAStream(t, STREAM);
     const boStarted = await documentStart(boPage);
     const first = `Hello from Ada ${Date.now()}`;
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { browserSkipReason, createPerson, createStream, launchBrowser, messageItem, PageProblems, sendToStream, signIn, startBrowserServer } from './harness';
+import { browserSkipReason, messageItem, sendToStream, twoPeopleInAStream } from './harness';
 
 const STREAM = 'crashes';
 const TOPIC = 'after a crash';
@@ -12,16 +12,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('after a shard crash the page re-registers and re-fetches its view, without reloading or losing a message', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
-    const ada = await createPerson(server, 'Ada');
-    const bo = await createPerson(server, 'Bo');
-    await createStream(server, STREAM, [ada, bo]);
-    const adaPage = await signIn(browser, server, problems, ada);
-    const boPage = await signIn(browser, server, problems, bo);
+    const { server, problems, ada, adaPage, boPage } = await twoPeopleInAStream(t, STREAM);
     const boStarted = await boPage.evaluate<number>('performance.timeOrigin');
 
     const before = `Before the crash ${Date.now()}`;

@@ -118,6 +118,40 @@ export async function signIn(browser: Browser, server: BrowserServer, problems: 
   return page;
 }
 
+/** Ada and Bo on one stream, each signed in in a browser context of their own. */
+export interface TwoPeople {
+  server: BrowserServer;
+  browser: Browser;
+  problems: PageProblems;
+  ada: Member;
+  bo: Member;
+  adaPage: Page;
+  boPage: Page;
+}
+
+/**
+ * Most browser tests' stage: a server, a browser, two people subscribed to `stream` and signed
+ * in; `beforeSignIn` adjusts the organization first. Both are stopped when `t` ends.
+ */
+export async function twoPeopleInAStream(
+  t: { teardown: (done: () => unknown) => void },
+  stream: string,
+  beforeSignIn: (server: BrowserServer) => Promise<void> = async () => undefined,
+): Promise<TwoPeople> {
+  const server = await startBrowserServer();
+  t.teardown(() => server.stop());
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const problems = new PageProblems();
+  const ada = await createPerson(server, 'Ada');
+  const bo = await createPerson(server, 'Bo');
+  await createStream(server, stream, [ada, bo]);
+  await beforeSignIn(server);
+  const adaPage = await signIn(browser, server, problems, ada);
+  const boPage = await signIn(browser, server, problems, bo);
+  return { server, browser, problems, ada, bo, adaPage, boPage };
+}
+
 /** The message list: a feed (or list) named `Messages`. */
 export function messageFeed(page: Page): Locator {
   return page.getByRole('feed', { name: 'Messages', exact: true }).or(page.getByRole('list', { name: 'Messages', exact: true }));

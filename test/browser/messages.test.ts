@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Locator, Page } from 'playwright-core';
-import { browserSkipReason, createPerson, createStream, launchBrowser, messageItem, PageProblems, sendToStream, signIn, startBrowserServer } from './harness';
+import { browserSkipReason, messageItem, sendToStream, twoPeopleInAStream } from './harness';
 
 const STREAM = 'message tests';
 
@@ -27,19 +27,11 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('a person changes their messages and the other person sees it live', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
-    const ada = await createPerson(server, 'Ada');
-    const bo = await createPerson(server, 'Bo');
-    await createStream(server, STREAM, [ada, bo]);
-    // By default only administrators may delete their messages; this organization lets everyone.
-    const policy = await server.admin.call('PATCH', '/realm', { delete_own_message_policy: 1 });
-    t.equal(policy.status, 200, 'everyone may delete their own messages');
-    const adaPage = await signIn(browser, server, problems, ada);
-    const boPage = await signIn(browser, server, problems, bo);
+    const { problems, adaPage, boPage } = await twoPeopleInAStream(t, STREAM, async (server) => {
+      // By default only administrators may delete their messages; this organization lets everyone.
+      const policy = await server.admin.call('PATCH', '/realm', { delete_own_message_policy: 1 });
+      if (policy.status !== 200) throw new Error(`cannot let everyone delete their own messages: ${policy.text}`);
+    });
 
     t.test('an own message edited through Message actions shows its new text and (edited) for the other person', async (t) => {
       const before = `Draft wording ${Date.now()}`;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Locator, Page } from 'playwright-core';
-import { browserSkipReason, createPerson, createStream, launchBrowser, messageItem, PageProblems, screenshot, sendToStream, signIn, startBrowserServer } from './harness';
+import { browserSkipReason, messageItem, screenshot, sendToStream, twoPeopleInAStream } from './harness';
 
 const STREAM = 'personal tests';
 
@@ -24,16 +24,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('a person changes their settings, status and subscriptions', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
-    const ada = await createPerson(server, 'Ada');
-    const bo = await createPerson(server, 'Bo');
-    await createStream(server, STREAM, [ada, bo]);
-    const adaPage = await signIn(browser, server, problems, ada);
-    const boPage = await signIn(browser, server, problems, bo);
+    const { problems, bo, adaPage, boPage } = await twoPeopleInAStream(t, STREAM);
 
     t.test('a new full name shows in the other person\'s people list', async (t) => {
       const settings = await openDialog(adaPage, 'Settings', 'Personal settings');

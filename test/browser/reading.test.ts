@@ -126,6 +126,8 @@ if (skip !== null) {
       await search.fill('zebracorn');
       await search.press('Enter');
       await page.waitForURL(/#narrow\/search\//);
+      // The stream view listed the message too: wait until its other messages have left the feed.
+      await messageFeed(page).getByRole('article').filter({ hasNotText: 'zebracorn' }).first().waitFor({ state: 'detached' });
       await messageItem(page, 'zebracorn').waitFor();
       t.pass('the search result shows the message');
       t.equal(await messageFeed(page).getByRole('article').count(), 1, 'and only it');

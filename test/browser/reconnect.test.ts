@@ -1,17 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import {
-  browserSkipReason,
-  createPerson,
-  createStream,
-  launchBrowser,
-  messageItem,
-  PageProblems,
-  sendToStream,
-  signIn,
-  startBrowserServer,
-  statusShowing,
-} from './harness';
+import { browserSkipReason, messageItem, sendToStream, statusShowing, twoPeopleInAStream } from './harness';
 
 const STREAM = 'restarts';
 const TOPIC = 'still here';
@@ -23,16 +12,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('a server restart shows "Reconnecting…", then the live view resumes without losing a message', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
-    const ada = await createPerson(server, 'Ada');
-    const bo = await createPerson(server, 'Bo');
-    await createStream(server, STREAM, [ada, bo]);
-    const adaPage = await signIn(browser, server, problems, ada);
-    const boPage = await signIn(browser, server, problems, bo);
+    const { server, problems, ada, adaPage, boPage } = await twoPeopleInAStream(t, STREAM);
     const boStarted = await boPage.evaluate<number>('performance.timeOrigin');
 
     const before = `Before the restart ${Date.now()}`;

@@ -1,26 +1,14 @@
 /** Small server objects for the client state tests. */
 import type { Message, Subscription, User } from '../../src/web/shared/types';
 import type { RegisterResponse } from '../../src/web/state/events';
+import { user as panelsUser } from './panels-fixtures';
 
 export const ME = 10;
 export const ANN = 11;
 export const BO = 12;
 
 export function user(userId: number, fullName: string): User {
-  return {
-    user_id: userId,
-    email: `${fullName.toLowerCase()}@example.test`,
-    delivery_email: null,
-    full_name: fullName,
-    is_active: true,
-    is_admin: false,
-    is_owner: false,
-    is_guest: false,
-    is_bot: false,
-    role: 400,
-    timezone: '',
-    avatar_url: null,
-  };
+  return panelsUser(userId, { email: `${fullName.toLowerCase()}@example.test`, delivery_email: null, full_name: fullName });
 }
 
 export function subscription(streamId: number, name: string, extra: Partial<Subscription> = {}): Subscription {
