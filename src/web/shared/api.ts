@@ -62,7 +62,7 @@ export async function call<T = Record<string, unknown>>(method: Method, path: st
     response = await fetch(`/json${path}${query}`, init);
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError(0, 'NETWORK', 'The server cannot be reached', {});
+    throw unreachable();
   }
   let body: Record<string, unknown>;
   try {
@@ -70,12 +70,48 @@ export async function call<T = Record<string, unknown>>(method: Method, path: st
   } catch {
     throw new ApiError(response.status, 'BAD_RESPONSE', `The server answered ${response.status}`, {});
   }
-  if (body['result'] !== 'success' && body['result'] !== 'partially_completed') {
-    if (response.status === 401) signedOutHandler?.();
-    const code = typeof body['code'] === 'string' ? body['code'] : 'BAD_REQUEST';
-    throw new ApiError(response.status, code, typeof body['msg'] === 'string' ? body['msg'] : 'Error', body);
-  }
+  checkAnswer(response.status, body);
   return body as T;
+}
+
+const unreachable = (): ApiError => new ApiError(0, 'NETWORK', 'The server cannot be reached', {});
+
+/** Throws the API's error unless the envelope says success; a 401 means the session ended. */
+function checkAnswer(status: number, body: Record<string, unknown>): void {
+  if (body['result'] === 'success' || body['result'] === 'partially_completed') return;
+  if (status === 401) signedOutHandler?.();
+  const code = typeof body['code'] === 'string' ? body['code'] : 'BAD_REQUEST';
+  const msg = typeof body['msg'] === 'string' ? body['msg'] : `The server answered ${status}`;
+  throw new ApiError(status, code, msg, body);
+}
+
+/**
+ * POSTs one file as a multipart form (field `file`), with XMLHttpRequest because fetch
+ * reports no upload progress: uploads and custom emoji.
+ */
+export function postFile(path: string, file: File, onProgress: (fraction: number) => void = () => undefined): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/json${path}`);
+    request.setRequestHeader('X-CSRF-Token', csrfToken());
+    request.responseType = 'json';
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    request.addEventListener('load', () => {
+      const body = (request.response ?? {}) as Record<string, unknown>;
+      try {
+        checkAnswer(request.status, body);
+        resolve(body);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    request.addEventListener('error', () => reject(unreachable()));
+    const form = new FormData();
+    form.append('file', file, file.name);
+    request.send(form);
+  });
 }
 
 export const api = {

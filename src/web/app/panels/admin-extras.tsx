@@ -1,6 +1,6 @@
 /** The administration tabs for linkifiers and custom emoji. */
 import { useRef, useState } from 'preact/hooks';
-import { ApiError, api, csrfToken } from '../../shared/api';
+import { api, postFile } from '../../shared/api';
 import type { ChatSnapshot } from '../../shared/types';
 import { ErrorAlert, useAction } from './ui';
 
@@ -78,27 +78,9 @@ export function LinkifiersTab({ snapshot }: { snapshot: ChatSnapshot }) {
   );
 }
 
-/**
- * Uploads a custom emoji as a multipart form. XMLHttpRequest rather than `api`, which sends
- * URL-encoded forms; the session cookie goes by itself and the CSRF token by header.
- */
-export function uploadEmoji(name: string, file: File): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', `/json/realm/emoji/${encodeURIComponent(name)}`);
-    request.setRequestHeader('X-CSRF-Token', csrfToken());
-    request.responseType = 'json';
-    request.onload = () => {
-      const body = (request.response ?? {}) as Record<string, unknown>;
-      if (request.status < 300 && body['result'] === 'success') return resolve();
-      const message = typeof body['msg'] === 'string' ? body['msg'] : `The server answered ${request.status}`;
-      reject(new ApiError(request.status, typeof body['code'] === 'string' ? body['code'] : 'BAD_REQUEST', message, body));
-    };
-    request.onerror = () => reject(new ApiError(0, 'NETWORK', 'The server cannot be reached', {}));
-    const form = new FormData();
-    form.append('file', file, file.name);
-    request.send(form);
-  });
+/** Uploads a custom emoji (POST /realm/emoji/{name}, the image as a multipart form). */
+export async function uploadEmoji(name: string, file: File): Promise<void> {
+  await postFile(`/realm/emoji/${encodeURIComponent(name)}`, file);
 }
 
 export function CustomEmojiTab({ snapshot }: { snapshot: ChatSnapshot }) {
