@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
 import { ShardPool, type ResponseHandler } from '../realm/router';
-import type { RequestFrame, RequestSurface, ResponseFrame } from '../wire/protocol';
+import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type ResponseFrame } from '../wire/protocol';
 import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
 import { cookieValue, readParams } from './read-request';
 import { StaticSite } from './static';
@@ -12,7 +12,6 @@ import { jsonError, writeFrame, writeJson } from './write-response';
 const API_PREFIX = '/api/v1';
 // The web page's own surface: the same routes as /api/v1, authenticated by the session cookie.
 const JSON_PREFIX = '/json';
-const SESSION_COOKIE = 'sessionid';
 const HEALTH_PING_TIMEOUT_MS = 2_000;
 
 interface RequestHead {
@@ -122,7 +121,13 @@ export class FrontEnd {
 
     // The web client's pages and files, answered from memory without a shard
     if (this.site.handles(head.method, head.url)) {
-      const status = this.site.serve(res, req, { method: head.method, url: head.url, realmExists: () => this.resolver.resolve(head.host) !== null });
+      const status = this.site.serve(res, req, {
+        method: head.method,
+        url: head.url,
+        host: head.host,
+        signedIn: head.sessionCookie !== '',
+        realmExists: () => this.resolver.resolve(head.host) !== null,
+      });
       return logDone(status, null, 'web');
     }
     const surface: RequestSurface = head.url.startsWith(API_PREFIX + '/') ? 'api' : head.url.startsWith(JSON_PREFIX + '/') ? 'json' : 'root';
@@ -273,10 +278,9 @@ function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
     userAgent: req.getHeader('user-agent'),
     clientIp: textDecoder.decode(res.getRemoteAddressAsText()),
     range: req.getHeader('range'),
-    sessionCookie: cookieValue(req.getHeader('cookie'), SESSION_COOKIE),
+    sessionCookie: cookieValue(req.getHeader('cookie'), SESSION_COOKIE_NAME),
     csrfToken: req.getHeader('x-csrf-token'),
     // Only a TLS-terminating proxy in front of this plain-HTTP server sets this.
     secure: req.getHeader('x-forwarded-proto').toLowerCase() === 'https',
   };
 }
-

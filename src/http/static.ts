@@ -5,12 +5,11 @@
  * for a year; pages are revalidated on every load.
  */
 import { createHash } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../log';
-import { jsonError, writeBinary } from './write-response';
+import { jsonError, writeBinary, writeBodyless } from './write-response';
 
 export const WEB_BUILD_DIR = resolve(__dirname, '..', '..', 'web');
 
@@ -61,7 +60,6 @@ const EMPTY = new Uint8Array();
 const PAGE_PATHS: Record<string, string> = { '/': 'index.html', '/index.html': 'index.html', '/login': 'login.html' };
 // Paths that need a signed-in person; the shard checks the session itself on every /json call.
 const SIGNED_IN_PATHS = new Set(['/', '/index.html']);
-const SESSION_COOKIE = /(?:^|;)\s*sessionid=[^;\s]/;
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -73,12 +71,17 @@ interface Representation {
 interface StaticFile {
   contentType: string;
   variants: Partial<Record<Encoding, Representation>> & { identity: Representation };
+  /** Every variant's tag: a browser holding any encoding of this content holds it current. */
+  etags: ReadonlySet<string>;
 }
 
 /** What the caller needs from the request: read inside the uWS handler, before any await. */
 export interface StaticRequest {
   method: string;
   url: string;
+  host: string;
+  /** A session cookie came with the request (its validity is the shard's to check, on /json). */
+  signedIn: boolean;
   /** Whether the Host header names a realm (checked only for pages). */
   realmExists: () => boolean;
 }
@@ -102,7 +105,8 @@ export class StaticSite {
       const variants: StaticFile['variants'] = { identity: { bytes: identity, etag: `"${hash}"` } };
       if (existsSync(file + '.br')) variants.br = { bytes: readFileSync(file + '.br'), etag: `"${hash}-br"` };
       if (existsSync(file + '.gz')) variants.gzip = { bytes: readFileSync(file + '.gz'), etag: `"${hash}-gz"` };
-      this.files.set(path, { contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', variants });
+      const etags = new Set(Object.values(variants).map((variant) => variant.etag));
+      this.files.set(path, { contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', variants, etags });
     }
   }
 
@@ -121,10 +125,10 @@ export class StaticSite {
       return this.send(res, req, method, file, ASSET_HEADERS);
     }
     if (!request.realmExists()) {
-      const body = jsonError(`There is no organization at ${req.getHeader('host') || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' });
+      const body = jsonError(`There is no organization at ${request.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' });
       return answer(res, method, 404, JSON_TYPE, Buffer.from(body), {});
     }
-    if (SIGNED_IN_PATHS.has(request.url) && !SESSION_COOKIE.test(req.getHeader('cookie'))) {
+    if (SIGNED_IN_PATHS.has(request.url) && !request.signedIn) {
       return answer(res, method, 302, '', EMPTY, { Location: '/login', 'Cache-Control': 'no-cache' });
     }
     const file = this.files.get(page);
@@ -146,18 +150,8 @@ export class StaticSite {
 
 /** Writes a whole answer; a HEAD gets the same status, headers and length, without the body. */
 function answer(res: HttpResponse, method: string, status: number, contentType: string, body: Uint8Array, headers: Record<string, string>): number {
-  if (method !== 'HEAD') {
-    writeBinary(res, status, contentType, body, headers);
-    return status;
-  }
-  // This uWS build counts endWithoutBody as no answer unless an abort handler is attached.
-  res.onAborted(() => undefined);
-  res.cork(() => {
-    res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
-    if (contentType !== '') res.writeHeader('Content-Type', contentType);
-    for (const name in headers) res.writeHeader(name, headers[name] as string);
-    res.endWithoutBody(body.length);
-  });
+  if (method === 'HEAD') writeBodyless(res, status, contentType, body.length, headers);
+  else writeBinary(res, status, contentType, body, headers);
   return status;
 }
 
@@ -179,8 +173,7 @@ function pickEncoding(file: StaticFile, acceptEncoding: string): { encoding: Enc
 function matchesEtag(ifNoneMatch: string, file: StaticFile): boolean {
   if (ifNoneMatch === '') return false;
   if (ifNoneMatch.trim() === '*') return true;
-  const tags = new Set(Object.values(file.variants).map((variant) => variant.etag));
-  return ifNoneMatch.split(',').some((tag) => tags.has(tag.trim().replace(/^W\//, '')));
+  return ifNoneMatch.split(',').some((tag) => file.etags.has(tag.trim().replace(/^W\//, '')));
 }
 
 function listFiles(dir: string): string[] {

@@ -45,6 +45,18 @@ export function writeBinary(
   });
 }
 
+/** A HEAD answer: the status, headers and length a GET would have, without the body. */
+export function writeBodyless(res: HttpResponse, status: number, contentType: string, length: number, headers: Record<string, string>): void {
+  // This uWS build counts endWithoutBody as no answer unless an abort handler is attached.
+  res.onAborted(() => undefined);
+  res.cork(() => {
+    res.writeStatus(statusLine(status));
+    if (contentType !== '') res.writeHeader('Content-Type', contentType);
+    writeHeaders(res, headers, []);
+    res.endWithoutBody(length);
+  });
+}
+
 /** Writes a shard's answer: JSON or bytes, with its headers and cookies. */
 export function writeFrame(res: HttpResponse, response: ResponseFrame): void {
   const cookies = response.cookies ?? [];

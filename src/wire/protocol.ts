@@ -23,6 +23,13 @@ export interface FileRange {
 
 export type RequestSurface = 'api' | 'json' | 'root';
 
+/**
+ * The web page's cookies (issue 10): the front end reads the session's, the shard sets both
+ * (the page reads `csrftoken` and sends it back as X-CSRF-Token).
+ */
+export const SESSION_COOKIE_NAME = 'sessionid';
+export const CSRF_COOKIE_NAME = 'csrftoken';
+
 /** One HTTP request, already matched to a route; the front end does no validation or auth. */
 export interface RequestFrame {
   kind: 'request';

@@ -2,8 +2,7 @@
  * The web page's two cookies (issue 10 "Signing in"): `sessionid`, which scripts cannot read,
  * and `csrftoken`, which the page reads and sends back as X-CSRF-Token on writes.
  */
-export const SESSION_COOKIE = 'sessionid';
-export const CSRF_COOKIE = 'csrftoken';
+import { CSRF_COOKIE_NAME, SESSION_COOKIE_NAME } from '../../src/wire/protocol';
 
 interface CookieTarget {
   /** The request came over TLS: the cookies are then never sent over plain HTTP. */
@@ -18,12 +17,12 @@ interface CookieTarget {
  */
 export function sessionCookies(token: string, csrfToken: string, secure: boolean, idleMs: number): string[] {
   const target = { secure, maxAgeSeconds: Math.floor(idleMs / 1000) };
-  return [cookie(SESSION_COOKIE, token, true, target), cookie(CSRF_COOKIE, csrfToken, false, target)];
+  return [cookie(SESSION_COOKIE_NAME, token, true, target), cookie(CSRF_COOKIE_NAME, csrfToken, false, target)];
 }
 
 export function clearedSessionCookies(secure: boolean): string[] {
   const target = { secure, maxAgeSeconds: 0 };
-  return [cookie(SESSION_COOKIE, '', true, target), cookie(CSRF_COOKIE, '', false, target)];
+  return [cookie(SESSION_COOKIE_NAME, '', true, target), cookie(CSRF_COOKIE_NAME, '', false, target)];
 }
 
 function cookie(name: string, value: string, httpOnly: boolean, target: CookieTarget): string {
