@@ -1,30 +1,59 @@
 /**
- * Tests in a real browser: Debian's chromium driven by playwright-core (no browser download),
- * against the real server. Each test file asks `browserSkipReason()` first and skips when the
- * browser is absent, saying why.
+ * Tests in a real browser against the real server: Debian's chromium, or Debian's firefox-esr
+ * when a file under `firefox/` has called `useBrowser('firefox')` first, each driven by
+ * playwright-core (no browser download). Each test file asks `browserSkipReason()` first and
+ * skips when the browser is absent, saying why.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { _bidiFirefox } from 'playwright-core-firefox';
 import { ApiClient } from '../helpers/http';
 import { createMember, type Member } from '../helpers/fixtures';
 import { freePort, REPO_ROOT, startServer, tempDataDir, type TestServer } from '../helpers/server';
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export type BrowserName = 'chromium' | 'firefox';
+
+const EXECUTABLES: Record<BrowserName, { path: string; install: string }> = {
+  chromium: { path: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', install: 'apt-get install chromium' },
+  firefox: { path: process.env['FIREFOX_PATH'] ?? '/usr/bin/firefox-esr', install: 'apt-get install firefox-esr' },
+};
+
+let browserName: BrowserName = 'chromium';
+
+/** Chooses the browser for this test file; call it before the tests' module is loaded. */
+export function useBrowser(name: BrowserName): void {
+  browserName = name;
+}
+
+export function currentBrowser(): BrowserName {
+  return browserName;
+}
 const SCREENSHOTS = path.join(REPO_ROOT, 'build', 'artifacts', 'screenshots');
 // Long enough for a loaded machine (five people share two cores); waits end as soon as the page is ready.
 export const UI_TIMEOUT_MS = 15_000;
 
 /** Why this machine cannot run the browser tests, or null when it can. */
 export function browserSkipReason(): string | null {
-  if (!fs.existsSync(CHROMIUM_PATH)) return 'chromium not installed: apt-get install chromium';
+  const executable = EXECUTABLES[browserName];
+  if (!fs.existsSync(executable.path)) return `${browserName} not installed: ${executable.install}`;
   return null;
 }
 
-export function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = EXECUTABLES[browserName].path;
+  if (browserName === 'firefox') {
+    // Firefox speaks WebDriver BiDi. playwright-core 1.55 is the last release whose BiDi client
+    // works with Debian's Firefox ESR 140 (later ones call `network.addDataCollector`, which
+    // ESR 140 lacks), so it is pinned under its own name. Its Browser has the same surface as
+    // the one these tests are typed against.
+    const firefox = await _bidiFirefox.launch({ executablePath, headless: true, env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' } });
+    return firefox as unknown as Browser;
+  }
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
@@ -72,7 +101,10 @@ export async function createStream(server: BrowserServer, stream: string, people
   if (res.status !== 200) throw new Error(`cannot create stream ${stream}: ${res.text}`);
 }
 
-/** What went wrong in a page that the page itself does not show: CSP violations and uncaught errors. */
+/**
+ * What went wrong in a page that the page itself does not show: CSP violations (Chromium logs
+ * them; Firefox reports them, see `allowTestScripts`) and uncaught errors.
+ */
 export class PageProblems {
   readonly problems: string[] = [];
 
@@ -83,6 +115,15 @@ export class PageProblems {
         this.problems.push(`${who}: ${message.text()}`);
       }
     });
+  }
+
+  /** Resolves once a problem matching `pattern` has been seen (the browser reports some late). */
+  async seen(pattern: RegExp): Promise<void> {
+    const deadline = Date.now() + UI_TIMEOUT_MS;
+    while (!this.problems.some((problem) => pattern.test(problem))) {
+      if (Date.now() > deadline) throw new Error(`no problem matching ${pattern} was seen; saw ${JSON.stringify(this.problems)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 }
 
@@ -95,9 +136,80 @@ export async function openPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   context.setDefaultTimeout(UI_TIMEOUT_MS);
+  if (browserName === 'firefox') await allowTestScripts(context, problems, who);
   const page = await context.newPage();
   problems.watch(page, who);
   return { context, page };
+}
+
+/**
+ * Over WebDriver BiDi, playwright runs a test's `evaluate` and `waitForFunction` through the
+ * page's `eval`, which the pages' CSP forbids (Chromium's protocol exempts its own evaluations),
+ * and Firefox logs CSP violations where BiDi does not forward them. So in Firefox the two pages'
+ * CSP gets `'unsafe-eval'` and a `report-uri` pointing at `cspReports`: inline script and
+ * foreign origins stay refused, and Chromium checks the unchanged policy. (A redirect's target
+ * is not routed again over BiDi; only `/` without a session redirects, to `/login`.)
+ */
+async function allowTestScripts(context: BrowserContext, problems: PageProblems, who: string): Promise<void> {
+  const reportUri = await cspReports.uriFor(problems, who);
+  await context.route(
+    (url) => url.pathname === '/' || url.pathname === '/login',
+    async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch({ maxRedirects: 0 });
+      const headers = response.headers();
+      // The fetched body comes decoded; it is handed on as it is.
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+      const policy = headers['content-security-policy'];
+      if (policy !== undefined) {
+        headers['content-security-policy'] = `${policy.replace("script-src 'self'", "script-src 'self' 'unsafe-eval'")}; report-uri ${reportUri}`;
+      }
+      return route.fulfill({ response, headers });
+    },
+  );
+}
+
+/**
+ * Receives Firefox's CSP violation reports (BiDi's request interception does not show their
+ * bodies) and records each as a problem of the page whose policy named it.
+ */
+const cspReports = {
+  server: null as Promise<string> | null,
+  watchers: new Map<string, { problems: PageProblems; who: string }>(),
+
+  async uriFor(problems: PageProblems, who: string): Promise<string> {
+    this.server ??= new Promise((resolve) => {
+      const server = http.createServer((req, res) => {
+        let body = '';
+        req.setEncoding('utf8');
+        req.on('data', (chunk: string) => (body += chunk));
+        req.on('end', () => {
+          const watcher = this.watchers.get(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '');
+          if (watcher !== undefined && !isPlaywrightsOwnStyle(body)) watcher.problems.problems.push(`${watcher.who}: Content Security Policy report: ${body}`);
+          res.writeHead(204).end();
+        });
+      });
+      server.unref();
+      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/`));
+    });
+    const id = String(this.watchers.size + 1);
+    this.watchers.set(id, { problems, who });
+    return `${await this.server}?page=${id}`;
+  },
+};
+
+/**
+ * Playwright's script in the page (run through `eval`, see `allowTestScripts`) adds a `<style>`
+ * of its own; the pages never use `eval`, so such a report is about the test, not the page.
+ */
+function isPlaywrightsOwnStyle(reportBody: string): boolean {
+  try {
+    const report = (JSON.parse(reportBody) as { 'csp-report'?: { 'effective-directive'?: string; 'source-file'?: string } })['csp-report'];
+    return report?.['effective-directive'] === 'style-src-elem' && decodeURIComponent(report['source-file'] ?? '').endsWith('> eval');
+  } catch {
+    return false;
+  }
 }
 
 /** Signs in through the sign-in page by its labels, as a person would. */
@@ -178,7 +290,7 @@ export async function sendToStream(page: Page, stream: string, topic: string, co
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = path.join(SCREENSHOTS, `${name}.png`);
+  const file = path.join(SCREENSHOTS, browserName === 'chromium' ? `${name}.png` : `${name}-${browserName}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

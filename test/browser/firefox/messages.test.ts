@@ -1,0 +1,3 @@
+// The same tests as ../messages.test.ts, in Firefox.
+import './use-firefox';
+import '../messages.test';

@@ -1,0 +1,3 @@
+// The same tests as ../reconnect.test.ts, in Firefox.
+import './use-firefox';
+import '../reconnect.test';

@@ -1,0 +1,3 @@
+// The same tests as ../static-pages.test.ts, in Firefox.
+import './use-firefox';
+import '../static-pages.test';
