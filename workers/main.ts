@@ -24,7 +24,9 @@ function sendBinary(frame: ResponseFrame, bytes: Uint8Array): void {
 }
 
 // Responses finished in the same turn (woken polls answer together) leave in one message;
-// setImmediate runs after every microtask of the turn, so the batch is whole.
+// setImmediate runs after every microtask of the turn, so the batch is whole. A large batch
+// leaves in chunks, so the front end starts writing while the rest are still being built.
+const RESPONSES_PER_MESSAGE = 100;
 let finished: ResponseFrame[] = [];
 
 function respond(frame: ResponseFrame): void {
@@ -32,6 +34,7 @@ function respond(frame: ResponseFrame): void {
   if (frame.binary) return sendBinary(frame, frame.binary.bytes);
   finished.push(frame);
   if (finished.length === 1) setImmediate(flushResponses);
+  else if (finished.length >= RESPONSES_PER_MESSAGE) flushResponses();
 }
 
 function flushResponses(): void {

@@ -118,6 +118,23 @@ t.test('the event queue', async (t) => {
     t.equal((event?.['message'] as Record<string, unknown>)['id'], sent.body['id']);
   });
 
+  t.test('more parked polls than the shard answers in one message are all answered', async (t) => {
+    // The shard sends a large batch of answers in chunks (workers/main.ts); 250 spans three.
+    const queueIds = await Promise.all(Array.from({ length: 250 }, () => register(api.as(alice), { event_types: ['message'] })));
+    const polls = queueIds.map((queueId) => api.as(alice).get('/events', { queue_id: queueId, last_event_id: -1 }));
+    // A round trip through the same shard, so the polls above have most likely parked.
+    await api.as(alice).get('/events', { queue_id: await register(api.as(alice)), last_event_id: -1, dont_block: true });
+    const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'many', content: 'everyone wake up' });
+    const answers = await Promise.all(polls);
+    t.same(
+      answers.map((res) => res.status),
+      queueIds.map(() => 200),
+    );
+    const messageIds = answers.map((res) => (events(res.body)[0]?.['message'] as Record<string, unknown> | undefined)?.['id']);
+    t.same(messageIds, queueIds.map(() => sent.body['id']), 'every poll got the message');
+    await Promise.all(queueIds.map((queueId) => api.as(alice).call('DELETE', '/events', { queue_id: queueId }, 'query')));
+  });
+
   t.test('last_event_id acknowledges and drops the events up to it', async (t) => {
     const queueId = await register(api, { event_types: ['message'] });
     for (const content of ['one', 'two', 'three']) {
