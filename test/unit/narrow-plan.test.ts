@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { openRealmDb } from '../../workers/db/open';
-import { FULL_COLUMNS, matchesStatement, rangeStatements } from '../../workers/queries/message-fetch';
+import { FULL_COLUMNS, FULL_ROWS, matchesStatement, rangeStatements } from '../../workers/queries/message-fetch';
 import { narrowSql, type ResolvedNarrow, type ResolvedTerm } from '../../workers/queries/narrow-sql';
 
 // Every narrow shape must read messages and user_messages through an index: a plain
@@ -99,5 +99,24 @@ t.test('every narrow shape reads messages and user_messages through an index', a
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
     const statements = rangeStatements(narrowSql(narrow), FULL_COLUMNS, narrow);
     t.match(plan(statements.firstUnread, statements.firstUnreadParams), /SEARCH um USING INDEX user_messages_unread/);
+  });
+
+  t.test('a full row read as an array becomes the same row as SELECT m.* reads', async (t) => {
+    // A column added to messages must be added to FULL_COLUMNS and FULL_ROWS too.
+    const tableColumns = (db.prepare("SELECT name FROM pragma_table_info('messages')").all() as { name: string }[])
+      .map((column) => column.name)
+      .filter((name) => name !== 'rendered_content_version');
+    t.same(FULL_COLUMNS.split(', ').map((column) => column.slice('m.'.length)), tableColumns);
+    // The row only has to be read back: its sender, recipient and stream need not exist.
+    db.pragma('foreign_keys = OFF');
+    db.prepare(
+      `INSERT INTO messages (id, sender_id, recipient_id, stream_id, topic, content, rendered_content, rendered_content_version, date_sent, client, is_me_message, topic_links, last_edit_timestamp, edit_history)
+       VALUES (77, 1, 2, 3, 'topic', 'raw', '<p>raw</p>', 1, 1700000000, 'test', 0, '[]', 1700000100, '[]')`,
+    ).run();
+    db.pragma('foreign_keys = ON');
+    const asArray = db.prepare(`SELECT ${FULL_COLUMNS}, 5 AS user_flags FROM messages m WHERE m.id = 77`).raw(true).get() as unknown[];
+    const asObject = db.prepare('SELECT m.*, 5 AS user_flags FROM messages m WHERE m.id = 77').get() as Record<string, unknown>;
+    delete asObject['rendered_content_version'];
+    t.same(FULL_ROWS.fromArray?.(asArray), asObject);
   });
 });

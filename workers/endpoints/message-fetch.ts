@@ -6,7 +6,7 @@ import { errors } from '../lib/errors';
 import { parseNarrow } from '../lib/narrow';
 import { json, param } from '../lib/params';
 import { optionalUserRoute, userRoute } from '../lib/route';
-import { FULL_COLUMNS, fetchedMessages, matchesNarrow, selectRange, type FetchedRow } from '../queries/message-fetch';
+import { FULL_ROWS, fetchedMessages, matchesNarrow, selectRange, type FetchedRow } from '../queries/message-fetch';
 import { resolveNarrow } from '../queries/narrow-resolve';
 import { spectatorAccessEnabled } from '../queries/realm-settings';
 import { resolveSpectatorNarrow } from '../queries/spectator-narrow';
@@ -48,7 +48,7 @@ export const getMessages = optionalUserRoute(
       narrow,
       // A `near` term is where the client wants to be (api-notes §c).
       { anchor: narrow.near ?? anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor },
-      FULL_COLUMNS,
+      FULL_ROWS,
     );
     return {
       messages: fetchedMessages(realm, narrow, range.rows, {

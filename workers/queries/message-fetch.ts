@@ -32,8 +32,39 @@ export interface RangeResult<Row extends FlaggedRow> {
 }
 
 /** Columns for full message objects, or just what a flag update needs. */
-export const FULL_COLUMNS = 'm.*';
+export const FULL_COLUMNS =
+  'm.id, m.sender_id, m.recipient_id, m.stream_id, m.topic, m.content, m.rendered_content, m.date_sent, m.client, m.is_me_message, m.topic_links, m.last_edit_timestamp, m.edit_history';
 export const FLAG_COLUMNS = 'm.id, m.stream_id, m.topic, m.recipient_id';
+
+/** The columns a range reads (the viewer's flags follow them), and how a row becomes a `Row`. */
+export interface RowShape<Row extends FlaggedRow> {
+  columns: string;
+  /** For wide rows: read as arrays (Realm.rawStmt) and built here, at half the cost. */
+  fromArray?: (values: unknown[]) => Row;
+}
+
+export const FLAG_ROWS: RowShape<FlaggedRow> = { columns: FLAG_COLUMNS };
+
+/** FULL_COLUMNS then user_flags, in their order. */
+export const FULL_ROWS: RowShape<FetchedRow> = {
+  columns: FULL_COLUMNS,
+  fromArray: (v) => ({
+    id: v[0] as number,
+    sender_id: v[1] as number,
+    recipient_id: v[2] as number,
+    stream_id: v[3] as number | null,
+    topic: v[4] as string,
+    content: v[5] as string,
+    rendered_content: v[6] as string,
+    date_sent: v[7] as number,
+    client: v[8] as string,
+    is_me_message: v[9] as number,
+    topic_links: v[10] as string,
+    last_edit_timestamp: v[11] as number | null,
+    edit_history: v[12] as string | null,
+    user_flags: v[13] as number | null,
+  }),
+};
 
 /**
  * The rows of a narrow around an anchor (api-notes §b "Selection"): the `numBefore` highest IDs
@@ -44,17 +75,17 @@ export function selectRange<Row extends FlaggedRow>(
   realm: Realm,
   narrow: ResolvedNarrow,
   request: RangeRequest,
-  columns: string,
+  shape: RowShape<Row>,
 ): RangeResult<Row> {
   const sql = narrowSql(narrow);
-  const statements = rangeStatements(sql, columns, narrow);
+  const statements = rangeStatements(sql, shape.columns, narrow);
   const anchor = resolveAnchor(realm, statements, request.anchor);
-  const before = realm.stmt(statements.before).all(...sql.params, anchor, request.numBefore + 1) as Row[];
-  const at = realm.stmt(statements.at).get(...sql.params, anchor) as Row | undefined;
-  const after =
-    anchor >= LARGER_THAN_MAX_MESSAGE_ID
-      ? []
-      : (realm.stmt(statements.after).all(...sql.params, anchor, request.numAfter + 1) as Row[]);
+  const fromArray = shape.fromArray;
+  const all = (statement: string, ...params: SqlValue[]): Row[] =>
+    fromArray ? (realm.rawStmt(statement).all(...params) as unknown[][]).map(fromArray) : (realm.stmt(statement).all(...params) as Row[]);
+  const before = all(statements.before, ...sql.params, anchor, request.numBefore + 1);
+  const [at] = all(statements.at, ...sql.params, anchor);
+  const after = anchor >= LARGER_THAN_MAX_MESSAGE_ID ? [] : all(statements.after, ...sql.params, anchor, request.numAfter + 1);
   const rows = before.slice(0, request.numBefore).reverse();
   if (at && request.includeAnchor) rows.push(at);
   rows.push(...after.slice(0, request.numAfter));
