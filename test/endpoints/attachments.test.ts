@@ -2,12 +2,10 @@ import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { postFiles, rawRequest } from '../helpers/files';
-import { ApiClient } from '../helpers/http';
+import { ApiClient, badRequest } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer, type Credentials, type TestServer } from '../helpers/server';
-
-const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
 async function upload(server: TestServer, who: Credentials, name: string, text: string): Promise<{ uri: string; pathId: string }> {
   const res = await postFiles(server.baseUrl, '/user_uploads', who, [{ field: 'file', filename: name, contentType: 'text/plain', data: Buffer.from(text) }]);
@@ -55,14 +53,14 @@ t.test('attachments and their lifecycle', async (t) => {
       for (const id of ['999999', 'abc']) {
         const res = await asAlice.call('DELETE', `/attachments/${id}`);
         t.equal(res.status, 400);
-        t.same(res.body, BAD_REQUEST('Invalid attachment'));
+        t.same(res.body, badRequest('Invalid attachment'));
       }
     });
     t.test("someone else's upload is Invalid attachment too", async (t) => {
       await upload(server, bob, 'bobs.txt', 'bob');
       const mine = (await api.as(bob).get('/attachments')).body['attachments'] as Attachment[];
       const res = await asAlice.call('DELETE', `/attachments/${mine[0]?.id}`);
-      t.same(res.body, BAD_REQUEST('Invalid attachment'));
+      t.same(res.body, badRequest('Invalid attachment'));
     });
     t.test('without credentials: an error without code', async (t) => {
       const res = await api.as(null).call('DELETE', '/attachments/1');

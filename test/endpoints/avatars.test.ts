@@ -2,13 +2,10 @@ import { createHash } from 'node:crypto';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
-import { postFiles, rawRequest, TINY_PNG } from '../helpers/files';
-import { ApiClient } from '../helpers/http';
+import { pngUpload, postFiles, rawRequest, TINY_PNG } from '../helpers/files';
+import { ApiClient, badRequest } from '../helpers/http';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
-
-const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
-const png = (field = 'file') => [{ field, filename: 'img.png', contentType: 'image/png', data: TINY_PNG }];
 
 t.test('avatars', async (t) => {
   const server = await startServer({ env: { MAX_IMAGE_UPLOAD_SIZE_MIB: '1' } });
@@ -22,9 +19,9 @@ t.test('avatars', async (t) => {
   t.test('POST /users/me/avatar errors', async (t) => {
     t.test('no file, or two', async (t) => {
       const none = await api.as(alice).post('/users/me/avatar', {}, 'multipart');
-      t.same(none.body, BAD_REQUEST('You must upload exactly one avatar.'));
-      const two = await postFiles(server.baseUrl, '/users/me/avatar', alice, [...png('a'), ...png('b')]);
-      t.same(two.json(), BAD_REQUEST('You must upload exactly one avatar.'));
+      t.same(none.body, badRequest('You must upload exactly one avatar.'));
+      const two = await postFiles(server.baseUrl, '/users/me/avatar', alice, [...pngUpload('a'), ...pngUpload('b')]);
+      t.same(two.json(), badRequest('You must upload exactly one avatar.'));
     });
     t.test('bytes that are not an image are BAD_IMAGE', async (t) => {
       const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'x.png', contentType: 'image/png', data: Buffer.from('not a png') }]);
@@ -34,13 +31,13 @@ t.test('avatars', async (t) => {
     t.test('an image over the image limit names it', async (t) => {
       const big = Buffer.concat([TINY_PNG, Buffer.alloc(1024 * 1024)]);
       const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'big.png', contentType: 'image/png', data: big }]);
-      t.same(res.json(), BAD_REQUEST('Uploaded file is larger than the allowed limit of 1 MiB'));
+      t.same(res.json(), badRequest('Uploaded file is larger than the allowed limit of 1 MiB'));
     });
     t.test('avatar_changes_disabled stops members', async (t) => {
       realmFile.setRealmSettings({ avatar_changes_disabled: true });
-      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, png());
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, pngUpload());
       realmFile.setRealmSettings({});
-      t.same(res.json(), BAD_REQUEST('Avatar changes are disabled in this organization.'));
+      t.same(res.json(), badRequest('Avatar changes are disabled in this organization.'));
     });
   });
 
@@ -51,7 +48,7 @@ t.test('avatars', async (t) => {
     const digest = createHash('md5').update(alice.email.toLowerCase()).digest('hex');
     t.equal(before.headers['location'], `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=1&s=50`);
 
-    const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, png());
+    const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, pngUpload());
     t.equal(res.status, 200);
     const avatarUrl = `/user_avatars/1/${alice.id}.png?version=2`;
     t.same(res.json(), { result: 'success', msg: '', avatar_url: avatarUrl });

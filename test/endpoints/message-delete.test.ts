@@ -1,11 +1,9 @@
 import t from 'tap';
-import { ApiClient } from '../helpers/http';
+import { ApiClient, badRequest } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { createStream } from '../helpers/stream-notices';
-
-const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
 t.test('deleting messages and topics', async (t) => {
   // No time budget and two messages per batch: every delete_topic call deletes one batch.
@@ -27,29 +25,29 @@ t.test('deleting messages and topics', async (t) => {
     t.test('an unknown or invisible message is Invalid message(s)', async (t) => {
       const unknown = await api.call('DELETE', '/messages/999999');
       t.equal(unknown.status, 400);
-      t.same(unknown.body, BAD_REQUEST('Invalid message(s)'));
+      t.same(unknown.body, badRequest('Invalid message(s)'));
       const secret = await api.post('/messages', { type: 'direct', to: [bob.id], content: 'just us' });
       const peek = await api.as(alice).call('DELETE', `/messages/${String(secret.body['id'])}`);
-      t.same(peek.body, BAD_REQUEST('Invalid message(s)'));
+      t.same(peek.body, badRequest('Invalid message(s)'));
     });
     t.test('by default only administrators delete, even their own messages for members', async (t) => {
       const own = await sendToStream(api.as(alice), 'general', 'delete', 'mine');
       const res = await api.as(alice).call('DELETE', `/messages/${own}`);
       t.equal(res.status, 400);
-      t.same(res.body, BAD_REQUEST("You don't have permission to delete this message"));
+      t.same(res.body, badRequest("You don't have permission to delete this message"));
     });
     t.test("members never delete other people's messages", async (t) => {
       realmFile.setRealmSettings({ delete_own_message_policy: 5 });
       const others = await sendToStream(api.as(bob), 'general', 'delete', 'bob wrote this');
       const res = await api.as(alice).call('DELETE', `/messages/${others}`);
-      t.same(res.body, BAD_REQUEST("You don't have permission to delete this message"));
+      t.same(res.body, badRequest("You don't have permission to delete this message"));
     });
     t.test('own messages can be deleted only within message_content_delete_limit_seconds (null: always)', async (t) => {
       const own = await sendToStream(api.as(alice), 'general', 'delete', 'old');
       realmFile.backdate(own, 601);
       realmFile.setRealmSettings({ delete_own_message_policy: 5 });
       const late = await api.as(alice).call('DELETE', `/messages/${own}`);
-      t.same(late.body, BAD_REQUEST('The time limit for deleting this message has passed'));
+      t.same(late.body, badRequest('The time limit for deleting this message has passed'));
       realmFile.setRealmSettings({ delete_own_message_policy: 5, message_content_delete_limit_seconds: null });
       const unlimited = await api.as(alice).call('DELETE', `/messages/${own}`);
       t.same(unlimited.body, { result: 'success', msg: '' });
@@ -62,7 +60,7 @@ t.test('deleting messages and topics', async (t) => {
     const res = await api.as(alice).call('DELETE', `/messages/${own}`);
     t.same(res.body, { result: 'success', msg: '' });
     const again = await api.as(alice).call('DELETE', `/messages/${own}`);
-    t.same(again.body, BAD_REQUEST('Invalid message(s)'));
+    t.same(again.body, badRequest('Invalid message(s)'));
   });
 
   t.test('deleting a message removes its reactions and per-user rows and moves first_message_id', async (t) => {
@@ -79,7 +77,7 @@ t.test('deleting messages and topics', async (t) => {
 
     const res = await api.call('DELETE', `/messages/${first}`);
     t.same(res.body, { result: 'success', msg: '' });
-    t.same((await api.get(`/messages/${first}`)).body, BAD_REQUEST('Invalid message(s)'));
+    t.same((await api.get(`/messages/${first}`)).body, badRequest('Invalid message(s)'));
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 0);
     t.equal(realmFile.value('SELECT count(*) FROM reactions WHERE message_id = ?', first), 0);
     t.equal(await firstMessageId(stream), noticeId, 'a later message leaves it alone');
@@ -96,7 +94,7 @@ t.test('deleting messages and topics', async (t) => {
     const id = sent.body['id'] as number;
     const res = await api.call('DELETE', `/messages/${id}`);
     t.same(res.body, { result: 'success', msg: '' });
-    t.same((await api.as(alice).get(`/messages/${id}`)).body, BAD_REQUEST('Invalid message(s)'));
+    t.same((await api.as(alice).get(`/messages/${id}`)).body, badRequest('Invalid message(s)'));
   });
 
   t.test('POST /streams/{stream_id}/delete_topic', async (t) => {
@@ -107,7 +105,7 @@ t.test('deleting messages and topics', async (t) => {
     });
     t.test('the stream must exist and topic_name is required', async (t) => {
       const unknown = await api.post('/streams/9999/delete_topic', { topic_name: 'x' });
-      t.same(unknown.body, BAD_REQUEST('Invalid stream ID'));
+      t.same(unknown.body, badRequest('Invalid stream ID'));
       const missing = await api.post(`/streams/${general}/delete_topic`, {});
       t.same(missing.body, { result: 'error', msg: "Missing 'topic_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic_name' });
     });

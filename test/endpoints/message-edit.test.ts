@@ -1,10 +1,8 @@
 import t from 'tap';
-import { ApiClient } from '../helpers/http';
+import { ApiClient, badRequest } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
-
-const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
 t.test('PATCH /messages/{message_id}: content edits and edit history', async (t) => {
   const server = await startServer();
@@ -21,45 +19,45 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     t.test('an unknown message is Invalid message(s)', async (t) => {
       const res = await api.call('PATCH', '/messages/999999', { content: 'x' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD_REQUEST('Invalid message(s)'));
+      t.same(res.body, badRequest('Invalid message(s)'));
     });
     t.test('a request that changes nothing is refused', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'original');
       const empty = await api.call('PATCH', `/messages/${id}`, {});
-      t.same(empty.body, BAD_REQUEST('Nothing to change'));
+      t.same(empty.body, badRequest('Nothing to change'));
       const sameTopic = await api.call('PATCH', `/messages/${id}`, { topic: ' errors ' });
-      t.same(sameTopic.body, BAD_REQUEST('Nothing to change'));
+      t.same(sameTopic.body, badRequest('Nothing to change'));
     });
     t.test("only the sender may edit a message's content", async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'the owner wrote this');
       const res = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'alice was here' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD_REQUEST("You don't have permission to edit this message"));
+      t.same(res.body, badRequest("You don't have permission to edit this message"));
     });
     t.test('content and stream_id together are refused', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y', stream_id: 1 });
-      t.same(res.body, BAD_REQUEST('Cannot change message content while changing stream'));
+      t.same(res.body, badRequest('Cannot change message content while changing stream'));
     });
     t.test('a direct message has no topic and cannot move to a stream', async (t) => {
       const sent = await api.post('/messages', { type: 'direct', to: [alice.id], content: 'psst' });
       const id = sent.body['id'] as number;
       const topic = await api.call('PATCH', `/messages/${id}`, { topic: 'new' });
-      t.same(topic.body, BAD_REQUEST('Private messages cannot have topics.'));
+      t.same(topic.body, badRequest('Private messages cannot have topics.'));
       const stream = await api.call('PATCH', `/messages/${id}`, { stream_id: 1 });
-      t.same(stream.body, BAD_REQUEST('Private messages cannot be moved to streams.'));
+      t.same(stream.body, badRequest('Private messages cannot be moved to streams.'));
     });
     t.test('propagate_mode other than change_one needs a topic or stream change', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y', propagate_mode: 'change_all' });
-      t.same(res.body, BAD_REQUEST('Invalid propagate_mode without topic edit'));
+      t.same(res.body, badRequest('Invalid propagate_mode without topic edit'));
       const bad = await api.call('PATCH', `/messages/${id}`, { topic: 'z', propagate_mode: 'change_some' });
       t.same(bad.body, { result: 'error', msg: 'Invalid propagate_mode', code: 'REQUEST_VARIABLE_INVALID', var_name: 'propagate_mode' });
     });
     t.test('a blank topic is refused, and topic with subject is confusing', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
       const blank = await api.call('PATCH', `/messages/${id}`, { topic: '   ' });
-      t.same(blank.body, BAD_REQUEST("Topic can't be empty!"));
+      t.same(blank.body, badRequest("Topic can't be empty!"));
       const both = await api.call('PATCH', `/messages/${id}`, { topic: 'a', subject: 'b' });
       t.same(both.body, {
         result: 'error',
@@ -73,13 +71,13 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       const id = await sendToStream(api, 'general', 'errors', 'x');
       realmFile.setRealmSettings({ allow_message_editing: false });
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y' });
-      t.same(res.body, BAD_REQUEST('Your organization has turned off message editing'));
+      t.same(res.body, badRequest('Your organization has turned off message editing'));
     });
     t.test('content edits end message_content_edit_limit_seconds after sending (default 600), not when it is null', async (t) => {
       const id = await sendToStream(api.as(alice), 'general', 'errors', 'old words');
       realmFile.backdate(id, 600 + 21);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'new words' });
-      t.same(late.body, BAD_REQUEST('The time limit for editing this message has passed'));
+      t.same(late.body, badRequest('The time limit for editing this message has passed'));
       realmFile.setRealmSettings({ message_content_edit_limit_seconds: null });
       const unlimited = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'new words' });
       t.equal(unlimited.status, 200);
@@ -184,13 +182,13 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     t.test('a message the user cannot see has no history for them', async (t) => {
       const secret = await api.post('/messages', { type: 'direct', to: [bob.id], content: 'just us' });
       const res = await api.as(alice).get(`/messages/${String(secret.body['id'])}/history`);
-      t.same(res.body, BAD_REQUEST('Invalid message(s)'));
+      t.same(res.body, badRequest('Invalid message(s)'));
     });
     t.test('an organization that disabled edit history shows none', async (t) => {
       realmFile.setRealmSettings({ allow_edit_history: false });
       const res = await api.get(`/messages/${id}/history`);
       t.equal(res.status, 400);
-      t.same(res.body, BAD_REQUEST('Message edit history is disabled in this organization'));
+      t.same(res.body, badRequest('Message edit history is disabled in this organization'));
       const message = await fetchMessage(api, id);
       t.notOk('edit_history' in message, 'the message hides edit_history');
       t.type(message['last_edit_timestamp'], 'number');

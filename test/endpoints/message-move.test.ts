@@ -1,11 +1,10 @@
 import t from 'tap';
-import { ApiClient } from '../helpers/http';
+import { ApiClient, badRequest } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { createStream } from '../helpers/stream-notices';
 
-const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 const DAY_S = 24 * 60 * 60;
 
 t.test('PATCH /messages/{message_id}: moving messages between topics and streams', async (t) => {
@@ -37,16 +36,16 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       realmFile.setRealmSettings({ edit_topic_policy: 2 });
       const res = await api.as(alice).call('PATCH', `/messages/${String(id)}`, { topic: 'renamed' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD_REQUEST("You don't have permission to edit this message"));
+      t.same(res.body, badRequest("You don't have permission to edit this message"));
       realmFile.setRealmSettings({ edit_topic_policy: 6 });
       const nobody = await api.call('PATCH', `/messages/${String(id)}`, { topic: 'renamed' });
-      t.same(nobody.body, BAD_REQUEST("You don't have permission to edit this message"), 'nobody means administrators too');
+      t.same(nobody.body, badRequest("You don't have permission to edit this message"), 'nobody means administrators too');
     });
     t.test('members may move a message within a stream only within the time limit; administrators always', async (t) => {
       const id = await sendToStream(api.as(alice), 'general', 'old news', 'from long ago');
       realmFile.backdate(id, 8 * DAY_S);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { topic: 'renamed' });
-      t.same(late.body, BAD_REQUEST("The time limit for editing this message's topic has passed."));
+      t.same(late.body, badRequest("The time limit for editing this message's topic has passed."));
       const admin = await api.call('PATCH', `/messages/${id}`, { topic: 'renamed', send_notification_to_new_thread: false });
       t.equal(admin.status, 200, admin.text);
     });
@@ -55,20 +54,20 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       const elsewhere = await streamIdOf(api, 'elsewhere');
       const id = await sendToStream(api.as(alice), 'general', 'move me', 'x');
       const res = await api.as(alice).call('PATCH', `/messages/${id}`, { stream_id: elsewhere });
-      t.same(res.body, BAD_REQUEST("You don't have permission to move this message"));
+      t.same(res.body, badRequest("You don't have permission to move this message"));
       realmFile.setRealmSettings({ move_messages_between_streams_policy: 1, move_messages_between_streams_limit_seconds: 3600 });
       realmFile.backdate(id, 7200);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { stream_id: elsewhere });
-      t.same(late.body, BAD_REQUEST("The time limit for editing this message's stream has passed"));
+      t.same(late.body, badRequest("The time limit for editing this message's stream has passed"));
     });
     t.test('the target stream must exist and be readable by the mover', async (t) => {
       const id = await sendToStream(api, 'general', 'move me', 'x');
       const unknown = await api.call('PATCH', `/messages/${id}`, { stream_id: 9999 });
-      t.same(unknown.body, BAD_REQUEST('Invalid stream ID'));
+      t.same(unknown.body, badRequest('Invalid stream ID'));
       await api.as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-secret' }], invite_only: true });
       const secret = await streamIdOf(api, 'alice-secret');
       const closed = await api.call('PATCH', `/messages/${id}`, { stream_id: secret });
-      t.same(closed.body, BAD_REQUEST('Invalid stream ID'));
+      t.same(closed.body, badRequest('Invalid stream ID'));
     });
     t.test('change_all past the time limit names the part of the topic the user may move', async (t) => {
       const ids = await topicOfFour('partly old', api.as(alice));
@@ -237,7 +236,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     const res = await api.call('PATCH', `/messages/${id}`, { stream_id: vault, send_notification_to_new_thread: false });
     t.equal(res.status, 200, res.text);
     const asAlice = await api.as(alice).get(`/messages/${id}`);
-    t.same(asAlice.body, BAD_REQUEST('Invalid message(s)'));
+    t.same(asAlice.body, badRequest('Invalid message(s)'));
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE user_id = ? AND message_id = ?', alice.id, id), 0);
   });
 

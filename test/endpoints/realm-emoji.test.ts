@@ -1,14 +1,11 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember, fetchMessage } from '../helpers/fixtures';
-import { postFiles, rawRequest, TINY_PNG } from '../helpers/files';
-import { ApiClient } from '../helpers/http';
+import { pngUpload, postFiles, rawRequest, TINY_PNG } from '../helpers/files';
+import { ApiClient, badRequest } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
-
-const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
-const png = (field = 'file') => [{ field, filename: 'img.png', contentType: 'image/png', data: TINY_PNG }];
 
 t.test('realm emoji', async (t) => {
   const server = await startServer({ env: { MAX_IMAGE_UPLOAD_SIZE_MIB: '1' } });
@@ -21,32 +18,32 @@ t.test('realm emoji', async (t) => {
 
   t.test('POST /realm/emoji/{emoji_name} errors', async (t) => {
     t.test('names: missing characters and bad endings', async (t) => {
-      const bad = await postFiles(server.baseUrl, '/realm/emoji/Party!', alice, png());
-      t.same(bad.json(), BAD_REQUEST('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'));
-      const ending = await postFiles(server.baseUrl, '/realm/emoji/party_', alice, png());
-      t.same(ending.json(), BAD_REQUEST('Emoji names must end with either a letter or digit.'));
+      const bad = await postFiles(server.baseUrl, '/realm/emoji/Party!', alice, pngUpload());
+      t.same(bad.json(), badRequest('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'));
+      const ending = await postFiles(server.baseUrl, '/realm/emoji/party_', alice, pngUpload());
+      t.same(ending.json(), badRequest('Emoji names must end with either a letter or digit.'));
     });
     t.test('exactly one image file', async (t) => {
       const none = await api.as(alice).post('/realm/emoji/nofile', {}, 'multipart');
-      t.same(none.body, BAD_REQUEST('You must upload exactly one file.'));
+      t.same(none.body, badRequest('You must upload exactly one file.'));
       const text = await postFiles(server.baseUrl, '/realm/emoji/textfile', alice, [{ field: 'f', filename: 'a.png', contentType: 'image/png', data: Buffer.from('text') }]);
       t.same(text.json(), { result: 'error', msg: 'Invalid image format', code: 'BAD_IMAGE' });
     });
     t.test('add_custom_emoji_policy decides who may add', async (t) => {
       realmFile.setRealmSettings({ add_custom_emoji_policy: 2 });
-      const res = await postFiles(server.baseUrl, '/realm/emoji/adminonly', alice, png());
+      const res = await postFiles(server.baseUrl, '/realm/emoji/adminonly', alice, pngUpload());
       realmFile.setRealmSettings({});
-      t.same(res.json(), BAD_REQUEST('Insufficient permission'));
+      t.same(res.json(), badRequest('Insufficient permission'));
     });
   });
 
   t.test('a realm emoji: listed, announced, served, rendered in messages and usable as a reaction', async (t) => {
     const events = await EventReader.register(api.as(bob), { event_types: ['realm_emoji'] });
-    const res = await postFiles(server.baseUrl, '/realm/emoji/party_parrot', alice, png());
+    const res = await postFiles(server.baseUrl, '/realm/emoji/party_parrot', alice, pngUpload());
     t.equal(res.status, 200);
     t.same(res.json(), { result: 'success', msg: '' });
-    const taken = await postFiles(server.baseUrl, '/realm/emoji/party_parrot', bob, png());
-    t.same(taken.json(), BAD_REQUEST('A custom emoji with this name already exists.'));
+    const taken = await postFiles(server.baseUrl, '/realm/emoji/party_parrot', bob, pngUpload());
+    t.same(taken.json(), badRequest('A custom emoji with this name already exists.'));
 
     const list = await api.as(bob).get('/realm/emoji');
     t.same(responseViolations('get', '/realm/emoji', list.body), []);
@@ -75,19 +72,19 @@ t.test('realm emoji', async (t) => {
   });
 
   t.test('spaces in a new emoji name become underscores', async (t) => {
-    const res = await postFiles(server.baseUrl, `/realm/emoji/${encodeURIComponent('sparkle cat')}`, alice, png());
+    const res = await postFiles(server.baseUrl, `/realm/emoji/${encodeURIComponent('sparkle cat')}`, alice, pngUpload());
     t.same(res.json(), { result: 'success', msg: '' });
     const names = Object.values((await api.get('/realm/emoji')).body['emoji'] as Record<string, { name: string }>).map((e) => e.name);
     t.ok(names.includes('sparkle_cat'), names.join(', '));
   });
 
   t.test('DELETE /realm/emoji/{emoji_name}: the author or administrators deactivate it', async (t) => {
-    await postFiles(server.baseUrl, '/realm/emoji/shortlived', alice, png());
+    await postFiles(server.baseUrl, '/realm/emoji/shortlived', alice, pngUpload());
     const unknown = await api.call('DELETE', '/realm/emoji/nosuchthing');
     t.equal(unknown.status, 404);
     t.same(unknown.body, { result: 'error', msg: 'Emoji does not exist', code: 'BAD_REQUEST' });
     const notAuthor = await api.as(bob).call('DELETE', '/realm/emoji/shortlived');
-    t.same(notAuthor.body, BAD_REQUEST('Must be an organization administrator or emoji author'));
+    t.same(notAuthor.body, badRequest('Must be an organization administrator or emoji author'));
     const events = await EventReader.register(api.as(bob), { event_types: ['realm_emoji'] });
     const res = await api.as(alice).call('DELETE', '/realm/emoji/shortlived');
     t.same(res.body, { result: 'success', msg: '' });
@@ -97,6 +94,6 @@ t.test('realm emoji', async (t) => {
     const again = await api.call('DELETE', '/realm/emoji/shortlived');
     t.equal(again.status, 404, 'a deactivated emoji is gone for deletion');
     const reaction = await api.as(bob).post(`/messages/${await sendToStream(api, 'general', 'x', 'y')}/reactions`, { emoji_name: 'shortlived' });
-    t.same(reaction.body, BAD_REQUEST("Emoji 'shortlived' does not exist"));
+    t.same(reaction.body, badRequest("Emoji 'shortlived' does not exist"));
   });
 });

@@ -9,13 +9,12 @@ import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { multipartBody, postFiles, rawRequest, TINY_PNG, type RawResponse } from '../helpers/files';
-import { ApiClient, basicAuth } from '../helpers/http';
+import { ApiClient, basicAuth, badRequest } from '../helpers/http';
 import { manage } from '../helpers/manage';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
-const BAD_REQUEST = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 const NOT_FOUND = { result: 'error', msg: 'File not found', code: 'BAD_REQUEST' };
 
 t.test('uploads', async (t) => {
@@ -41,7 +40,7 @@ t.test('uploads', async (t) => {
     t.test('no file is You must specify a file to upload', async (t) => {
       const res = await api.post('/user_uploads', { note: 'no file here' }, 'multipart');
       t.equal(res.status, 400);
-      t.same(res.body, BAD_REQUEST('You must specify a file to upload'));
+      t.same(res.body, badRequest('You must specify a file to upload'));
     });
     t.test('two files are refused', async (t) => {
       const part = { contentType: 'text/plain', data: Buffer.from('x') };
@@ -50,7 +49,7 @@ t.test('uploads', async (t) => {
         { field: 'b', filename: 'b.txt', ...part },
       ]);
       t.equal(res.status, 400);
-      t.same(res.json(), BAD_REQUEST('You may only upload one file at a time'));
+      t.same(res.json(), badRequest('You may only upload one file at a time'));
     });
     t.test('a file over the configured limit names the limit, which register announces', async (t) => {
       const registered = await api.post('/register', { fetch_event_types: ['realm'] });
@@ -60,7 +59,7 @@ t.test('uploads', async (t) => {
         { field: 'file', filename: 'big.bin', contentType: 'application/octet-stream', data: Buffer.alloc(4 * 1024 * 1024 + 10) },
       ]);
       t.equal(res.status, 400);
-      t.same(res.json(), BAD_REQUEST('Uploaded file is larger than the allowed limit of 4 MiB'));
+      t.same(res.json(), badRequest('Uploaded file is larger than the allowed limit of 4 MiB'));
     });
     t.test('a body beyond the front end limit is a 413 JSON error, answered before the body is read', async (t) => {
       // Only the head is sent: the answer comes from Content-Length alone.
@@ -82,7 +81,7 @@ t.test('uploads', async (t) => {
       });
       t.match(answer, /^HTTP\/1\.1 413 /);
       const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
-      t.same(body, BAD_REQUEST(`Request body too large (limit: ${5 * 1024 * 1024} bytes)`));
+      t.same(body, badRequest(`Request body too large (limit: ${5 * 1024 * 1024} bytes)`));
     });
     t.test('without credentials the answer has no code', async (t) => {
       const res = await postFiles(server.baseUrl, '/user_uploads', null, [{ field: 'f', filename: 'a.txt', contentType: 'text/plain', data: Buffer.from('x') }]);

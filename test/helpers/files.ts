@@ -80,3 +80,8 @@ export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** TINY_PNG as the one file of an upload, in form field `field`. */
+export function pngUpload(field = 'file'): FilePart[] {
+  return [{ field, filename: 'img.png', contentType: 'image/png', data: TINY_PNG }];
+}

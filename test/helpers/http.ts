@@ -25,6 +25,11 @@ export interface ApiResponse {
 }
 
 /** Values as a real client sends them: strings as-is, everything else JSON-encoded. */
+/** The error body of a plain 400 `BAD_REQUEST` with this message. */
+export function badRequest(msg: string): { result: 'error'; msg: string; code: 'BAD_REQUEST' } {
+  return { result: 'error', msg, code: 'BAD_REQUEST' };
+}
+
 export function wireValue(value: string | number | boolean | object): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
