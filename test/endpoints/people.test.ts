@@ -2,7 +2,7 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { responseViolations } from '../helpers/openapi';
-import { createWithRole, hiddenAddress, MAX_ROLE_SEEING, ROLES, type Person } from '../helpers/people';
+import { onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, type Person } from '../helpers/people';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
@@ -14,14 +14,7 @@ t.test('user reads', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const file = new RealmFile(server);
   t.teardown(() => file.close());
-  const ownerId = Number((await api.get('/users/me')).body['user_id']);
-  const viewers: Record<string, Person> = {
-    owner: { ...server.owner, id: ownerId, role: ROLES.owner },
-    admin: await createWithRole(api, file, 'Admin', ROLES.admin),
-    moderator: await createWithRole(api, file, 'Moderator', ROLES.moderator),
-    member: await createWithRole(api, file, 'Member', ROLES.member),
-    guest: await createWithRole(api, file, 'Guest', ROLES.guest),
-  };
+  const viewers: Record<string, Person> = await onePersonOfEachRole(api, file, server.owner);
   const target = await createMember(api, 'Target');
 
   t.test('an unknown user id or API email is "No such user"', async (t) => {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
-import { createWithRole, hiddenAddress, MAX_ROLE_SEEING, ROLES, type Person } from '../helpers/people';
+import { onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, type Person } from '../helpers/people';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
@@ -16,14 +16,7 @@ t.test('people events', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const file = new RealmFile(server);
   t.teardown(() => file.close());
-  const ownerId = Number((await api.get('/users/me')).body['user_id']);
-  const viewers: Record<string, Person> = {
-    owner: { ...server.owner, id: ownerId, role: ROLES.owner },
-    admin: await createWithRole(api, file, 'Admin', ROLES.admin),
-    moderator: await createWithRole(api, file, 'Moderator', ROLES.moderator),
-    member: await createWithRole(api, file, 'Member', ROLES.member),
-    guest: await createWithRole(api, file, 'Guest', ROLES.guest),
-  };
+  const viewers: Record<string, Person> = await onePersonOfEachRole(api, file, server.owner);
 
   t.test('a setting change: user_settings to every queue, the legacy twin only without user_settings_object', async (t) => {
     const alice = await createMember(api, 'Alice');

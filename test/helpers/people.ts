@@ -16,6 +16,18 @@ export async function createWithRole(api: ApiClient, file: RealmFile, name: stri
 }
 
 /** The API address of a user whose real email is hidden (SPEC User.email): `user<id>@<realm host>`. */
+/** The owner (whose credentials `api` holds) and one new person of each other role, by role name. */
+export async function onePersonOfEachRole(api: ApiClient, file: RealmFile, owner: Credentials): Promise<Record<keyof typeof ROLES, Person>> {
+  const ownerId = Number((await api.get('/users/me')).body['user_id']);
+  return {
+    owner: { ...owner, id: ownerId, role: ROLES.owner },
+    admin: await createWithRole(api, file, 'Admin', ROLES.admin),
+    moderator: await createWithRole(api, file, 'Moderator', ROLES.moderator),
+    member: await createWithRole(api, file, 'Member', ROLES.member),
+    guest: await createWithRole(api, file, 'Guest', ROLES.guest),
+  };
+}
+
 export function hiddenAddress(id: number): string {
   return `user${id}@localhost`;
 }
