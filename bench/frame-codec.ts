@@ -1,27 +1,20 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { decodeFromShard, encodeFrame } from '../src/wire/codec';
-import type { RequestFrame } from '../src/wire/protocol';
+import { requestFrame } from './lib/request-frame';
 
 const ROUND_TRIPS = 50_000;
 const IN_FLIGHT = 64;
 
-const frame: RequestFrame = {
-  kind: 'request',
+const frame = requestFrame({
   id: 0,
   realm: 'default',
   route: 'POST /messages',
-  pathParams: {},
   params: { type: 'stream', to: 'general', topic: 'bench', content: 'Hello, **world**! How is everyone doing today?' },
-  files: [],
   authorization: 'Basic b3duZXJAZXhhbXBsZS5jb206NXZWQmZ6Qjc5ejNzU3N0MXN1dW00YXN1WklWMThSOHM=',
-  surface: 'api',
-  sessionCookie: '',
-  csrfToken: '',
-  secure: false,
   clientIp: '127.0.0.1',
   userAgent: 'curl/8.0',
-};
+});
 
 async function roundTrips(worker: Worker, useMsgpack: boolean): Promise<number> {
   let sent = 0;

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import uWS from 'uWebSockets.js';
 import { decodeFromShard, encodeFrame } from '../../src/wire/codec';
-import type { RequestFrame, ThreadMessage } from '../../src/wire/protocol';
+import type { ThreadMessage } from '../../src/wire/protocol';
+import { requestFrame } from './request-frame';
 
 /**
  * The ceiling of issue 9's scenarios: the server's process layout (uWS → msgpack frame → worker
@@ -37,22 +38,7 @@ worker.on('message', (message: ThreadMessage) => {
 function forward(state: { res: uWS.HttpResponse; aborted: boolean }, method: string, body: Buffer | null): void {
   const id = nextId++;
   pending.set(id, state);
-  const frame: RequestFrame = {
-    kind: 'request',
-    id,
-    realm: 'ceiling',
-    route: `${method} /${mode ?? ''}`,
-    pathParams: {},
-    params: {},
-    files: [],
-    authorization: '',
-    surface: 'api',
-    sessionCookie: '',
-    csrfToken: '',
-    secure: false,
-    clientIp: '',
-    userAgent: '',
-  };
+  const frame = requestFrame({ id, realm: 'ceiling', route: `${method} /${mode ?? ''}` });
   const bytes = encodeFrame(frame);
   if (body) {
     // As the front end does (src/http/server.ts): the body's own memory travels, not a copy.

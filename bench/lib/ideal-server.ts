@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import uWS from 'uWebSockets.js';
 import { decodeFromShard, encodeFrame } from '../../src/wire/codec';
-import type { RequestFrame } from '../../src/wire/protocol';
+import { requestFrame } from './request-frame';
 
 /**
  * The ceiling of the storage scenarios: the server's process layout with nothing else in it.
@@ -27,28 +27,12 @@ worker.on('message', (bytes: ArrayBuffer) => {
   waiting.res.cork(() => waiting.res.writeStatus('200 OK').writeHeader('Content-Type', 'application/json').end(frame.body));
 });
 
-function forward(res: uWS.HttpResponse, state: { res: uWS.HttpResponse; aborted: boolean }, params: Record<string, string>): void {
+function forward(state: { res: uWS.HttpResponse; aborted: boolean }, params: Record<string, string>): void {
   const id = nextId++;
   pending.set(id, state);
-  const frame: RequestFrame = {
-    kind: 'request',
-    id,
-    realm: 'ideal',
-    route: mode === 'send' ? 'POST /messages' : 'GET /messages',
-    pathParams: {},
-    params,
-    files: [],
-    authorization: '',
-    surface: 'api',
-    sessionCookie: '',
-    csrfToken: '',
-    secure: false,
-    clientIp: '',
-    userAgent: '',
-  };
+  const frame = requestFrame({ id, realm: 'ideal', route: mode === 'send' ? 'POST /messages' : 'GET /messages', params });
   const bytes = encodeFrame(frame);
   worker.postMessage(bytes, [bytes]);
-  void res;
 }
 
 const app = uWS.App();
@@ -57,13 +41,13 @@ app.any('/*', (res, req) => {
   res.onAborted(() => (state.aborted = true));
   const query = req.getQuery() ?? '';
   if (req.getHeader('content-length') === '') {
-    forward(res, state, Object.fromEntries(new URLSearchParams(query)));
+    forward(state, Object.fromEntries(new URLSearchParams(query)));
     return;
   }
   const chunks: Buffer[] = [];
   res.onData((chunk, isLast) => {
     chunks.push(Buffer.from(chunk.slice(0)));
-    if (isLast) forward(res, state, Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString())));
+    if (isLast) forward(state, Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString())));
   });
 });
 app.listen('127.0.0.1', Number(portArg), (socket) => {
