@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { openRealmDb } from '../../workers/db/open';
-import { FULL_COLUMNS, FULL_ROWS, matchesStatement, rangeStatements } from '../../workers/queries/message-fetch';
+import { FULL_COLUMNS, matchesStatement, messageRowFromArray, rangeStatements, RANGE_COLUMNS } from '../../workers/queries/message-fetch';
+import { MESSAGES_BY_ID } from '../../workers/queries/message-json';
 import { narrowSql, type ResolvedNarrow, type ResolvedTerm } from '../../workers/queries/narrow-sql';
 
 // Every narrow shape must read messages and user_messages through an index: a plain
@@ -69,7 +70,7 @@ t.test('every narrow shape reads messages and user_messages through an index', a
   for (const [name, shape] of Object.entries(SHAPES)) {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: shape.terms, includeHistory: shape.history, near: null, highlight: null };
     const sql = narrowSql(narrow);
-    const statements = rangeStatements(sql, FULL_COLUMNS, narrow);
+    const statements = rangeStatements(sql, RANGE_COLUMNS, narrow);
     const plans = {
       before: plan(statements.before, [...sql.params, 100, 51]),
       at: plan(statements.at, [...sql.params, 100]),
@@ -81,28 +82,37 @@ t.test('every narrow shape reads messages and user_messages through an index', a
       t.notMatch(text, FULL_SCAN, `${name}: ${statement} uses an index\n${text}`);
     }
   }
-  t.test('the stream and topic narrow reads messages_stream_topic by ID range, without sorting', async (t) => {
+  t.test('a stream history range reads only messages_stream_id', async (t) => {
+    const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
+    const sql = narrowSql(narrow);
+    t.match(plan(rangeStatements(sql, RANGE_COLUMNS, narrow).before, [...sql.params, 100, 101]), 'SEARCH m USING COVERING INDEX messages_stream_id ');
+  });
+  t.test('a page reads the messages its cache lacks by primary key', async (t) => {
+    t.match(plan(MESSAGES_BY_ID, ['[1,2]']), /SEARCH m USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+  });
+  t.test('the stream and topic narrow reads only messages_stream_topic by ID range, without sorting', async (t) => {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream and topic history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
     const sql = narrowSql(narrow);
-    const text = plan(rangeStatements(sql, FULL_COLUMNS, narrow).before, [...sql.params, 100, 101]);
-    t.match(text, /SEARCH m USING INDEX messages_stream_topic \(stream_id=\? AND topic=\? AND id<\?\)/);
+    const text = plan(rangeStatements(sql, RANGE_COLUMNS, narrow).before, [...sql.params, 100, 101]);
+    // COVERING: IDs and versions come from the index (migration 16), not from message rows.
+    t.match(text, /SEARCH m USING COVERING INDEX messages_stream_topic \(stream_id=\? AND topic=\? AND id<\?\)/);
     t.notMatch(text, /TEMP B-TREE/);
   });
   t.test('is:unread uses the partial index of unread rows', async (t) => {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['is:unread']?.terms ?? [], includeHistory: false, near: null, highlight: null };
     const sql = narrowSql(narrow);
-    const statements = rangeStatements(sql, FULL_COLUMNS, narrow);
+    const statements = rangeStatements(sql, RANGE_COLUMNS, narrow);
     t.match(plan(statements.before, [...sql.params, 100, 101]), /SEARCH um USING INDEX user_messages_unread/);
     t.match(plan(statements.firstUnread, statements.firstUnreadParams), /SEARCH um USING INDEX user_messages_unread/);
   });
   t.test('first_unread of a stream narrow reads only the viewer\'s unread rows', async (t) => {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
-    const statements = rangeStatements(narrowSql(narrow), FULL_COLUMNS, narrow);
+    const statements = rangeStatements(narrowSql(narrow), RANGE_COLUMNS, narrow);
     t.match(plan(statements.firstUnread, statements.firstUnreadParams), /SEARCH um USING INDEX user_messages_unread/);
   });
 
   t.test('a full row read as an array becomes the same row as SELECT m.* reads', async (t) => {
-    // A column added to messages must be added to FULL_COLUMNS and FULL_ROWS too.
+    // A column added to messages must be added to FULL_COLUMNS and messageRowFromArray too.
     const tableColumns = (db.prepare("SELECT name FROM pragma_table_info('messages')").all() as { name: string }[])
       .map((column) => column.name)
       .filter((name) => name !== 'rendered_content_version');
@@ -114,9 +124,9 @@ t.test('every narrow shape reads messages and user_messages through an index', a
        VALUES (77, 1, 2, 3, 'topic', 'raw', '<p>raw</p>', 1, 1700000000, 'test', 0, '[]', 1700000100, '[]')`,
     ).run();
     db.pragma('foreign_keys = ON');
-    const asArray = db.prepare(`SELECT ${FULL_COLUMNS}, 5 AS user_flags FROM messages m WHERE m.id = 77`).raw(true).get() as unknown[];
-    const asObject = db.prepare('SELECT m.*, 5 AS user_flags FROM messages m WHERE m.id = 77').get() as Record<string, unknown>;
+    const asArray = db.prepare(`SELECT ${FULL_COLUMNS} FROM messages m WHERE m.id = 77`).raw(true).get() as unknown[];
+    const asObject = db.prepare('SELECT m.* FROM messages m WHERE m.id = 77').get() as Record<string, unknown>;
     delete asObject['rendered_content_version'];
-    t.same(FULL_ROWS.fromArray?.(asArray), asObject);
+    t.same(messageRowFromArray(asArray), asObject);
   });
 });

@@ -1,4 +1,4 @@
-import { FLAG_ROWS, selectRange, type FlaggedRow, type RangeRequest } from '../queries/message-fetch';
+import { selectRange, type RangeRequest } from '../queries/message-fetch';
 import type { ResolvedNarrow } from '../queries/narrow-sql';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
@@ -34,7 +34,7 @@ export function doUpdateFlagsForNarrow(
   const numBefore = Math.min(request.numBefore, MAX_FLAG_UPDATE_RANGE);
   const numAfter = Math.min(request.numAfter, MAX_FLAG_UPDATE_RANGE - numBefore);
   return realm.transact((tx) => {
-    const range = selectRange<FlaggedRow>(realm, narrow, { ...request, numBefore, numAfter }, FLAG_ROWS);
+    const range = selectRange(realm, narrow, { ...request, numBefore, numAfter });
     const changed = applyFlagChangeTxn(tx, user, change, range.rows.map((row) => row.id));
     const first = range.rows[0];
     const last = range.rows[range.rows.length - 1];

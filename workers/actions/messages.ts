@@ -211,6 +211,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
     topic_links: topicLinksJson,
     last_edit_timestamp: null,
     edit_history: null,
+    version: 0,
   };
   tx.publish(
     {

@@ -1,3 +1,4 @@
+import { CACHING_MIGRATIONS, type Migration } from './migrations-caching';
 import { MESSAGING_MIGRATIONS } from './migrations-messaging';
 import { PEOPLE_MIGRATIONS } from './migrations-people';
 
@@ -7,4 +8,4 @@ import { PEOPLE_MIGRATIONS } from './migrations-people';
  * to a new file listed last here). Each file holds one era of the schema, so none grows long.
  * Timestamps are UNIX seconds (SPEC §Wire conventions 6) unless a column says otherwise.
  */
-export const MIGRATIONS: readonly string[] = [...MESSAGING_MIGRATIONS, ...PEOPLE_MIGRATIONS];
+export const MIGRATIONS: readonly Migration[] = [...MESSAGING_MIGRATIONS, ...PEOPLE_MIGRATIONS, ...CACHING_MIGRATIONS];

@@ -44,7 +44,10 @@ function migrate(db: Db): void {
   }
   if (version === MIGRATIONS.length) return;
   db.transaction(() => {
-    for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v] as string);
+    for (const migration of MIGRATIONS.slice(version)) {
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
+    }
     db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();
 }

@@ -6,9 +6,10 @@ import { errors } from '../lib/errors';
 import { parseNarrow } from '../lib/narrow';
 import { json, param } from '../lib/params';
 import { optionalUserRoute, userRoute } from '../lib/route';
-import { FULL_ROWS, fetchedMessages, matchesNarrow, selectRange, type FetchedRow } from '../queries/message-fetch';
+import { matchesNarrow, selectRange } from '../queries/message-fetch';
+import { fetchedMessagesJson } from '../queries/message-json';
 import { resolveNarrow } from '../queries/narrow-resolve';
-import { spectatorAccessEnabled } from '../queries/realm-settings';
+import { realmSettings } from '../queries/realm-settings';
 import { resolveSpectatorNarrow } from '../queries/spectator-narrow';
 
 // api-notes §b: at most 5000 messages per fetch.
@@ -34,8 +35,9 @@ export const getMessages = optionalUserRoute(
     use_first_unread_anchor: param.bool(false),
   }),
   ({ realm, user }, p) => {
+    const settings = realmSettings(realm);
     if (user === null) {
-      if (!spectatorAccessEnabled(realm)) throw errors.notLoggedIn();
+      if (!settings.enable_spectator_access) throw errors.notLoggedIn();
       if (p.client_extavatar === true) throw errors.invalidForAnonymous('client_extavatar');
     }
     if (p.num_before + p.num_after > MAX_MESSAGES_PER_FETCH) throw errors.tooManyMessages(MAX_MESSAGES_PER_FETCH);
@@ -43,17 +45,17 @@ export const getMessages = optionalUserRoute(
     const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
     const terms = parseNarrow(p.narrow);
     const narrow = user === null ? resolveSpectatorNarrow(realm, terms) : resolveNarrow(realm, user, terms);
-    const range = selectRange<FetchedRow>(
+    const range = selectRange(
       realm,
       narrow,
       // A `near` term is where the client wants to be (api-notes §c).
       { anchor: narrow.near ?? anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor },
-      FULL_ROWS,
     );
     return {
-      messages: fetchedMessages(realm, narrow, range.rows, {
+      messages: fetchedMessagesJson(realm, narrow, range.rows, {
         applyMarkdown: p.apply_markdown,
         clientExtavatar: p.client_extavatar ?? user !== null,
+        editHistory: settings.allow_edit_history,
       }),
       anchor: range.anchor,
       found_anchor: range.foundAnchor,

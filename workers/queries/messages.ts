@@ -18,6 +18,8 @@ export interface MessageRow {
   topic_links: string;
   last_edit_timestamp: number | null;
   edit_history: string | null;
+  /** Moves on with every change to the row or its reactions (migration 16): the cache's key. */
+  version: number;
 }
 
 export function messageById(realm: Realm, id: number): MessageRow | undefined {

@@ -58,7 +58,7 @@ export interface TopicSummary {
 export function streamTopics(realm: Realm, user: UserRow, streamId: number): TopicSummary[] {
   const stream = accessStreamById(realm, user, streamId, false);
   if (canReadStreamHistory(realm, user, stream)) {
-    // messages_stream_topic (stream_id, topic COLLATE NOCASE, id)
+    // messages_stream_topic (stream_id, topic COLLATE NOCASE, id, version)
     return realm
       .stmt(
         `SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE stream_id = ?

@@ -1,0 +1,120 @@
+import { isUploadedAvatarUrl } from '../lib/avatar-url';
+import { flagNames } from '../lib/flags';
+import { JsonText } from '../lib/json-text';
+import type { Realm } from '../realm';
+import { versionedCache } from './cache-version';
+import { FULL_COLUMNS, messageRowFromArray, searchMatch, viewerFlags, type RangeRow } from './message-fetch';
+import { MessageLookups, messageObject, type MessageRow } from './messages';
+import type { ResolvedNarrow } from './narrow-sql';
+
+/** Enough for the recent pages of a busy realm's conversations; about 1 kB each. */
+const MAX_CACHED_MESSAGES = 10_000;
+
+export interface MessageOptions {
+  applyMarkdown: boolean;
+  /** SPEC Message.avatar_url: null tells the client to compute the external avatar itself. */
+  clientExtavatar: boolean;
+  /** The realm's allow_edit_history: without it, no message shows its edit history. */
+  editHistory: boolean;
+}
+
+/** The options a message's text depends on, as an index into its cached texts. */
+function variantOf(options: MessageOptions): number {
+  return (options.applyMarkdown ? 1 : 0) | (options.clientExtavatar ? 2 : 0) | (options.editHistory ? 4 : 0);
+}
+
+interface CachedMessage {
+  version: number;
+  /** By variant: the object's JSON without the viewer's flags and without its closing brace. */
+  texts: (string | undefined)[];
+}
+
+/**
+ * Message objects as JSON text, by message ID: what every viewer of a message sees alike, as
+ * the public API's server caches its message dictionaries. An entry holds while the message's
+ * version (migration 16: its row and its reactions) is the one it was built from; the rest of
+ * what the object shows (senders, streams, conversations) is behind cache_version, whose change
+ * empties the whole cache. Past MAX_CACHED_MESSAGES, the entry built longest ago goes.
+ */
+class MessageTextCache {
+  private readonly entries = new Map<number, CachedMessage>();
+
+  get(id: number, version: number, variant: number): string | undefined {
+    const entry = this.entries.get(id);
+    return entry?.version === version ? entry.texts[variant] : undefined;
+  }
+
+  set(id: number, version: number, variant: number, text: string): void {
+    let entry = this.entries.get(id);
+    if (entry?.version !== version) {
+      entry = { version, texts: [] };
+      this.entries.delete(id);
+      this.entries.set(id, entry);
+      if (this.entries.size > MAX_CACHED_MESSAGES) this.entries.delete(this.entries.keys().next().value as number);
+    }
+    entry.texts[variant] = text;
+  }
+}
+
+const messageTexts = versionedCache(() => new MessageTextCache());
+
+const flagTexts = new Map<number, string>();
+
+/** The viewer's flags as JSON; a handful of distinct sets, so each is serialised once. */
+function flagsJson(flags: number): string {
+  let text = flagTexts.get(flags);
+  if (text === undefined) flagTexts.set(flags, (text = JSON.stringify(flagNames(flags))));
+  return text;
+}
+
+/**
+ * A page of message objects (GET /messages) as a JSON list: each message's cached text, then
+ * the viewer's flags, then `match_content` and `match_subject` when the narrow searches. Only
+ * messages without a current text are read in full; a search reads every one, to highlight it.
+ */
+export function fetchedMessagesJson(
+  realm: Realm,
+  narrow: ResolvedNarrow,
+  rows: readonly RangeRow[],
+  options: MessageOptions,
+): JsonText {
+  const cache = messageTexts(realm);
+  const variant = variantOf(options);
+  const texts = rows.map((row) => cache.get(row.id, row.version, variant));
+  const missing = rows.filter((_, i) => texts[i] === undefined).map((row) => row.id);
+  const lookups = new MessageLookups(realm);
+  if (missing.length > 0) lookups.preloadReactions(missing);
+  const messages = readMessages(realm, narrow.highlight ? rows.map((row) => row.id) : missing);
+  const parts = rows.map((row, i) => {
+    const message = messages.get(row.id);
+    let text = texts[i];
+    if (text === undefined) {
+      if (!message) throw new Error(`message ${row.id} was selected but could not be read`);
+      text = messageText(realm, message, options, lookups);
+      cache.set(row.id, message.version, variant, text);
+    }
+    const match = narrow.highlight && message ? searchMatch(message, narrow.highlight) : null;
+    const matchJson = match ? `,"match_content":${JSON.stringify(match.match_content)},"match_subject":${JSON.stringify(match.match_subject)}` : '';
+    return `${text},"flags":${flagsJson(viewerFlags(row))}${matchJson}}`;
+  });
+  return new JsonText(`[${parts.join(',')}]`);
+}
+
+/** Full rows by ID; the parameter is the IDs as a JSON list. Exported for the query-plan test. */
+export const MESSAGES_BY_ID = `SELECT ${FULL_COLUMNS} FROM messages m WHERE m.id IN (SELECT value FROM json_each(?))`;
+
+function readMessages(realm: Realm, ids: readonly number[]): Map<number, MessageRow> {
+  if (ids.length === 0) return new Map();
+  const rows = realm.rawStmt(MESSAGES_BY_ID).all(JSON.stringify(ids)) as unknown[][];
+  return new Map(rows.map((values) => [values[0] as number, messageRowFromArray(values)]));
+}
+
+/** A message object's JSON without flags and without the closing brace. */
+function messageText(realm: Realm, message: MessageRow, options: MessageOptions, lookups: MessageLookups): string {
+  const object = messageObject(realm, message, 0, options.applyMarkdown, lookups);
+  delete object['flags'];
+  // SPEC Message.avatar_url: null unless the sender uploaded one (files: its URL cannot be computed).
+  if (options.clientExtavatar && !isUploadedAvatarUrl(object['avatar_url'])) object['avatar_url'] = null;
+  if (!options.editHistory) delete object['edit_history'];
+  return JSON.stringify(object).slice(0, -1);
+}
