@@ -9,6 +9,11 @@ export interface Load {
   connections?: number;
   /** Connection i sends these headers (i modulo their count), e.g. one user each. */
   headersPerConnection?: Record<string, string>[];
+  /**
+   * Paths (with their query) that every connection walks in a loop, each from its own place:
+   * connection i starts i × (paths / connections) along, so no two ask for the same at once.
+   */
+  paths?: string[];
 }
 
 export interface Measured {
@@ -22,19 +27,27 @@ export const DURATION_SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 export const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 
 export async function measure(load: Load): Promise<Measured> {
+  const connections = load.connections ?? CONNECTIONS;
   const options: autocannon.Options = {
     url: load.url,
     method: load.method,
-    connections: load.connections ?? CONNECTIONS,
+    connections,
     duration: DURATION_SECONDS,
     headers: load.headers ?? {},
   };
   if (load.body !== undefined) options.body = load.body;
   const perConnection = load.headersPerConnection;
-  if (perConnection && perConnection.length > 0) {
-    let next = 0;
-    options.setupClient = (client) => client.setHeaders(perConnection[next++ % perConnection.length]);
-  }
+  const paths = load.paths ?? [];
+  const stride = Math.max(1, Math.floor(paths.length / connections));
+  let next = 0;
+  options.setupClient = (client) => {
+    const connection = next++;
+    if (perConnection && perConnection.length > 0) client.setHeaders(perConnection[connection % perConnection.length]);
+    if (paths.length > 0) {
+      const start = (connection * stride) % paths.length;
+      client.setRequests([...paths.slice(start), ...paths.slice(0, start)].map((path) => ({ path })));
+    }
+  };
   const result = await autocannon(options);
   return {
     requestsPerSecond: result.requests.average,
