@@ -17,7 +17,9 @@ function send(frame: FromShard): void {
 }
 
 function sendBinary(frame: ResponseFrame, bytes: Uint8Array): void {
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  // A view of part of a buffer is copied first (the Uint8Array constructor copies; a Buffer's
+  // own slice() would not), so only memory the bytes own is ever transferred.
+  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
   const encoded = encodeFrame({ ...frame, binary: { contentType: frame.binary?.contentType ?? '', bytes: new Uint8Array(0) } });
   const message: ThreadMessage = { frame: encoded, attached: owned.buffer as ArrayBuffer };
   port?.postMessage(message, [encoded, owned.buffer as ArrayBuffer]);

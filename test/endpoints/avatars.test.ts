@@ -69,6 +69,10 @@ t.test('avatars', async (t) => {
     t.equal(image.status, 200);
     t.equal(image.headers['content-type'], 'image/png');
     t.ok(image.body.equals(TINY_PNG), 'same bytes');
+    // A range of the stored image: exactly those bytes, not the whole image they are cut from.
+    const range = await rawRequest(server.baseUrl, avatarUrl, { headers: { Range: 'bytes=1-3' } });
+    t.equal(range.status, 206);
+    t.ok(range.body.equals(TINY_PNG.subarray(1, 4)), 'bytes 1 to 3: "PNG"');
     const me = await api.as(alice).get('/users/me');
     t.equal(me.body['avatar_url'], avatarUrl);
     t.equal(me.body['avatar_version'], 2);
