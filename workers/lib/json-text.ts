@@ -1,8 +1,8 @@
 /**
- * JSON already serialised, to stand as a top-level value of a reply (lib/reply.ts): message
- * pages are assembled from cached text, and parsing it back only to serialise it again would
- * cost what the cache saves.
+ * JSON already serialised, as UTF-8 pieces, to stand as a top-level value of a reply
+ * (lib/reply.ts): message pages are assembled from cached bytes, and turning them back into
+ * one string only for the wire to encode it again would cost much of what the cache saves.
  */
-export class JsonText {
-  constructor(readonly text: string) {}
+export class JsonBytes {
+  constructor(readonly pieces: readonly Buffer[]) {}
 }

@@ -1,17 +1,35 @@
 import type { ResponseFrame } from '../../src/wire/protocol';
-import { JsonText } from './json-text';
+import { JsonBytes } from './json-text';
 
 /** A response frame with a JSON body (serialised here, so the front end only copies bytes). */
 export function reply(id: number, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ResponseFrame {
-  return { kind: 'response', id, status, headers, body: bodyJson(body) };
+  const entries = Object.entries(body);
+  if (!entries.some(([, value]) => value instanceof JsonBytes)) return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
+  // Bytes out, as a file is: the front end writes them without decoding a string.
+  return { kind: 'response', id, status, headers, body: '', binary: { contentType: 'application/json', bytes: bodyBytes(entries) } };
 }
 
-/** JSON.stringify, except that a top-level JsonText value is copied in as it is. */
-function bodyJson(body: Record<string, unknown>): string {
-  const entries = Object.entries(body);
-  if (!entries.some(([, value]) => value instanceof JsonText)) return JSON.stringify(body);
-  const members = entries
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`);
-  return `{${members.join(',')}}`;
+const OPEN = Buffer.from('{');
+const CLOSE = Buffer.from('}');
+
+/** JSON.stringify of the body's entries, except that JsonBytes values are copied in as they are. */
+function bodyBytes(entries: [string, unknown][]): Buffer {
+  const pieces: Buffer[] = [OPEN];
+  let separator = '';
+  for (const [key, value] of entries) {
+    if (value === undefined) continue;
+    if (value instanceof JsonBytes) {
+      pieces.push(Buffer.from(`${separator}${JSON.stringify(key)}:`), ...value.pieces);
+    } else {
+      pieces.push(Buffer.from(`${separator}${JSON.stringify(key)}:${JSON.stringify(value)}`));
+    }
+    separator = ',';
+  }
+  pieces.push(CLOSE);
+  // Its own memory, not a slice of Buffer's shared pool: the bytes are transferred to the
+  // front end, and transferring the pool would detach it under every other Buffer.
+  const body = Buffer.allocUnsafeSlow(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let offset = 0;
+  for (const piece of pieces) offset += piece.copy(body, offset);
+  return body;
 }

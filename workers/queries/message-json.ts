@@ -1,6 +1,6 @@
 import { isUploadedAvatarUrl } from '../lib/avatar-url';
 import { flagNames } from '../lib/flags';
-import { JsonText } from '../lib/json-text';
+import { JsonBytes } from '../lib/json-text';
 import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import { FULL_COLUMNS, messageRowFromArray, searchMatch, viewerFlags, type RangeRow } from './message-fetch';
@@ -25,8 +25,8 @@ function variantOf(options: MessageOptions): number {
 
 interface CachedMessage {
   version: number;
-  /** By variant: the object's JSON without the viewer's flags and without its closing brace. */
-  texts: (string | undefined)[];
+  /** By variant: the object's JSON (UTF-8) without the viewer's flags and its closing brace. */
+  texts: (Buffer | undefined)[];
   /** The entry's place in MessageTextCache.order. */
   slot: number;
 }
@@ -56,12 +56,12 @@ export class MessageTextCache {
     return this.entries.size;
   }
 
-  get(id: number, version: number, variant: number): string | undefined {
+  get(id: number, version: number, variant: number): Buffer | undefined {
     const entry = this.entries.get(id);
     return entry?.version === version ? entry.texts[variant] : undefined;
   }
 
-  set(id: number, version: number, variant: number, text: string): void {
+  set(id: number, version: number, variant: number, text: Buffer): void {
     let entry = this.entries.get(id);
     if (entry?.version !== version) {
       const slot = this.nextSlot;
@@ -79,13 +79,16 @@ export class MessageTextCache {
 
 const messageTexts = versionedCache(() => new MessageTextCache());
 
-const flagTexts = new Map<number, string>();
+const flagPieces = new Map<number, Buffer>();
+const COMMA = Buffer.from(',');
+const OPEN_LIST = Buffer.from('[');
+const CLOSE_LIST = Buffer.from(']');
 
-/** The viewer's flags as JSON; a handful of distinct sets, so each is serialised once. */
-function flagsJson(flags: number): string {
-  let text = flagTexts.get(flags);
-  if (text === undefined) flagTexts.set(flags, (text = JSON.stringify(flagNames(flags))));
-  return text;
+/** The viewer's flags, closing a message's object; a handful of distinct sets, each built once. */
+function flagsPiece(flags: number): Buffer {
+  let piece = flagPieces.get(flags);
+  if (piece === undefined) flagPieces.set(flags, (piece = Buffer.from(`,"flags":${JSON.stringify(flagNames(flags))}}`)));
+  return piece;
 }
 
 /**
@@ -98,7 +101,7 @@ export function fetchedMessagesJson(
   narrow: ResolvedNarrow,
   rows: readonly RangeRow[],
   options: MessageOptions,
-): JsonText {
+): JsonBytes {
   const cache = messageTexts(realm);
   const variant = variantOf(options);
   const texts = rows.map((row) => cache.get(row.id, row.version, variant));
@@ -106,7 +109,8 @@ export function fetchedMessagesJson(
   const lookups = new MessageLookups(realm);
   if (missing.length > 0) lookups.preloadReactions(missing);
   const messages = readMessages(realm, narrow.highlight ? rows.map((row) => row.id) : missing);
-  const parts = rows.map((row, i) => {
+  const pieces: Buffer[] = [OPEN_LIST];
+  rows.forEach((row, i) => {
     const message = messages.get(row.id);
     let text = texts[i];
     if (text === undefined) {
@@ -114,11 +118,16 @@ export function fetchedMessagesJson(
       text = messageText(realm, message, options, lookups);
       cache.set(row.id, message.version, variant, text);
     }
-    const match = narrow.highlight && message ? searchMatch(message, narrow.highlight) : null;
-    const matchJson = match ? `,"match_content":${JSON.stringify(match.match_content)},"match_subject":${JSON.stringify(match.match_subject)}` : '';
-    return `${text},"flags":${flagsJson(viewerFlags(row))}${matchJson}}`;
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(text);
+    if (narrow.highlight && message) {
+      const match = searchMatch(message, narrow.highlight);
+      pieces.push(Buffer.from(`,"match_content":${JSON.stringify(match.match_content)},"match_subject":${JSON.stringify(match.match_subject)}`));
+    }
+    pieces.push(flagsPiece(viewerFlags(row)));
   });
-  return new JsonText(`[${parts.join(',')}]`);
+  pieces.push(CLOSE_LIST);
+  return new JsonBytes(pieces);
 }
 
 /** Full rows by ID; the parameter is the IDs as a JSON list. Exported for the query-plan test. */
@@ -130,11 +139,12 @@ function readMessages(realm: Realm, ids: readonly number[]): Map<number, Message
   return new Map(rows.map((values) => [values[0] as number, messageRowFromArray(values)]));
 }
 
-/** A message object's JSON without flags and without the closing brace. */
-function messageText(realm: Realm, message: MessageRow, options: MessageOptions, lookups: MessageLookups): string {
+/** A message object's JSON (UTF-8) without flags and without the closing brace. */
+function messageText(realm: Realm, message: MessageRow, options: MessageOptions, lookups: MessageLookups): Buffer {
   const object = sharedMessageFields(realm, message, options.applyMarkdown, lookups);
   // SPEC Message.avatar_url: null unless the sender uploaded one (files: its URL cannot be computed).
   if (options.clientExtavatar && !isUploadedAvatarUrl(object['avatar_url'])) object['avatar_url'] = null;
   if (!options.editHistory) delete object['edit_history'];
-  return JSON.stringify(object).slice(0, -1);
+  const json = JSON.stringify(object);
+  return Buffer.from(json.slice(0, -1));
 }
