@@ -1,5 +1,5 @@
 import type { ResponseFrame } from '../../src/wire/protocol';
-import { JsonBytes } from './json-text';
+import { JsonBytes } from './json-bytes';
 
 /** A response frame with a JSON body (serialised here, so the front end only copies bytes). */
 export function reply(id: number, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ResponseFrame {

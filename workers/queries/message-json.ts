@@ -1,6 +1,6 @@
 import { isUploadedAvatarUrl } from '../lib/avatar-url';
 import { flagNames } from '../lib/flags';
-import { JsonBytes } from '../lib/json-text';
+import { JsonBytes } from '../lib/json-bytes';
 import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import { FULL_COLUMNS, messageRowFromArray, searchMatch, viewerFlags, type RangeRow } from './message-fetch';
