@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Locator, Page } from 'playwright-core';
-import { browserSkipReason, createPerson, createStream, launchBrowser, messageItem, PageProblems, screenshot, sendToStream, signIn, solidPng, startBrowserServer } from './harness';
+import { browserSkipReason, browserStage, createPerson, createStream, messageItem, screenshot, sendToStream, signIn, solidPng } from './harness';
 
 const STREAM = 'admin tests';
 const MODERATOR = 300;
@@ -17,11 +17,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('the organization\'s owner administers it from the page', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
+    const { server, browser, problems } = await browserStage(t);
     const bo = await createPerson(server, 'Bo');
     const joined = await server.admin.post('/users/me/subscriptions', { subscriptions: [{ name: STREAM }] });
     t.equal(joined.status, 200, 'the owner joins the stream');

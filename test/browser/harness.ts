@@ -241,20 +241,33 @@ export interface TwoPeople {
   boPage: Page;
 }
 
+type Teardown = { teardown: (done: () => unknown) => void };
+
+export interface BrowserStage {
+  server: BrowserServer;
+  browser: Browser;
+  problems: PageProblems;
+}
+
+/** A server and a browser, both stopped when `t` ends, and the collector of their pages' problems. */
+export async function browserStage(t: Teardown): Promise<BrowserStage> {
+  const server = await startBrowserServer();
+  t.teardown(() => server.stop());
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  return { server, browser, problems: new PageProblems() };
+}
+
 /**
  * Most browser tests' stage: a server, a browser, two people subscribed to `stream` and signed
  * in; `beforeSignIn` adjusts the organization first. Both are stopped when `t` ends.
  */
 export async function twoPeopleInAStream(
-  t: { teardown: (done: () => unknown) => void },
+  t: Teardown,
   stream: string,
   beforeSignIn: (server: BrowserServer) => Promise<void> = async () => undefined,
 ): Promise<TwoPeople> {
-  const server = await startBrowserServer();
-  t.teardown(() => server.stop());
-  const browser = await launchBrowser();
-  t.teardown(() => browser.close());
-  const problems = new PageProblems();
+  const { server, browser, problems } = await browserStage(t);
   const ada = await createPerson(server, 'Ada');
   const bo = await createPerson(server, 'Bo');
   await createStream(server, stream, [ada, bo]);

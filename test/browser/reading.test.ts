@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Locator, Page } from 'playwright-core';
 import { ApiClient } from '../helpers/http';
-import { browserSkipReason, createPerson, createStream, launchBrowser, messageFeed, messageItem, PageProblems, signIn, startBrowserServer } from './harness';
+import { browserSkipReason, browserStage, createPerson, createStream, messageFeed, messageItem, signIn } from './harness';
 
 const STREAM = 'long history';
 const SEEDED = 120;
@@ -55,11 +55,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('reading a long stream: older messages, unread counts, search, date separators, keyboard', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
+    const { server, browser, problems } = await browserStage(t);
     const ada = await createPerson(server, 'Ada');
     const joined = await server.admin.post('/users/me/subscriptions', { subscriptions: [{ name: STREAM }] });
     t.equal(joined.status, 200, 'the admin joins the stream');

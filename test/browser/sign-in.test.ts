@@ -1,14 +1,12 @@
 import t from 'tap';
 import {
   browserSkipReason,
+  browserStage,
   createPerson,
   fillSignIn,
-  launchBrowser,
   messageFeed,
   openPage,
-  PageProblems,
   screenshot,
-  startBrowserServer,
 } from './harness';
 
 const skip = browserSkipReason();
@@ -16,11 +14,7 @@ if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test('signing in through the page', async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
+    const { server, browser, problems } = await browserStage(t);
     const person = await createPerson(server, 'Signer');
 
     t.test('a wrong password shows the error in an alert and stays on the sign-in page', async (t) => {

@@ -3,18 +3,14 @@ import path from 'node:path';
 import t from 'tap';
 import type { Response } from 'playwright-core';
 import { REPO_ROOT } from '../helpers/server';
-import { browserSkipReason, currentBrowser, launchBrowser, openPage, PageProblems, screenshot, startBrowserServer } from './harness';
+import { browserSkipReason, browserStage, currentBrowser, openPage, PageProblems, screenshot } from './harness';
 
 const skip = browserSkipReason();
 if (skip !== null) {
   t.plan(0, skip);
 } else {
   t.test(`the built pages load in ${currentBrowser()} under the strict CSP`, async (t) => {
-    const server = await startBrowserServer();
-    t.teardown(() => server.stop());
-    const browser = await launchBrowser();
-    t.teardown(() => browser.close());
-    const problems = new PageProblems();
+    const { server, browser, problems } = await browserStage(t);
 
     t.test('the sign-in page loads its hashed files, brotli-compressed, without a CSP violation', async (t) => {
       const { context, page } = await openPage(browser, problems, 'visitor');
