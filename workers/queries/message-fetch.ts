@@ -16,7 +16,6 @@ export interface RangeRequest {
   includeAnchor: boolean;
 }
 
-
 export interface RangeResult {
   rows: RangeRow[];
   anchor: number;

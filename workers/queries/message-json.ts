@@ -18,7 +18,7 @@ export interface MessageOptions {
   editHistory: boolean;
 }
 
-/** The options a message's text depends on, as an index into its cached texts. */
+/** The options a message's JSON depends on, as an index into its cached texts. */
 function variantOf(options: MessageOptions): number {
   return (options.applyMarkdown ? 1 : 0) | (options.clientExtavatar ? 2 : 0) | (options.editHistory ? 4 : 0);
 }
@@ -32,7 +32,7 @@ interface CachedMessage {
 }
 
 /**
- * Message objects as JSON text, by message ID: what every viewer of a message sees alike, as
+ * Message objects as JSON (UTF-8 bytes), by message ID: what every viewer of a message sees alike, as
  * the public API's server caches its message dictionaries. An entry holds while the message's
  * version (migration 16: its row and its reactions) is the one it was built from; the rest of
  * what the object shows (senders, streams, conversations) is behind cache_version, whose change
