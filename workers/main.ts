@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { BodyRing } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
 import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
@@ -10,19 +11,42 @@ const log = createShardLogger(settings.logLevel, settings.shardIndex);
 const shard = new Shard(settings, log);
 const port = parentPort;
 if (!port) throw new Error('workers/main.ts must run as a worker thread');
+const EMPTY = new Uint8Array(0);
 
 function send(frame: FromShard): void {
   const bytes = encodeFrame(frame);
   port?.postMessage(bytes, [bytes]);
 }
 
-function sendBinary(frame: ResponseFrame, bytes: Uint8Array): void {
-  // A view of part of a buffer is copied first (the Uint8Array constructor copies; a Buffer's
-  // own slice() would not), so only memory the bytes own is ever transferred.
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-  const encoded = encodeFrame({ ...frame, binary: { contentType: frame.binary?.contentType ?? '', bytes: new Uint8Array(0) } });
+const bodyRing = new BodyRing(settings.bodyRing);
+
+function sendBinary(frame: ResponseFrame): void {
+  const contentType = frame.binary?.contentType ?? '';
+  const pieces = frame.binary?.pieces ?? [frame.binary?.bytes ?? EMPTY];
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const slot = bodyRing.write(pieces, length);
+  if (slot) return send({ ...frame, binary: { contentType, bytes: EMPTY, slot } });
+  // Too large for the ring, or no room yet: transferred beside the frame, from memory of its
+  // own (a Buffer may be a view of a shared pool, and transferring would detach all of it).
+  const owned = pieces.length === 1 && ownsItsBuffer(pieces[0] as Uint8Array) ? (pieces[0] as Uint8Array) : joined(pieces, length);
+  const encoded = encodeFrame({ ...frame, binary: { contentType, bytes: EMPTY } });
   const message: ThreadMessage = { frame: encoded, attached: owned.buffer as ArrayBuffer };
   port?.postMessage(message, [encoded, owned.buffer as ArrayBuffer]);
+}
+
+function ownsItsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
+}
+
+function joined(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, offset);
+    offset += piece.length;
+  }
+  return bytes;
 }
 
 // Responses finished in the same turn (woken polls answer together) leave in one message;
@@ -32,8 +56,8 @@ const RESPONSES_PER_MESSAGE = 100;
 let finished: ResponseFrame[] = [];
 
 function respond(frame: ResponseFrame): void {
-  // Binary answers leave at once, their bytes transferred beside the frame.
-  if (frame.binary) return sendBinary(frame, frame.binary.bytes);
+  // Binary answers leave at once, their bytes in the body ring or transferred beside the frame.
+  if (frame.binary) return sendBinary(frame);
   finished.push(frame);
   if (finished.length === 1) setImmediate(flushResponses);
   else if (finished.length >= RESPONSES_PER_MESSAGE) flushResponses();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
+import { BodyRing, createBodyRing } from '../wire/body-ring';
 import { decodeFromShard, encodeFrame } from '../wire/codec';
 import type { RequestFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
@@ -10,6 +11,10 @@ const SHARD_ENTRY = path.join(__dirname, '..', '..', 'workers', 'main.js');
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
 
+/**
+ * Writes the answer out before it returns: a binary body may be a view of the shard's body
+ * ring, reused once the handler is done. A handler that must keep the bytes copies them.
+ */
 export type ResponseHandler = (response: ResponseFrame) => void;
 
 interface PendingRequest {
@@ -50,7 +55,7 @@ export class ShardPool {
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
 
   constructor(
-    private readonly settings: Omit<ShardSettings, 'shardIndex' | 'shardCount'>,
+    private readonly settings: Omit<ShardSettings, 'shardIndex' | 'shardCount' | 'bodyRing'>,
     shardCount: number,
     private readonly requestTimeoutMs: number,
     private readonly log: Logger,
@@ -146,19 +151,30 @@ export class ShardPool {
   }
 
   private spawn(shard: Shard): void {
-    const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index, shardCount: this.shards.length };
+    const bodyRing = createBodyRing();
+    const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index, shardCount: this.shards.length, bodyRing };
     const worker = new Worker(SHARD_ENTRY, { workerData });
     shard.worker = worker;
     shard.spawnedAt = Date.now();
-    worker.on('message', (message: ThreadMessage) => this.onMessage(shard, message));
+    // Bound to this thread: a restarted shard gets a new ring.
+    const ring = new BodyRing(bodyRing);
+    worker.on('message', (message: ThreadMessage) => this.onMessage(shard, ring, message));
     worker.on('error', (err) => this.log.error({ err, shard: shard.index }, 'shard thread failed'));
     worker.on('exit', (code) => this.onExit(shard, worker, code));
   }
 
-  private onMessage(shard: Shard, message: ThreadMessage): void {
+  private onMessage(shard: Shard, ring: BodyRing, message: ThreadMessage): void {
     const frame = decodeFromShard(message instanceof ArrayBuffer ? message : message.frame);
     switch (frame.kind) {
       case 'response':
+        if (frame.binary?.slot) {
+          // Written out before deliver returns (every ResponseHandler writes at once), so the
+          // bytes can be released right after.
+          frame.binary.bytes = ring.view(frame.binary.slot);
+          this.deliver(frame);
+          ring.release(frame.binary.slot);
+          return;
+        }
         // A binary answer's bytes came beside the frame.
         if (frame.binary && !(message instanceof ArrayBuffer)) frame.binary.bytes = new Uint8Array(message.attached);
         this.deliver(frame);

@@ -3,6 +3,8 @@
  * This file and its siblings in src/wire/ are the only part of src/ that workers/ import.
  */
 
+import type { RingSlot } from './body-ring';
+
 export interface UploadedFile {
   field: string;
   filename: string;
@@ -70,9 +72,16 @@ export interface ResponseFrame {
   cookies?: string[];
   /** The JSON body, serialised by the shard so the front end only copies bytes. */
   body: string;
-  // A binary answer (file serving): `bytes` with this Content-Type replace `body`.
-  // The bytes travel beside the frame in the transfer list, so they are not copied.
-  binary?: { contentType: string; bytes: Uint8Array };
+  // A binary answer (files, pages of cached messages): `bytes` with this Content-Type replace
+  // `body`. The bytes travel in the shard's body ring (`slot`, src/wire/body-ring.ts) or, when
+  // they do not fit there, beside the frame in the transfer list; either way uncopied by msgpack.
+  binary?: {
+    contentType: string;
+    bytes: Uint8Array;
+    slot?: RingSlot;
+    /** Shard side only: the body as pieces to join (instead of `bytes`), copied straight into the ring. */
+    pieces?: readonly Uint8Array[];
+  };
 }
 
 /**
@@ -144,6 +153,8 @@ export interface ShardSettings {
   fullMembersIntervalMs: number;
   // The web page's sign-in sessions and the failed-login limit
   sessions: SessionSettings;
+  // Shared memory for response bodies (src/wire/body-ring.ts), new with each thread.
+  bodyRing: SharedArrayBuffer;
 }
 
 /** Web sessions (POST /login) and the failed-login limit shared with POST /fetch_api_key. */

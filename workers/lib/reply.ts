@@ -7,17 +7,21 @@ export function reply(id: number, status: number, body: Record<string, unknown>,
   for (const key in body) {
     if (body[key] instanceof JsonBytes) {
       // Bytes out, as a file is: the front end writes them without decoding a string.
-      return { kind: 'response', id, status, headers, body: '', binary: { contentType: 'application/json', bytes: bodyBytes(body) } };
+      return { kind: 'response', id, status, headers, body: '', binary: { contentType: 'application/json', bytes: NO_BYTES, pieces: bodyPieces(body) } };
     }
   }
   return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
 }
 
+const NO_BYTES = new Uint8Array(0);
 const OPEN = Buffer.from('{');
 const CLOSE = Buffer.from('}');
 
-/** JSON.stringify of the body's entries, except that JsonBytes values are copied in as they are. */
-function bodyBytes(body: Record<string, unknown>): Buffer {
+/**
+ * JSON.stringify of the body's entries as UTF-8 pieces, JsonBytes values as they are; the
+ * shard's thread entry copies them into the body ring without joining them first.
+ */
+function bodyPieces(body: Record<string, unknown>): Buffer[] {
   const pieces: Buffer[] = [OPEN];
   let separator = '';
   for (const [key, value] of Object.entries(body)) {
@@ -30,10 +34,5 @@ function bodyBytes(body: Record<string, unknown>): Buffer {
     separator = ',';
   }
   pieces.push(CLOSE);
-  // Its own memory, not a slice of Buffer's shared pool: the bytes are transferred to the
-  // front end, and transferring the pool would detach it under every other Buffer.
-  const bytes = Buffer.allocUnsafeSlow(pieces.reduce((sum, piece) => sum + piece.length, 0));
-  let offset = 0;
-  for (const piece of pieces) offset += piece.copy(bytes, offset);
-  return bytes;
+  return pieces;
 }
