@@ -24,6 +24,12 @@ export interface Measured {
 }
 
 export const DURATION_SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+/**
+ * Load before the measured seconds, on both sides of every ratio alike, so what is measured is
+ * the steady state of a running server and not its first second (JIT compilation, caches
+ * filling): BENCH_WARMUP_SECONDS=0 measures from the first request.
+ */
+export const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 1);
 export const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 
 export async function measure(load: Load): Promise<Measured> {
@@ -48,6 +54,7 @@ export async function measure(load: Load): Promise<Measured> {
       client.setRequests([...paths.slice(start), ...paths.slice(0, start)].map((path) => ({ path })));
     }
   };
+  if (WARMUP_SECONDS > 0) await autocannon({ ...options, duration: WARMUP_SECONDS });
   const result = await autocannon(options);
   return {
     requestsPerSecond: result.requests.average,
