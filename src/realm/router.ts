@@ -171,8 +171,11 @@ export class ShardPool {
           // Written out before deliver returns (every ResponseHandler writes at once), so the
           // bytes can be released right after.
           frame.binary.bytes = ring.view(frame.binary.slot);
-          this.deliver(frame);
-          ring.release(frame.binary.slot);
+          try {
+            this.deliver(frame);
+          } finally {
+            ring.release(frame.binary.slot);
+          }
           return;
         }
         // A binary answer's bytes came beside the frame.
