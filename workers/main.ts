@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { BodyRing } from '../src/wire/body-ring';
+import { BodyRing, joinInto } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
 import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
@@ -29,7 +29,7 @@ function sendBinary(frame: ResponseFrame): void {
   if (slot) return send({ ...frame, binary: { contentType, bytes: EMPTY, slot } });
   // Too large for the ring, or no room yet: transferred beside the frame, from memory of its
   // own (a Buffer may be a view of a shared pool, and transferring would detach all of it).
-  const owned = pieces.length === 1 && ownsItsBuffer(pieces[0] as Uint8Array) ? (pieces[0] as Uint8Array) : joined(pieces, length);
+  const owned = pieces.length === 1 && ownsItsBuffer(pieces[0] as Uint8Array) ? (pieces[0] as Uint8Array) : joinInto(pieces, new Uint8Array(length));
   const encoded = encodeFrame({ ...frame, binary: { contentType, bytes: EMPTY } });
   const message: ThreadMessage = { frame: encoded, attached: owned.buffer as ArrayBuffer };
   port?.postMessage(message, [encoded, owned.buffer as ArrayBuffer]);
@@ -37,16 +37,6 @@ function sendBinary(frame: ResponseFrame): void {
 
 function ownsItsBuffer(bytes: Uint8Array): boolean {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
-}
-
-function joined(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, offset);
-    offset += piece.length;
-  }
-  return bytes;
 }
 
 // Responses finished in the same turn (woken polls answer together) leave in one message;

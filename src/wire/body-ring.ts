@@ -28,6 +28,16 @@ export function createBodyRing(): SharedArrayBuffer {
   return new SharedArrayBuffer(HEADER_BYTES + BODY_RING_BYTES);
 }
 
+/** Copies `pieces` one after another into `target` (large enough for them all), and returns it. */
+export function joinInto(pieces: readonly Uint8Array[], target: Uint8Array): Uint8Array {
+  let at = 0;
+  for (const piece of pieces) {
+    target.set(piece, at);
+    at += piece.length;
+  }
+  return target;
+}
+
 export class BodyRing {
   /** [0]: how far the reader has released, as an unsigned 32-bit position. */
   private readonly released: Int32Array;
@@ -61,13 +71,7 @@ export class BodyRing {
     } else {
       // Into shared memory, each copy costs about 50 ns however small (measured: a page's 200
       // pieces, 10 µs one by one; joined in private memory first, then copied once, 4 µs).
-      const joined = this.scratch(length);
-      let at = 0;
-      for (const piece of pieces) {
-        joined.set(piece, at);
-        at += piece.length;
-      }
-      this.data.set(joined, offset);
+      this.data.set(joinInto(pieces, this.scratch(length)), offset);
     }
     this.written = end;
     return { offset, length, end };
