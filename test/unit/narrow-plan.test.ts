@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { openRealmDb } from '../../workers/db/open';
-import { FULL_COLUMNS, matchesStatement, messageRowFromArray, rangeStatements, RANGE_COLUMNS } from '../../workers/queries/message-fetch';
+import { FULL_COLUMNS, matchesStatement, messageRowFromArray, rangeStatements } from '../../workers/queries/message-fetch';
 import { MESSAGES_BY_ID } from '../../workers/queries/message-json';
 import { narrowSql, type ResolvedNarrow, type ResolvedTerm } from '../../workers/queries/narrow-sql';
 
@@ -70,7 +70,7 @@ t.test('every narrow shape reads messages and user_messages through an index', a
   for (const [name, shape] of Object.entries(SHAPES)) {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: shape.terms, includeHistory: shape.history, near: null, highlight: null };
     const sql = narrowSql(narrow);
-    const statements = rangeStatements(sql, RANGE_COLUMNS, narrow);
+    const statements = rangeStatements(sql, narrow);
     const plans = {
       before: plan(statements.before, [...sql.params, 100, 51]),
       at: plan(statements.at, [...sql.params, 100]),
@@ -85,7 +85,7 @@ t.test('every narrow shape reads messages and user_messages through an index', a
   t.test('a stream history range reads only messages_stream_id', async (t) => {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
     const sql = narrowSql(narrow);
-    t.match(plan(rangeStatements(sql, RANGE_COLUMNS, narrow).before, [...sql.params, 100, 101]), 'SEARCH m USING COVERING INDEX messages_stream_id ');
+    t.match(plan(rangeStatements(sql, narrow).before, [...sql.params, 100, 101]), 'SEARCH m USING COVERING INDEX messages_stream_id ');
   });
   t.test('a page reads the messages its cache lacks by primary key', async (t) => {
     t.match(plan(MESSAGES_BY_ID, ['[1,2]']), /SEARCH m USING INTEGER PRIMARY KEY \(rowid=\?\)/);
@@ -93,7 +93,7 @@ t.test('every narrow shape reads messages and user_messages through an index', a
   t.test('the stream and topic narrow reads only messages_stream_topic by ID range, without sorting', async (t) => {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream and topic history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
     const sql = narrowSql(narrow);
-    const text = plan(rangeStatements(sql, RANGE_COLUMNS, narrow).before, [...sql.params, 100, 101]);
+    const text = plan(rangeStatements(sql, narrow).before, [...sql.params, 100, 101]);
     // COVERING: IDs and versions come from the index (migration 16), not from message rows.
     t.match(text, /SEARCH m USING COVERING INDEX messages_stream_topic \(stream_id=\? AND topic=\? AND id<\?\)/);
     t.notMatch(text, /TEMP B-TREE/);
@@ -101,13 +101,13 @@ t.test('every narrow shape reads messages and user_messages through an index', a
   t.test('is:unread uses the partial index of unread rows', async (t) => {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['is:unread']?.terms ?? [], includeHistory: false, near: null, highlight: null };
     const sql = narrowSql(narrow);
-    const statements = rangeStatements(sql, RANGE_COLUMNS, narrow);
+    const statements = rangeStatements(sql, narrow);
     t.match(plan(statements.before, [...sql.params, 100, 101]), /SEARCH um USING INDEX user_messages_unread/);
     t.match(plan(statements.firstUnread, statements.firstUnreadParams), /SEARCH um USING INDEX user_messages_unread/);
   });
   t.test('first_unread of a stream narrow reads only the viewer\'s unread rows', async (t) => {
     const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
-    const statements = rangeStatements(narrowSql(narrow), RANGE_COLUMNS, narrow);
+    const statements = rangeStatements(narrowSql(narrow), narrow);
     t.match(plan(statements.firstUnread, statements.firstUnreadParams), /SEARCH um USING INDEX user_messages_unread/);
   });
 

@@ -28,13 +28,6 @@ export interface RangeResult {
 export const FULL_COLUMNS =
   'm.id, m.sender_id, m.recipient_id, m.stream_id, m.topic, m.content, m.rendered_content, m.date_sent, m.client, m.is_me_message, m.topic_links, m.last_edit_timestamp, m.edit_history, m.version';
 
-/**
- * What a range reads: a page finds its cached message objects by ID and version, a flag update
- * needs only the IDs. The stream and topic indexes end in (id, version) (migration 16), so a
- * range of a stream's history reads no message row.
- */
-export const RANGE_COLUMNS = 'm.id, m.version';
-
 export interface RangeRow {
   id: number;
   version: number;
@@ -72,10 +65,10 @@ export function messageRowFromArray(v: unknown[]): MessageRow {
  */
 export function selectRange(realm: Realm, narrow: ResolvedNarrow, request: RangeRequest): RangeResult {
   const sql = narrowSql(narrow);
-  const statements = rangeStatements(sql, RANGE_COLUMNS, narrow);
+  const statements = rangeStatements(sql, narrow);
   const anchor = resolveAnchor(realm, statements, request.anchor);
   const read = (statement: string, ...params: SqlValue[]): RangeRow[] =>
-    unpackRange((realm.rawStmt(packedRange(statement)).get(...params) as [string | null])[0]);
+    unpackRange((realm.rawStmt(statement).get(...params) as [string | null])[0]);
   const before = read(statements.before, ...sql.params, anchor, request.numBefore + 1).sort(newestFirst);
   // No message has the ID `newest` stands for: neither it nor anything after needs reading.
   const beyondAll = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
@@ -93,19 +86,10 @@ export function selectRange(realm: Realm, narrow: ResolvedNarrow, request: Range
   };
 }
 
-/**
- * A range statement (RANGE_COLUMNS) whose rows SQLite packs into one string, "id,version,flags,…":
- * better-sqlite3 handing a hundred small rows to JavaScript costs more than SQLite reading them
- * (measured on 100 rows of a topic: 72 µs as arrays, 58 µs packed and parsed).
- */
-function packedRange(statement: string): string {
-  return `SELECT group_concat(id || ',' || version || ',' || ifnull(user_flags, ''), ',') FROM (${statement})`;
-}
-
 /** The rows of a packed range, in no particular order (group_concat promises none). */
-function unpackRange(packed: string | null): RangeRow[] {
-  if (packed === null) return [];
-  const fields = packed.split(',');
+function unpackRange(text: string | null): RangeRow[] {
+  if (text === null) return [];
+  const fields = text.split(',');
   const rows: RangeRow[] = [];
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const flags = fields[i + 2] as string;
@@ -118,7 +102,7 @@ const newestFirst = (a: RangeRow, b: RangeRow): number => b.id - a.id;
 const oldestFirst = (a: RangeRow, b: RangeRow): number => a.id - b.id;
 
 export interface RangeStatements {
-  /** Parameters: the narrow's, then the anchor and a limit. */
+  /** Packed rows (`unpackRange`). Parameters: the narrow's, then the anchor and a limit. */
   before: string;
   /** Parameters: the narrow's, then the anchor. */
   at: string;
@@ -128,9 +112,20 @@ export interface RangeStatements {
   firstUnreadParams: SqlValue[];
 }
 
+/**
+ * A range's rows packed by SQLite into one string, "id,version,flags,…": better-sqlite3 handing
+ * a hundred small rows to JavaScript costs more than SQLite reading them (measured on 100 rows
+ * of a topic: 72 µs as arrays, 58 µs packed and parsed). IDs and versions are all a page needs
+ * to find its cached message objects, and a flag update only the IDs; the stream and topic
+ * indexes end in (id, version) (migration 16), so a stream's history is read from them alone.
+ */
+function packed(select: string): string {
+  return `SELECT group_concat(id || ',' || version || ',' || ifnull(user_flags, ''), ',') FROM (${select})`;
+}
+
 /** The SQL of each read around an anchor; exported for the query-plan test. */
-export function rangeStatements(sql: NarrowSql, columns: string, narrow: ResolvedNarrow): RangeStatements {
-  const select = `SELECT ${columns}, um.flags AS user_flags FROM ${sql.from} WHERE ${sql.where.join(' AND ')}`;
+export function rangeStatements(sql: NarrowSql, narrow: ResolvedNarrow): RangeStatements {
+  const select = `SELECT m.id, m.version, um.flags AS user_flags FROM ${sql.from} WHERE ${sql.where.join(' AND ')}`;
   // api-notes §c first_unread: the oldest unread match, leaving out muted streams unless the
   // narrow names a stream. Unread messages always have the viewer's row, so this reads only
   // the viewer's unread rows, even for a stream-history narrow.
@@ -148,11 +143,11 @@ export function rangeStatements(sql: NarrowSql, columns: string, narrow: Resolve
     firstUnreadParams.push(narrow.viewerId);
   }
   return {
-    before: `${select} AND ${sql.idColumn} < ? ORDER BY ${sql.idColumn} DESC LIMIT ?`,
+    before: packed(`${select} AND ${sql.idColumn} < ? ORDER BY ${sql.idColumn} DESC LIMIT ?`),
     // The anchor row by the message's own key: on a search narrow, `f.rowid = ?` beside MATCH
     // made FTS5 walk every match (205 ms on a million messages; `m.id = ?`: 0.03 ms).
-    at: `${select} AND m.id = ?`,
-    after: `${select} AND ${sql.idColumn} > ? ORDER BY ${sql.idColumn} ASC LIMIT ?`,
+    at: packed(`${select} AND m.id = ?`),
+    after: packed(`${select} AND ${sql.idColumn} > ? ORDER BY ${sql.idColumn} ASC LIMIT ?`),
     firstUnread: `SELECT ${unread.idColumn} AS id FROM ${unread.from} WHERE ${unreadWhere.join(' AND ')} ORDER BY ${unread.idColumn} ASC LIMIT 1`,
     firstUnreadParams,
   };
