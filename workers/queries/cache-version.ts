@@ -11,6 +11,10 @@ export function cacheVersion(realm: Realm): number {
 /**
  * A per-realm value built by `build` and kept until cache_version changes: the one way shards
  * cache rows (authentication, the render context, presence).
+ *
+ * A value built inside a transaction is used but not kept: the action may still roll back,
+ * and the next action's change would bring the counter back to the same number, so the
+ * rolled-back rows would pass for current.
  */
 export function versionedCache<T>(build: (realm: Realm) => T): (realm: Realm) => T {
   const cache = new WeakMap<Realm, { version: number; value: T }>();
@@ -19,7 +23,7 @@ export function versionedCache<T>(build: (realm: Realm) => T): (realm: Realm) =>
     const cached = cache.get(realm);
     if (cached && cached.version === version) return cached.value;
     const value = build(realm);
-    cache.set(realm, { version, value });
+    if (!realm.db.inTransaction) cache.set(realm, { version, value });
     return value;
   };
 }
