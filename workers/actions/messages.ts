@@ -216,7 +216,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   tx.publish(
     {
       type: 'message',
-      message: messageObject(realm, stored, 0, true, new MessageLookups(realm).withoutReactions(id)),
+      message: messageObject(realm, stored, 0, true, new MessageLookups(realm).withoutReactions(id).knowing(sender, stream)),
       raw_content: m.content,
       flags_by_user: Object.fromEntries(flagsByUser),
       sender_queue_id: m.queueId,

@@ -119,6 +119,13 @@ export class MessageLookups {
     return members;
   }
 
+  /** A message being sent: its sender and stream are in hand already, no need to read them. */
+  knowing(sender: UserRow, stream: { id: number; name: string } | null): this {
+    this.users.set(sender.id, sender);
+    if (stream) this.streamNames.set(stream.id, stream.name);
+    return this;
+  }
+
   /** A message being sent has no reactions yet: nothing to read. */
   withoutReactions(messageId: number): this {
     (this.reactionsByMessage ??= new Map()).set(messageId, []);

@@ -1,5 +1,6 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import { versionedCache } from './cache-version';
 import type { UserRow } from './users';
 
 export interface StreamRow {
@@ -23,12 +24,48 @@ export interface StreamRow {
 /** SPEC Stream.stream_post_policy. */
 export const STREAM_POST_POLICY = { EVERYONE: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4 } as const;
 
-export function streamByName(realm: Realm, name: string): StreamRow | undefined {
+/**
+ * Active streams as looked up since cache_version last moved, by ID and by name folded as
+ * SQLite's NOCASE folds it (ASCII letters only); misses are kept too. Rows are frozen, since
+ * every caller shares them.
+ */
+class StreamLookups {
+  readonly byId = new Map<number, StreamRow | undefined>();
+  readonly byName = new Map<string, StreamRow | undefined>();
+}
+
+const streamLookups = versionedCache(() => new StreamLookups());
+
+function foldNocase(name: string): string {
+  return name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+function readStreamByName(realm: Realm, name: string): StreamRow | undefined {
   return realm.stmt('SELECT * FROM streams WHERE name = ? COLLATE NOCASE AND deactivated = 0').get(name) as StreamRow | undefined;
 }
 
-export function streamById(realm: Realm, id: number): StreamRow | undefined {
+function readStreamById(realm: Realm, id: number): StreamRow | undefined {
   return realm.stmt('SELECT * FROM streams WHERE id = ? AND deactivated = 0').get(id) as StreamRow | undefined;
+}
+
+// Inside a transaction the rows are read afresh: the action may have just changed them.
+export function streamByName(realm: Realm, name: string): StreamRow | undefined {
+  if (realm.db.inTransaction) return readStreamByName(realm, name);
+  const { byName } = streamLookups(realm);
+  const key = foldNocase(name);
+  if (byName.has(key)) return byName.get(key);
+  const row = readStreamByName(realm, name);
+  byName.set(key, row && Object.freeze(row));
+  return row;
+}
+
+export function streamById(realm: Realm, id: number): StreamRow | undefined {
+  if (realm.db.inTransaction) return readStreamById(realm, id);
+  const { byId } = streamLookups(realm);
+  if (byId.has(id)) return byId.get(id);
+  const row = readStreamById(realm, id);
+  byId.set(id, row && Object.freeze(row));
+  return row;
 }
 
 export function isSubscribed(realm: Realm, userId: number, streamId: number): boolean {
