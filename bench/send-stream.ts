@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiCall, createMembers } from './lib/api';
-import { measure, report } from './lib/measure';
+import { measure, report, type Measured } from './lib/measure';
+import { measureSendFloor, type SendFloor } from './lib/send-floor';
+import { DEFAULT_REALM, realmFile } from '../src/wire/realm-names';
 import { ownerAuthHeader, startChatServer, startIdeal } from './lib/processes';
 
 const SUBSCRIBERS = 10;
 const CONNECTIONS = 100;
+const STREAM = 'bench stream';
 
 /**
  * POST /messages to a stream with 10 subscribers, 100 connections (issue: send-stream). The
@@ -20,17 +23,35 @@ export async function run(): Promise<void> {
   try {
     const auth = ownerAuthHeader(server.dataDir);
     const members = await createMembers(server.url, auth, SUBSCRIBERS - 1);
-    await apiCall(server.url, auth, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'bench stream' }], principals: members });
-    const body = new URLSearchParams({ type: 'stream', to: 'bench stream', topic: 'bench', content: 'Hello, **world**! How is everyone doing today?' }).toString();
+    const owner = Number((await apiCall(server.url, auth, 'GET', '/users/me'))['user_id']);
+    // The sender is one of the subscribers: principals alone are subscribed, not the requester.
+    await apiCall(server.url, auth, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: STREAM }], principals: [owner, ...members] });
+    const body = new URLSearchParams({ type: 'stream', to: STREAM, topic: 'bench', content: 'Hello, **world**! How is everyone doing today?' }).toString();
     const headers = { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' };
     const subject = await measure({ url: `${server.url}/api/v1/messages`, method: 'POST', headers, body, connections: CONNECTIONS });
     const ceiling = await measure({ url: `${ideal.url}/api/v1/messages`, method: 'POST', headers, body, connections: CONNECTIONS });
     report(`send-stream (${SUBSCRIBERS} subscribers, ${CONNECTIONS} connections)`, subject, ceiling, 'ideal send');
+    await server.stop();
+    reportFloor(measureSendFloor(realmFile(server.dataDir, DEFAULT_REALM), STREAM), ceiling);
   } finally {
     await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
     await ideal.stop();
     fs.rmSync(idealDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the shard thread could reach if a send did nothing but its writes: the ceiling any
+ * change short of a new storage layout stays under, printed beside the measured ratio.
+ */
+function reportFloor(floor: SendFloor, ceiling: Measured): void {
+  const messagesPerSecond = 1e6 / floor.microsPerMessage;
+  console.log(
+    `send-stream storage floor: ${floor.microsPerMessage.toFixed(1)} µs/message (message row, search index, ` +
+      `${floor.recipients} recipients' rows, durable commit per 50) | at most ${messagesPerSecond.toFixed(0)} messages/s ` +
+      `on one shard thread | ratio ≤ ${(messagesPerSecond / ceiling.requestsPerSecond).toFixed(3)} of ideal send`,
+  );
 }
 
 if (require.main === module) void run();

@@ -1,0 +1,54 @@
+import { openRealmDb } from '../../workers/db/open';
+
+export interface SendFloor {
+  microsPerMessage: number;
+  recipients: number;
+}
+
+const PER_COMMIT = 50;
+const WARMUP_MESSAGES = 1_000;
+
+/**
+ * The storage floor of a stream send: only the writes each message needs with this schema
+ * (its row with its indexes and search-index entry, one row per recipient, each message in its
+ * own savepoint as the group commit runs actions), `PER_COMMIT` messages to a durable commit.
+ * Timed on the realm file of a stopped benchmark server, which keeps the rows; nothing else a
+ * send does (parsing, authentication, rendering, events, the reply) is counted.
+ */
+export function measureSendFloor(file: string, streamName: string, messages = 10_000): SendFloor {
+  const db = openRealmDb(file);
+  try {
+    const stream = db.prepare('SELECT id, recipient_id FROM streams WHERE name = ?').get(streamName) as { id: number; recipient_id: number };
+    const recipients = db.prepare('SELECT user_id FROM subscriptions WHERE stream_id = ? AND active = 1').pluck().all(stream.id) as number[];
+    const sender = recipients[0] as number;
+    const insertMessage = db.prepare(
+      `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,
+         rendered_content_version, date_sent, client, is_me_message, topic_links)
+       VALUES (?, ?, ?, 'floor', ?, ?, 1, ?, 'API', 0, '[]')`,
+    );
+    const insertUserMessage = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+    const savepoint = db.prepare('SAVEPOINT action');
+    const release = db.prepare('RELEASE action');
+    const content = 'Hello, **world**! How is everyone doing today?';
+    const html = '<p>Hello, <strong>world</strong>! How is everyone doing today?</p>';
+    const now = Math.floor(Date.now() / 1000);
+    const commitBatch = db.transaction((count: number) => {
+      for (let i = 0; i < count; i++) {
+        savepoint.run();
+        const id = Number(insertMessage.run(sender, stream.recipient_id, stream.id, content, html, now).lastInsertRowid);
+        for (const userId of recipients) insertUserMessage.run(userId, id, userId === sender ? 1 : 0);
+        release.run();
+      }
+    });
+    const send = (count: number): void => {
+      for (let sent = 0; sent < count; sent += PER_COMMIT) commitBatch.immediate(Math.min(PER_COMMIT, count - sent));
+    };
+    send(WARMUP_MESSAGES);
+    const started = process.hrtime.bigint();
+    send(messages);
+    const micros = Number(process.hrtime.bigint() - started) / 1000;
+    return { microsPerMessage: micros / messages, recipients: recipients.length };
+  } finally {
+    db.close();
+  }
+}
