@@ -7,16 +7,11 @@ import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
 import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
-
-async function newRealm(subdomain: string): Promise<Realm> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
-  const created = await createRealm(dataDir, { subdomain, name: subdomain, ownerEmail: `o@${subdomain}.test`, ownerName: 'O' });
-  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
-}
+import { newUnitRealm } from '../helpers/unit-realm';
 
 // STYLE §2.3 step 4: events leave the outbox only after the commit; a rollback drops them.
 t.test('the outbox', async (t) => {
-  const realm = await newRealm('unit');
+  const realm = await newUnitRealm('unit');
   t.teardown(() => realm.close());
   const delivered: QueuedEvent[] = [];
   realm.events.subscribe((events) => delivered.push(...events));
@@ -49,7 +44,7 @@ t.test('the outbox', async (t) => {
 });
 
 t.test('group commit: actions of one turn share a commit, and a failing one undoes only itself', async (t) => {
-  const realm = await newRealm('group');
+  const realm = await newUnitRealm('group');
   t.teardown(() => realm.close());
   const delivered: QueuedEvent[] = [];
   realm.events.subscribe((events) => delivered.push(...events));
@@ -88,7 +83,7 @@ t.test('a realm file with a newer schema is refused', async (t) => {
 });
 
 t.test('every connection runs with WAL and synchronous=FULL', async (t) => {
-  const realm = await newRealm('p');
+  const realm = await newUnitRealm('p');
   t.equal(realm.db.pragma('journal_mode', { simple: true }), 'wal');
   t.equal(realm.db.pragma('synchronous', { simple: true }), 2, '2 = FULL');
   t.equal(realm.db.pragma('foreign_keys', { simple: true }), 1);

@@ -1,22 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import pino from 'pino';
 import { doCreateScheduledMessage, doDeleteScheduledMessage, doUpdateScheduledMessage } from '../../workers/actions/scheduled-messages';
 import { MAX_TIMER_DELAY_MS, ScheduledMessageSender } from '../../workers/actors/scheduler';
-import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
 import { FakeClock } from '../helpers/fake-clock';
 import { userById, type UserRow } from '../../workers/queries/users';
-import { Realm } from '../../workers/realm';
-import { Renderer } from '../../workers/render/pool';
-
-async function newRealm(): Promise<Realm> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
-  const created = await createRealm(dataDir, { subdomain: 'sched', name: 'sched', ownerEmail: 'o@sched.test', ownerName: 'O' });
-  return new Realm('sched', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
-}
+import type { Realm } from '../../workers/realm';
+import { newUnitRealm } from '../helpers/unit-realm';
 
 function rowState(realm: Realm, id: number): { delivered: number; failed: number; delivered_message_id: number | null } {
   return realm.stmt('SELECT delivered, failed, delivered_message_id FROM scheduled_messages WHERE id = ?').get(id) as {
@@ -27,7 +17,7 @@ function rowState(realm: Realm, id: number): { delivered: number; failed: number
 }
 
 t.test('the scheduled-message delivery actor', async (t) => {
-  const realm = await newRealm();
+  const realm = await newUnitRealm('sched');
   t.teardown(() => realm.close());
   const owner = userById(realm, 1) as UserRow;
   const generalId = (realm.stmt("SELECT id FROM streams WHERE name = 'general'").get() as { id: number }).id;

@@ -1,24 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import pino from 'pino';
-import { createRealm } from '../../workers/db/create-realm';
 import { versionedCache } from '../../workers/queries/cache-version';
-import { Realm } from '../../workers/realm';
-import { Renderer } from '../../workers/render/pool';
-
-async function newRealm(subdomain: string): Promise<Realm> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
-  const created = await createRealm(dataDir, { subdomain, name: subdomain, ownerEmail: `o@${subdomain}.test`, ownerName: 'Owner' });
-  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
-}
+import { newUnitRealm } from '../helpers/unit-realm';
 
 t.test('a value built from a rolled-back action never passes for current', async (t) => {
-  const realm = await newRealm('cache');
+  const realm = await newUnitRealm('cache');
   t.teardown(() => realm.close());
   const ownerName = versionedCache((r) => (r.stmt('SELECT full_name FROM users WHERE id = 1').get() as { full_name: string }).full_name);
-  t.equal(ownerName(realm), 'Owner');
+  t.equal(ownerName(realm), 'O');
 
   // Both actions run in one group commit. The first renames the owner, reads the cache and
   // rolls back; the second touches the users table without renaming anyone, which brings
@@ -36,5 +24,5 @@ t.test('a value built from a rolled-back action never passes for current', async
   await second;
 
   t.equal(seenInsideFirst, 'Renamed', 'inside its transaction the action sees its own change');
-  t.equal(ownerName(realm), 'Owner', 'after the commit the cache shows the committed name');
+  t.equal(ownerName(realm), 'O', 'after the commit the cache shows the committed name');
 });
