@@ -48,23 +48,26 @@ function readStreamById(realm: Realm, id: number): StreamRow | undefined {
   return realm.stmt('SELECT * FROM streams WHERE id = ? AND deactivated = 0').get(id) as StreamRow | undefined;
 }
 
-// Inside a transaction the rows are read afresh: the action may have just changed them.
 export function streamByName(realm: Realm, name: string): StreamRow | undefined {
-  if (realm.db.inTransaction) return readStreamByName(realm, name);
-  const { byName } = streamLookups(realm);
-  const key = foldNocase(name);
-  if (byName.has(key)) return byName.get(key);
-  const row = readStreamByName(realm, name);
-  byName.set(key, row && Object.freeze(row));
-  return row;
+  return lookUp(realm, (lookups) => lookups.byName, foldNocase(name), () => readStreamByName(realm, name));
 }
 
 export function streamById(realm: Realm, id: number): StreamRow | undefined {
-  if (realm.db.inTransaction) return readStreamById(realm, id);
-  const { byId } = streamLookups(realm);
-  if (byId.has(id)) return byId.get(id);
-  const row = readStreamById(realm, id);
-  byId.set(id, row && Object.freeze(row));
+  return lookUp(realm, (lookups) => lookups.byId, id, () => readStreamById(realm, id));
+}
+
+// Inside a transaction the row is read afresh: the action may have just changed it.
+function lookUp<K>(
+  realm: Realm,
+  mapOf: (lookups: StreamLookups) => Map<K, StreamRow | undefined>,
+  key: K,
+  read: () => StreamRow | undefined,
+): StreamRow | undefined {
+  if (realm.db.inTransaction) return read();
+  const map = mapOf(streamLookups(realm));
+  if (map.has(key)) return map.get(key);
+  const row = read();
+  map.set(key, row && Object.freeze(row));
   return row;
 }
 
