@@ -2,7 +2,7 @@ import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
-import { onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, type Person } from '../helpers/people';
+import { emailConfirmationPath, onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, type Person } from '../helpers/people';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
@@ -112,10 +112,7 @@ t.test('people events', async (t) => {
     const member = await EventReader.register(api.as(viewers['member'] as Person), { event_types: ['realm_user'] });
     await api.as(fay).call('PATCH', '/settings', { email: `fay-new-${process.pid}@example.org` });
     t.same(await member.nextPayloads(), [], 'nothing before the confirmation');
-    const link = /"confirmation_url":"[^"]*(\/settings\/email_confirm\/[^"]+)"/.exec(
-      server.output().split('\n').filter((line) => line.includes(`"user_id":${fay.id},`)).join('\n'),
-    )?.[1];
-    const confirmed = await api.as(null).get(String(link));
+    const confirmed = await api.as(null).get(await emailConfirmationPath(server, fay.id));
     t.equal(confirmed.status, 200, confirmed.text);
     const forMember = (await member.nextPayloads()).map((e) => e['person']);
     t.same(forMember.filter((p) => !('avatar_source' in (p as Payload))), [{ user_id: fay.id, delivery_email: `fay-new-${process.pid}@example.org` }]);

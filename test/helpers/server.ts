@@ -20,6 +20,11 @@ export interface TestServer {
   owner: Credentials & { password: string };
   process: ChildProcess;
   output: () => string;
+  /**
+   * The first line of output that `matches`, waiting for it if it is not there yet: the server
+   * writes its log through a pipe, so a line may arrive after the answer to the request behind it.
+   */
+  logLine(matches: (line: string) => boolean, timeoutMs?: number): Promise<string>;
   /** SIGTERM and wait; resolves with the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL: a crash, for durability tests. */
@@ -105,6 +110,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     owner: { email: ini['email'] ?? '', key: ini['key'] ?? '', password: ini['password'] ?? '' },
     process: child,
     output: () => output,
+    logLine: (matches, timeoutMs = 5_000) => firstLine(child, () => output, matches, timeoutMs),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;
@@ -114,4 +120,30 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       await exited;
     },
   };
+}
+
+function firstLine(child: ChildProcess, output: () => string, matches: (line: string) => boolean, timeoutMs: number): Promise<string> {
+  const find = (): string | undefined => output().split('\n').find(matches);
+  const found = find();
+  if (found !== undefined) return Promise.resolve(found);
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      const line = find();
+      if (line === undefined) return;
+      done();
+      resolve(line);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no matching log line within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const done = (): void => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+    };
+    // Registered after the listeners that append to the output, so each chunk is in it by now.
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+  });
 }
