@@ -1,7 +1,7 @@
 import t from 'tap';
 import { complete, echoHtml, emojiChoices, mentionChoices, queryAt } from '../../src/web/app/completion';
 import { resolveRecipients } from '../../src/web/app/recipient-rules';
-import { emojiList } from '../../src/web/shared/emoji';
+import { emojiList } from '../../src/web/common/emoji';
 import { buildSnapshot } from '../../src/web/state/snapshot';
 import { ANN, BO, register } from './fixtures';
 

@@ -7,7 +7,7 @@ t.test('the page gets the server emoji table through the build', async (t) => {
 });
 
 t.test('emoji names and aliases resolve to their characters', async (t) => {
-  const { emojiByName, emojiText } = await import('../../src/web/shared/emoji');
+  const { emojiByName, emojiText } = await import('../../src/web/common/emoji');
   const entry = emojiByName('thumbs_up');
   t.equal(entry?.code, '1f44d');
   t.equal(emojiText(entry?.code ?? ''), '👍');

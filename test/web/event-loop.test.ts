@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Params } from '../../src/web/shared/api';
+import type { Params } from '../../src/web/common/api';
 import { EventLoop, LONGEST_RETRY_MS, REGISTER_PARAMS, retryDelay, type ConnectionState } from '../../src/web/state/event-loop';
 import type { RegisterResponse, ServerEvent } from '../../src/web/state/events';
 import { register } from './fixtures';

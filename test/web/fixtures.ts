@@ -1,5 +1,5 @@
 /** Small server objects for the client state tests. */
-import type { Message, Subscription, User } from '../../src/web/shared/types';
+import type { Message, Subscription, User } from '../../src/web/common/types';
 import type { RegisterResponse } from '../../src/web/state/events';
 import { user as panelsUser } from './panels-fixtures';
 

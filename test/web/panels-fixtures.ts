@@ -1,5 +1,5 @@
 /** Small objects for the panels' unit tests (not a test file itself: tap runs only *.test.ts). */
-import type { Message, User } from '../../src/web/shared/types';
+import type { Message, User } from '../../src/web/common/types';
 
 export function user(id: number, fields: Partial<User> = {}): User {
   return {

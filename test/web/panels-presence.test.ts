@@ -1,6 +1,6 @@
 import t from 'tap';
 import { peopleGroups, presenceState, serverNow } from '../../src/web/app/panels/presence';
-import type { Presence } from '../../src/web/shared/types';
+import type { Presence } from '../../src/web/common/types';
 import { user } from './panels-fixtures';
 
 const NOW = 1_700_000_000;

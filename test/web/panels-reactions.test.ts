@@ -1,6 +1,6 @@
 import t from 'tap';
 import { emojiLook, groupReactions, reactionLabel, reactionTitle, toggleRequest } from '../../src/web/app/panels/reactions';
-import type { Reaction } from '../../src/web/shared/types';
+import type { Reaction } from '../../src/web/common/types';
 import { user } from './panels-fixtures';
 
 const thumbs = (userId: number, name = 'thumbs_up'): Reaction => ({ emoji_name: name, emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: userId });

@@ -2,8 +2,8 @@
  * `:emoji` and `@mention` completion in the compose box: the word being typed at the caret,
  * the choices for it, and the text once a choice is taken. DOM-free, so it is unit-tested.
  */
-import type { EmojiEntry } from '../shared/emoji';
-import type { User } from '../shared/types';
+import type { EmojiEntry } from '../common/emoji';
+import type { User } from '../common/types';
 
 export interface CompletionQuery {
   kind: 'emoji' | 'mention';

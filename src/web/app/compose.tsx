@@ -4,8 +4,8 @@
  * view fills in its conversation.
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ApiError } from '../shared/api';
-import type { ChatSnapshot } from '../shared/types';
+import { api, ApiError } from '../common/api';
+import type { ChatSnapshot } from '../common/types';
 import { Drafts, type DraftConversation } from '../state/drafts';
 import type { Narrow } from '../state/narrow';
 import { TypingSender, typingParams, type TypingDestination } from '../state/typing';

@@ -4,8 +4,8 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../shared/api';
-import type { ChatSnapshot } from '../shared/types';
+import { api } from '../common/api';
+import type { ChatSnapshot } from '../common/types';
 import { dmKey, sameNarrow, toHash, type Narrow } from '../state/narrow';
 import { isTopicMuted, sortedSubscriptions } from '../state/snapshot';
 import { topicUnreadCount, unreadByConversation, unreadByStream } from '../state/unread';

@@ -4,7 +4,7 @@ import '../styles/app.css';
 import '../styles/messages.css';
 import '../styles/compose.css';
 import { render } from 'preact';
-import { api, csrfToken, onSignedOut } from '../shared/api';
+import { api, csrfToken, onSignedOut } from '../common/api';
 import { PresenceReporter } from '../state/presence-reporter';
 import { App } from './app';
 import { ChatStore, signIn } from './store';

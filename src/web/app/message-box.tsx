@@ -3,8 +3,8 @@
  * completion in a keyboard-navigable listbox, and files dropped or pasted into it uploaded.
  */
 import { useRef, useState } from 'preact/hooks';
-import { emojiList, emojiText } from '../shared/emoji';
-import type { ChatSnapshot } from '../shared/types';
+import { emojiList, emojiText } from '../common/emoji';
+import type { ChatSnapshot } from '../common/types';
 import { complete, emojiChoices, mentionChoices, queryAt, type Choice, type CompletionQuery } from './completion';
 
 interface MessageBoxProps {

@@ -3,7 +3,7 @@
  * emoji spans, spoilers that open on click, links that open in a new tab (except uploads, which
  * the session cookie lets the browser show here), and a highlight on mentions of me.
  */
-import { emojiText } from '../shared/emoji';
+import { emojiText } from '../common/emoji';
 
 const EMOJI_CLASS = /^emoji-([0-9a-f]+(?:-[0-9a-f]+)*)$/;
 

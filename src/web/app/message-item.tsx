@@ -1,7 +1,7 @@
 /** One message: sender (once per run), time, the server's HTML, edited marker, reactions and actions. */
 import { memo } from 'preact/compat';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { ChatSnapshot } from '../shared/types';
+import type { ChatSnapshot } from '../common/types';
 import type { ListedMessage } from '../state/message-list';
 import { enhanceContent, handleContentClick } from './message-content';
 import { MessageActions, ReactionBar } from './panels';

@@ -5,7 +5,7 @@
  * while the window has focus are marked read.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import type { ChatSnapshot } from '../shared/types';
+import type { ChatSnapshot } from '../common/types';
 import type { ListedMessage } from '../state/message-list';
 import { dmPartners, sameTopic, toHash } from '../state/narrow';
 import { isUnread } from '../state/unread';

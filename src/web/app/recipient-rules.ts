@@ -1,5 +1,5 @@
 /** What the compose fields say, turned into the recipients POST /messages takes. DOM-free. */
-import type { ChatSnapshot } from '../shared/types';
+import type { ChatSnapshot } from '../common/types';
 
 export type ComposeMode = 'stream' | 'direct';
 

@@ -4,8 +4,8 @@
  * was typed into the IDs POST /messages takes.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../shared/api';
-import type { ChatSnapshot } from '../shared/types';
+import { api } from '../common/api';
+import type { ChatSnapshot } from '../common/types';
 import { sortedSubscriptions } from '../state/snapshot';
 import type { ComposeMode } from './recipient-rules';
 

@@ -4,8 +4,8 @@
  * subscribe through `useChat` and re-render when any of it changes.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../shared/api';
-import type { ChatSnapshot, Message } from '../shared/types';
+import { api } from '../common/api';
+import type { ChatSnapshot, Message } from '../common/types';
 import { EventLoop, type ConnectionState, type EventLoopApi } from '../state/event-loop';
 import type { RegisterResponse, ServerEvent, TypingEvent, UpdateMessageEvent } from '../state/events';
 import { addLocalEcho, applyListEvent, confirmLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type ListedMessage, type MessageList, type Page } from '../state/message-list';

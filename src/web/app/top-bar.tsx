@@ -1,7 +1,7 @@
 /** The top bar: the organization's name, the panels' dialogs, and Log out. */
 import { useState } from 'preact/hooks';
-import { csrfToken } from '../shared/api';
-import type { ChatSnapshot } from '../shared/types';
+import { csrfToken } from '../common/api';
+import type { ChatSnapshot } from '../common/types';
 import { AdminDialog, SettingsDialog, StatusDialog, StreamsDialog } from './panels';
 import { signIn } from './store';
 

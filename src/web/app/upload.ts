@@ -1,5 +1,5 @@
 /** Uploads a file to POST /json/user_uploads, reporting progress; resolves to the file's URL. */
-import { ApiError, postFile } from '../shared/api';
+import { ApiError, postFile } from '../common/api';
 
 export async function uploadFile(file: File, onProgress: (fraction: number) => void): Promise<string> {
   const body = await postFile('/user_uploads', file, onProgress);

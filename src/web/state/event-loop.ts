@@ -5,7 +5,7 @@
  * the server no longer knows (BAD_EVENT_QUEUE_ID, after a crash or a long sleep) means
  * registering again, and the app rebuilds its state from the new snapshot.
  */
-import type { Params } from '../shared/api';
+import type { Params } from '../common/api';
 import type { RegisterResponse, ServerEvent } from './events';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';

@@ -3,7 +3,7 @@
  * register response. Everything arrives as JSON, so each shape is declared here once and the
  * modules that apply events narrow `ServerEvent` by its `type` (and `op`).
  */
-import type { Message, Presence, Reaction, RealmEmoji, Stream, Subscription, User, UserStatus, Linkifier } from '../shared/types';
+import type { Message, Presence, Reaction, RealmEmoji, Stream, Subscription, User, UserStatus, Linkifier } from '../common/types';
 
 export interface ServerEvent {
   id: number;

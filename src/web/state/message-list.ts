@@ -3,7 +3,7 @@
  * direction, pages merged as they arrive, live events applied, and local echoes (a message
  * shown the moment it is sent, replaced by the server's copy when its event comes back).
  */
-import type { Message, Reaction } from '../shared/types';
+import type { Message, Reaction } from '../common/types';
 import type { DeleteMessageEvent, FlagsEvent, MessageEvent, ReactionEvent, ServerEvent, UpdateMessageEvent } from './events';
 import { matchesNarrow, type Narrow } from './narrow';
 

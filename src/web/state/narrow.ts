@@ -4,7 +4,7 @@
  * belongs in it.
  */
 import { HASH_PREFIX } from '../app/panels/contracts';
-import type { ChatSnapshot, DisplayRecipient, Message } from '../shared/types';
+import type { ChatSnapshot, DisplayRecipient, Message } from '../common/types';
 
 export { HASH_PREFIX };
 

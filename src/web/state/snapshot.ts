@@ -3,10 +3,10 @@
  * every event that changes it. Parts an event does not touch are shared with the previous
  * snapshot, so a view that compares them by identity re-renders only what changed.
  */
-import type { ChatSnapshot, Presence, Stream, Subscription, User, UserStatus, Linkifier, RealmEmoji } from '../shared/types';
+import type { ChatSnapshot, Presence, Stream, Subscription, User, UserStatus, Linkifier, RealmEmoji } from '../common/types';
 import type { RegisterResponse, ServerEvent } from './events';
 
-/** The key of `topicPolicies` (the contract in shared/types.ts): the topic as the server spells it. */
+/** The key of `topicPolicies` (the contract in common/types.ts): the topic as the server spells it. */
 export function topicKey(streamId: number, topic: string): string {
   return `${streamId}:${topic}`;
 }

@@ -1,7 +1,7 @@
 /** Administration (administrators and owners): users and roles, organization settings, linkifiers, custom emoji. */
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { api } from '../../shared/api';
-import type { ChatSnapshot, User } from '../../shared/types';
+import { api } from '../../common/api';
+import type { ChatSnapshot, User } from '../../common/types';
 import { LinkifiersTab, CustomEmojiTab } from './admin-extras';
 import type { DialogProps } from './contracts';
 import { OrganizationTab } from './admin-organization';

@@ -1,7 +1,7 @@
 /** The administration tabs for linkifiers and custom emoji. */
 import { useRef, useState } from 'preact/hooks';
-import { api, postFile } from '../../shared/api';
-import type { ChatSnapshot } from '../../shared/types';
+import { api, postFile } from '../../common/api';
+import type { ChatSnapshot } from '../../common/types';
 import { ErrorAlert, useAction } from './ui';
 
 export function LinkifiersTab({ snapshot }: { snapshot: ChatSnapshot }) {

@@ -1,7 +1,7 @@
 /** The organization tab: name, description and a few policies, saved together by one `PATCH /realm`. */
 import { useState } from 'preact/hooks';
-import { api, type Params } from '../../shared/api';
-import type { ChatSnapshot } from '../../shared/types';
+import { api, type Params } from '../../common/api';
+import type { ChatSnapshot } from '../../common/types';
 import { POLICY } from './permissions';
 import { ErrorAlert, useAction } from './ui';
 

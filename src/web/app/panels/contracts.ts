@@ -4,7 +4,7 @@
  * change comes back as an event that the core applies, so no panel keeps state of its own
  * about the server.
  */
-import type { ChatSnapshot, Message } from '../../shared/types';
+import type { ChatSnapshot, Message } from '../../common/types';
 
 /**
  * Views are addressed by the location hash, so links, the back button and reloads work, and a

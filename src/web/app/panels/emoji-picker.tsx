@@ -3,7 +3,7 @@
  * to move, Enter to pick, Escape to close. The caller returns focus to what opened it.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { ChatSnapshot } from '../../shared/types';
+import type { ChatSnapshot } from '../../common/types';
 import { fitInViewport } from './ui';
 import { allChoices, filterChoices, type EmojiChoice } from './picker';
 import { emojiLook, type EmojiLook } from './reactions';

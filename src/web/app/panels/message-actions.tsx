@@ -3,7 +3,7 @@
  * arrows move, Escape closes and returns focus). Items the person may not use are left out.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../../shared/api';
+import { api } from '../../common/api';
 import type { MessageActionsProps } from './contracts';
 import { DeleteDialog, EditDialog, MoveDialog } from './message-dialogs';
 import { isResolved, isTopicMuted, messageLink, messagePermissions, toggledResolution } from './permissions';

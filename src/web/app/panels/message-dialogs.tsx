@@ -1,7 +1,7 @@
 /** The dialogs a message's menu opens: edit its Markdown, move its topic, confirm deleting it. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../../shared/api';
-import type { ChatSnapshot, Message } from '../../shared/types';
+import { api } from '../../common/api';
+import type { ChatSnapshot, Message } from '../../common/types';
 import { ErrorAlert, Modal, useAction } from './ui';
 
 interface MessageDialogProps {

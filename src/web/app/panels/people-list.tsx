@@ -1,6 +1,6 @@
 /** The right column: people with presence (a dot and its words) and status, each a link to a direct conversation. */
 import { useEffect, useState } from 'preact/hooks';
-import type { ChatSnapshot } from '../../shared/types';
+import type { ChatSnapshot } from '../../common/types';
 import { HASH_PREFIX, type PeopleListProps } from './contracts';
 import { EmojiGlyph } from './emoji-picker';
 import { PRESENCE_LABELS, peopleGroups, serverNow, type PersonRow } from './presence';

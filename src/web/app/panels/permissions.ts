@@ -3,7 +3,7 @@
  * keys), mirroring the server's checks so the menu offers only what will succeed. The server
  * still decides; its error shows if the two disagree (a limit passing while the menu is open).
  */
-import type { ChatSnapshot, Message, User } from '../../shared/types';
+import type { ChatSnapshot, Message, User } from '../../common/types';
 import { ROLE } from './roles';
 
 /** Realm permission policies (register's `realm_*_policy` values). */

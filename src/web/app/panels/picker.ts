@@ -2,8 +2,8 @@
  * The emoji picker's choices: the realm's custom emoji, then the server's table, named as a
  * person reads them (`thumbs_up`) and found by any of their names.
  */
-import { emojiList } from '../../shared/emoji';
-import type { ChatSnapshot, Reaction } from '../../shared/types';
+import { emojiList } from '../../common/emoji';
+import type { ChatSnapshot, Reaction } from '../../common/types';
 
 export interface EmojiChoice {
   /** The name the picker shows and a reaction is sent with. */

@@ -2,7 +2,7 @@
  * Who is around, for the people list: presence ages and the list's order. Pure, so the rules
  * are unit-tested without a DOM.
  */
-import type { ChatSnapshot, Presence, User } from '../../shared/types';
+import type { ChatSnapshot, Presence, User } from '../../common/types';
 
 export type PresenceState = 'active' | 'idle' | 'offline';
 

@@ -1,6 +1,6 @@
 /** Under a message: its reactions as toggle buttons (`thumbs_up: 1`) and `Add reaction` with its picker. */
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
-import { api } from '../../shared/api';
+import { api } from '../../common/api';
 import type { ReactionBarProps } from './contracts';
 import { EmojiGlyph, EmojiPicker } from './emoji-picker';
 import type { EmojiChoice } from './picker';

@@ -2,9 +2,9 @@
  * A message's reactions as the bar shows them: one group per emoji (its type and code, since
  * two names can mean the same emoji), in the order they first appeared.
  */
-import { emojiText } from '../../shared/emoji';
-import type { ChatSnapshot, Reaction } from '../../shared/types';
-import type { Params } from '../../shared/api';
+import { emojiText } from '../../common/emoji';
+import type { ChatSnapshot, Reaction } from '../../common/types';
+import type { Params } from '../../common/api';
 
 export interface ReactionGroup {
   key: string;

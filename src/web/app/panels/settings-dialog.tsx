@@ -1,6 +1,6 @@
 /** Personal settings: each change is one `PATCH /settings` (SPEC names), whose event updates the snapshot. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, type ParamValue } from '../../shared/api';
+import { api, type ParamValue } from '../../common/api';
 import type { DialogProps } from './contracts';
 import { ErrorAlert, Modal, Toggle, useAction } from './ui';
 

@@ -1,6 +1,6 @@
 /** Own status: a short text and an emoji (picked with the reaction picker), saved or cleared by `POST /users/me/status`. */
 import { useRef, useState } from 'preact/hooks';
-import { api } from '../../shared/api';
+import { api } from '../../common/api';
 import type { DialogProps } from './contracts';
 import { EmojiGlyph, EmojiPicker } from './emoji-picker';
 import type { EmojiChoice } from './picker';

@@ -1,7 +1,7 @@
 /** Every stream the person can see, to subscribe or unsubscribe, a filter, and a form to create one. */
 import { useState } from 'preact/hooks';
-import { api } from '../../shared/api';
-import type { Stream } from '../../shared/types';
+import { api } from '../../common/api';
+import type { Stream } from '../../common/types';
 import { HASH_PREFIX, type DialogProps } from './contracts';
 import { ErrorAlert, Modal, useAction } from './ui';
 

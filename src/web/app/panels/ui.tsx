@@ -1,7 +1,7 @@
 /** Pieces every panel uses: a modal dialog, the alert that shows an API error, and the hook that runs a request. */
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../../shared/api';
+import { ApiError } from '../../common/api';
 
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
