@@ -1,4 +1,4 @@
-import type { RouteId } from '../src/wire/routes';
+import { API_ROUTE_IDS, type RouteId } from '../src/wire/routes';
 // Status, presence, realm settings
 import { getRealmPresence, getUserPresence, postPresence } from './endpoints/presence';
 import { patchRealm, patchRealmUserSettingsDefaults } from './endpoints/realm';
@@ -93,6 +93,7 @@ import {
 import { deleteAvatar, getAvatar, getAvatarImage, getAvatarMedium, postAvatar } from './endpoints/avatars';
 import { deleteRealmEmoji, getEmojiImage, getRealmEmoji, postRealmEmoji } from './endpoints/realm-emoji';
 import { postLogin, postLogout } from './endpoints/sessions';
+import { apiDescriptionRoute } from './endpoints/api-description';
 
 /**
  * THE route table: one row per endpoint, keyed by the ids in src/wire/routes.ts (the
@@ -101,6 +102,7 @@ import { postLogin, postLogout } from './endpoints/sessions';
 export const ROUTES: Record<RouteId, Route> = {
   // Accounts
   'GET /server_settings': getServerSettings, // endpoints/accounts
+  'GET /openapi.json': apiDescriptionRoute(() => Object.fromEntries(API_ROUTE_IDS.map((id) => [id, ROUTES[id]]))), // endpoints/api-description (the /api/v1 routes)
   'POST /fetch_api_key': postFetchApiKey, // endpoints/accounts
   'POST /users': postUsers, // endpoints/users
   'GET /users/me': getOwnUser, // endpoints/users

@@ -6,6 +6,8 @@
 export const API_ROUTE_IDS = [
   // Accounts (api-notes §b)
   'GET /server_settings',
+  // This API's own description, made from the route table
+  'GET /openapi.json',
   'POST /fetch_api_key',
   'POST /users',
   'GET /users/me',
