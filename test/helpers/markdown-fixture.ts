@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The reference Markdown fixture (api-notes §g) and how its cases are compared. */
+/** The public API's Markdown cases (extracted into test/fixtures/) and how they are compared. */
 export interface RegularCase {
   name: string;
   input: string;
@@ -16,9 +16,9 @@ export interface Fixture {
   linkify_tests: LinkifyCase[];
 }
 
-// Compiled into build/test/helpers/, so the repository root is three levels up; the shared
-// reference directory sits beside the repository.
-const FIXTURE = path.resolve(__dirname, '../../..', '../shared/reference/markdown_test_cases.json');
+// The reference cases as extracted into the repository (test/reference/extract.ts).
+// Compiled into build/test/helpers/, so the repository root is three levels up.
+const FIXTURE = path.resolve(__dirname, '../../..', 'test', 'fixtures', 'markdown-cases.json');
 
 export function loadFixture(): Fixture {
   return JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as Fixture;

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { REPO_ROOT } from './server';
 
 /**
- * Checks response bodies against the reference OpenAPI file of the public API
- * (../shared/reference/zulip-openapi.yaml), read with the spec's neutral names.
+ * Checks response bodies against the public API's response schemas, as extracted from its
+ * reference OpenAPI file into test/fixtures/openapi-responses.json (test/reference/extract.ts),
+ * with the spec's neutral names.
  *
  * The file describes objects the way its own server's checker reads them: an `allOf` whose
  * members add properties (a member may list a property as `{}`, deferring to another
@@ -28,37 +28,17 @@ export interface Schema {
   anyOf?: Schema[];
 }
 
-interface ResponseObject {
-  $ref?: string;
-  content?: Record<string, { schema?: Schema }>;
+interface ResponseSchemas {
+  responses: Record<string, Record<string, Schema>>;
+  schemas: Record<string, Schema>;
 }
 
-interface OpenApi {
-  paths: Record<string, Record<string, { responses?: Record<string, ResponseObject> }>>;
-  components: { schemas: Record<string, Schema>; responses: Record<string, ResponseObject> };
-}
+const EXTRACT_FILE = path.join(REPO_ROOT, 'test', 'fixtures', 'openapi-responses.json');
 
-// OPENAPI_FILE: for checkouts that do not sit beside shared/ (git worktrees)
-const OPENAPI_FILE = process.env['OPENAPI_FILE'] ?? path.join(REPO_ROOT, '..', 'shared', 'reference', 'zulip-openapi.yaml');
+let loaded: ResponseSchemas | null = null;
 
-let loaded: OpenApi | null = null;
-
-/**
- * The reference file with its vendor-named identifiers replaced by the spec's neutral ones
- * (SPEC naming note). The vendor prefix is read from the file itself (`<prefix>_feature_level`),
- * so no vendor name is written here.
- */
-function openApi(): OpenApi {
-  if (loaded) return loaded;
-  let text = fs.readFileSync(OPENAPI_FILE, 'utf8');
-  const prefix = /\b([a-z]+)_feature_level\b/.exec(text)?.[1];
-  if (prefix) {
-    text = text.replace(new RegExp(`\\b${prefix}_(feature_level|version|merge_base|extra_emoji)\\b`, 'g'), 'service_$1');
-    // register: the realm type's plan flag carries the vendor prefix too
-    text = text.replace(new RegExp(`\\b${prefix}_plan_is_not_limited\\b`, 'g'), 'service_plan_is_not_limited');
-  }
-  text = text.replace(/\bclient_(?!extavatar)[a-z]*avatar\b/g, 'client_extavatar');
-  loaded = parse(text, { maxAliasCount: -1 }) as OpenApi;
+function openApi(): ResponseSchemas {
+  loaded ??= JSON.parse(fs.readFileSync(EXTRACT_FILE, 'utf8')) as ResponseSchemas;
   return loaded;
 }
 
@@ -66,7 +46,7 @@ function resolve(schema: Schema): Schema {
   let current = schema;
   while (current.$ref) {
     const name = current.$ref.replace('#/components/schemas/', '');
-    const target = openApi().components.schemas[name];
+    const target = openApi().schemas[name];
     if (!target) throw new Error(`unknown schema reference ${current.$ref}`);
     current = target;
   }
@@ -140,12 +120,8 @@ export function violations(schema: Schema, value: unknown, at = '$'): string[] {
 
 /** The schema of an operation's 200 response, e.g. `responseSchema('get', '/messages')`. */
 export function responseSchema(method: string, apiPath: string): Schema {
-  const operation = openApi().paths[apiPath]?.[method.toLowerCase()];
-  let response = operation?.responses?.['200'];
-  // Shared answers (`SimpleSuccess` ...) are references to components/responses.
-  if (response?.$ref) response = openApi().components.responses[response.$ref.replace('#/components/responses/', '')];
-  const schema = response?.content?.['application/json']?.schema;
-  if (!schema) throw new Error(`no 200 response schema for ${method} ${apiPath} in the reference file`);
+  const schema = openApi().responses[apiPath]?.[method.toLowerCase()];
+  if (!schema) throw new Error(`no 200 response schema for ${method} ${apiPath} in the reference extract`);
   return schema;
 }
 
