@@ -1,0 +1,79 @@
+/**
+ * The repository stands on its own: a clone has nothing beside it, so no code or test reads
+ * the workspace's reference directory; only the extract script (test/reference/extract.ts)
+ * may, to refresh the committed extracts, which are checked here whenever it is present.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { FIXTURES_DIR, MARKDOWN_EXTRACT, OPENAPI_EXTRACT, referenceDir, staleExtracts } from '../reference/extract';
+import { REPO_ROOT } from '../helpers/server';
+
+const EXTRACT_SCRIPT = path.join('test', 'reference', 'extract.ts');
+const SCANNED = ['src', 'workers', 'bench', 'test'];
+/** Both spellings of a path to the workspace directory beside a clone (built, so this file passes). */
+const OUTSIDE = ['/', '\\'].map((separator) => ['..', 'shared'].join(separator));
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(relative);
+    return entry.isFile() ? [relative] : [];
+  });
+}
+
+t.test('no file under src, workers, bench or test but the extract script names the directory beside the clone', async (t) => {
+  const files = SCANNED.flatMap(sourceFiles);
+  t.ok(files.length > 300, `${files.length} files scanned`);
+  const offenders = files
+    .filter((file) => file !== EXTRACT_SCRIPT)
+    .filter((file) => {
+      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'latin1');
+      return OUTSIDE.some((needle) => text.includes(needle));
+    });
+  t.strictSame(offenders, []);
+  t.ok(
+    fs.readFileSync(path.join(REPO_ROOT, EXTRACT_SCRIPT), 'utf8').includes("'..', 'shared', 'reference'"),
+    'the extract script is the one place that looks beside the repository',
+  );
+});
+
+t.test('the README does not send a user beside the repository', async (t) => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  t.strictSame(
+    readme.split('\n').filter((line) => /(^|[^.\w])\.\.\/shared|shared\/(SPEC|DESIGN|reference)/.test(line)),
+    [],
+  );
+});
+
+t.test('the committed extracts are there and well formed', async (t) => {
+  const openapi = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, OPENAPI_EXTRACT), 'utf8')) as {
+    responses: Record<string, Record<string, unknown>>;
+    schemas: Record<string, unknown>;
+  };
+  const markdown = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, MARKDOWN_EXTRACT), 'utf8')) as {
+    regular_tests: { name: string; input: string; expected_output: string }[];
+    linkify_tests: unknown[];
+  };
+  t.ok(Object.keys(openapi.responses).length >= 60, `${Object.keys(openapi.responses).length} paths with a success schema`);
+  t.type(openapi.responses['/messages']?.['get'], 'object');
+  t.type(openapi.schemas['MessagesBase'], 'object');
+  t.strictSame(markdown.regular_tests.length, 168);
+  t.strictSame(markdown.linkify_tests.length, 73);
+  t.strictSame(
+    markdown.regular_tests.filter((c) => typeof c.input !== 'string' || typeof c.expected_output !== 'string'),
+    [],
+  );
+  // Facts only: the schemas keep no descriptions or examples.
+  const text = JSON.stringify(openapi);
+  t.notMatch(text, /"(description|example|summary|title)":"/, 'no prose in the schema extract');
+});
+
+const reference = referenceDir();
+t.test(
+  'the committed extracts match a fresh extraction of the reference files',
+  reference === null ? { skip: 'no reference directory beside this checkout (a clone has none; CI sets REFERENCE_DIR)' } : {},
+  async (t) => {
+    t.strictSame(staleExtracts(reference as string), []);
+  },
+);
