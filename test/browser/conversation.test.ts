@@ -94,7 +94,7 @@ if (skip !== null) {
     });
 
     t.test('neither page had a CSP violation or an uncaught error', async (t) => {
-      t.same(problems.problems, []);
+      t.strictSame(problems.problems, []);
     });
   });
 }

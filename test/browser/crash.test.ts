@@ -42,6 +42,6 @@ if (skip !== null) {
     t.pass('the new queue delivers live again');
     for (const content of [before, during, after]) t.equal(await messageItem(boPage, content).count(), 1, `"${content}" shows once`);
     t.equal(await boPage.evaluate<number>('performance.timeOrigin'), boStarted, 'the page did not reload');
-    t.same(problems.problems, [], 'no CSP violation or uncaught error');
+    t.strictSame(problems.problems, [], 'no CSP violation or uncaught error');
   });
 }

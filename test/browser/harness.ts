@@ -2,7 +2,7 @@
  * Tests in a real browser against the real server: Debian's chromium, or Debian's firefox-esr
  * when a file under `firefox/` has called `useBrowser('firefox')` first, each driven by
  * playwright-core (no browser download). Each test file asks `browserSkipReason()` first and
- * skips when the browser is absent, saying why.
+ * skips when the browser is absent, saying why (under CI it fails instead).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -35,11 +35,16 @@ const SCREENSHOTS = path.join(REPO_ROOT, 'build', 'artifacts', 'screenshots');
 // Long enough for a loaded machine (five people share two cores); waits end as soon as the page is ready.
 export const UI_TIMEOUT_MS = 15_000;
 
-/** Why this machine cannot run the browser tests, or null when it can. */
+/**
+ * Why this machine cannot run the browser tests, or null when it can. Under CI a missing
+ * browser is a failure, not a skip: a green CI run means every tier ran.
+ */
 export function browserSkipReason(): string | null {
   const executable = EXECUTABLES[browserName];
-  if (!fs.existsSync(executable.path)) return `${browserName} not installed: ${executable.install}`;
-  return null;
+  if (fs.existsSync(executable.path)) return null;
+  const reason = `${browserName} not installed: ${executable.install}`;
+  if (process.env['CI']) throw new Error(`CI runs every tier, but ${reason}`);
+  return reason;
 }
 
 export async function launchBrowser(): Promise<Browser> {

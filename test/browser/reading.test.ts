@@ -149,11 +149,11 @@ if (skip !== null) {
       }
       t.ok(labels.some((label) => label.startsWith('A:') && label.includes(STREAM)), 'Tab reaches the stream\'s link');
       const unringed = seen.filter((entry) => entry.label !== '' && !entry.outlined).map((entry) => entry.label);
-      t.same(unringed, [], 'every focused control shows a focus ring');
+      t.strictSame(unringed, [], 'every focused control shows a focus ring');
     });
 
     t.test('the page had no CSP violation or uncaught error', async (t) => {
-      t.same(problems.problems, []);
+      t.strictSame(problems.problems, []);
     });
   });
 }

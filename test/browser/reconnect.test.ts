@@ -42,6 +42,6 @@ if (skip !== null) {
     }
     t.pass('every message shows in both pages');
     t.equal(await boPage.evaluate<number>('performance.timeOrigin'), boStarted, 'the page did not reload');
-    t.same(problems.problems, [], 'no CSP violation or uncaught error');
+    t.strictSame(problems.problems, [], 'no CSP violation or uncaught error');
   });
 }

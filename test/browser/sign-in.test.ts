@@ -55,8 +55,8 @@ if (skip !== null) {
           postWithWrongCsrf: (await fetch('/json/messages', { method: 'POST', headers: { ...form, 'X-CSRF-Token': csrf + 'x' }, body })).status,
         };
       })()`);
-      t.same(statuses, { apiWithSession: 401, jsonWithSession: 200, postWithoutCsrf: 403, postWithWrongCsrf: 403 }, 'a session reaches /json only, and writes only with its CSRF token');
-      t.same(problems.problems, [], 'no CSP violation or uncaught error');
+      t.strictSame(statuses, { apiWithSession: 401, jsonWithSession: 200, postWithoutCsrf: 403, postWithWrongCsrf: 403 }, 'a session reaches /json only, and writes only with its CSRF token');
+      t.strictSame(problems.problems, [], 'no CSP violation or uncaught error');
     });
   });
 }

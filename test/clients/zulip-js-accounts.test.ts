@@ -26,7 +26,7 @@ t.test('zulip-js creates a user and a bot, and the bot sends a message with its 
   // Without an API key zulip-js fetches one with the password (POST /fetch_api_key).
   const newcomer = await zulipInit({ username: 'newcomer@example.com', password: 'a-long-password', realm: server.baseUrl });
   const profile = await newcomer.users.me.getProfile();
-  t.same([profile['user_id'], profile['full_name'], profile['role']], [created['user_id'], 'New Comer', 400], 'the new user logs in');
+  t.strictSame([profile['user_id'], profile['full_name'], profile['role']], [created['user_id'], 'New Comer', 400], 'the new user logs in');
 
   const bot = await newcomer.callEndpoint('/bots', 'POST', { full_name: 'Greeter bot', short_name: 'greeter' });
   t.equal(bot['result'], 'success', JSON.stringify(bot));

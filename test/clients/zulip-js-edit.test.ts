@@ -27,7 +27,7 @@ t.test('zulip-js edits a message, reads its history and deletes it', async (t) =
 
   const edited = await client.messages.update({ message_id: id, content: 'second try' });
   t.equal(edited['result'], 'success', JSON.stringify(edited));
-  t.same(edited['ignored_parameters_unsupported'], undefined, 'message_id in the query string is the path parameter');
+  t.strictSame(edited['ignored_parameters_unsupported'], undefined, 'message_id in the query string is the path parameter');
 
   const moved = await client.messages.update({ message_id: id, topic: 'zulip-js moved', send_notification_to_new_thread: false });
   t.equal(moved['result'], 'success', JSON.stringify(moved));
@@ -41,7 +41,7 @@ t.test('zulip-js edits a message, reads its history and deletes it', async (t) =
   const history = await client.messages.getHistoryById({ message_id: id });
   t.equal(history['result'], 'success', JSON.stringify(history));
   const snapshots = history['message_history'] as Record<string, unknown>[];
-  t.same(
+  t.strictSame(
     snapshots.map((s) => [s['topic'], s['content']]),
     [
       ['zulip-js edits', 'first try'],
@@ -51,10 +51,10 @@ t.test('zulip-js edits a message, reads its history and deletes it', async (t) =
   );
 
   const refused = await client.messages.update({ message_id: id });
-  t.same(refused, { result: 'error', msg: 'Nothing to change', code: 'BAD_REQUEST' });
+  t.strictSame(refused, { result: 'error', msg: 'Nothing to change', code: 'BAD_REQUEST' });
 
   const deleted = await client.messages.deleteById({ message_id: id });
-  t.same(deleted, { result: 'success', msg: '' });
+  t.strictSame(deleted, { result: 'success', msg: '' });
   const gone = await client.messages.getById({ message_id: id });
-  t.same(gone, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });
+  t.strictSame(gone, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });
 });

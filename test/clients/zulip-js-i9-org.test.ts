@@ -16,9 +16,9 @@ t.test('zulip-js sets a status, pings presence and changes realm settings', asyn
   const client = await zulipInit({ zuliprc: path.join(server.dataDir, 'owner.ini') });
 
   const status = await client.callEndpoint('/users/me/status', 'POST', { status_text: 'Shipping', emoji_name: 'ship' });
-  t.same(status, { result: 'success', msg: '' });
+  t.strictSame(status, { result: 'success', msg: '' });
   const own = await client.callEndpoint('/users/1/status', 'GET');
-  t.same(own['status'], { status_text: 'Shipping', emoji_name: 'ship', emoji_code: '1f6a2', reaction_type: 'unicode_emoji' });
+  t.strictSame(own['status'], { status_text: 'Shipping', emoji_name: 'ship', emoji_code: '1f6a2', reaction_type: 'unicode_emoji' });
 
   const ping = await client.callEndpoint('/users/me/presence', 'POST', { status: 'active' });
   t.equal(ping['result'], 'success', JSON.stringify(ping));
@@ -26,9 +26,9 @@ t.test('zulip-js sets a status, pings presence and changes realm settings', asyn
 
   // Every method but POST sends its parameters in the query string.
   const patched = await client.callEndpoint('/realm', 'PATCH', { name: 'Shipyard', create_private_stream_policy: 2 });
-  t.same(patched, { result: 'success', msg: '', name: 'updated', create_private_stream_policy: 2 });
+  t.strictSame(patched, { result: 'success', msg: '', name: 'updated', create_private_stream_policy: 2 });
   const defaults = await client.callEndpoint('/realm/user_settings_defaults', 'PATCH', { twenty_four_hour_time: true });
-  t.same(defaults, { result: 'success', msg: '' });
+  t.strictSame(defaults, { result: 'success', msg: '' });
 
   const registered = await client.queues.register({
     event_types: ['realm', 'user_status', 'presence', 'realm_user_settings_defaults'],

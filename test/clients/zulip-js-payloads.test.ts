@@ -31,7 +31,7 @@ t.test('zulip-js receives events whose payloads are the declared ones', async (t
   const retrieved = await client.events.retrieve({ queue_id: queueId, last_event_id: registered['last_event_id'] as number, dont_block: 'true' });
   t.equal(retrieved['result'], 'success', JSON.stringify(retrieved));
   const events = retrieved['events'] as Record<string, unknown>[];
-  t.same(
+  t.strictSame(
     events.map((e) => [e['type'], e['op']]),
     [
       ['stream', 'create'],
@@ -47,7 +47,7 @@ t.test('zulip-js receives events whose payloads are the declared ones', async (t
   const creator = { id: message['sender_id'] as number, fullName: message['sender_full_name'] as string };
   t.match(notice, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'from the client', subject: STREAM_EVENTS_TOPIC });
   t.equal(notice['content'], newStreamNoticeHtml('Public', creator));
-  t.same(events[2]?.['flags'], ['read']);
+  t.strictSame(events[2]?.['flags'], ['read']);
   t.equal(message['id'], sent['id']);
   t.equal(message['content'], '<p>Hello <em>live</em></p>');
 });

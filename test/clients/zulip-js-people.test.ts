@@ -35,20 +35,20 @@ t.test('zulip-js reads users and changes settings', async (t) => {
   });
 
   t.test('users.me.alertWords.retrieve lists the alert words the user added', async (t) => {
-    t.same(await client.users.me.alertWords.retrieve(), { result: 'success', msg: '', alert_words: [] });
+    t.strictSame(await client.users.me.alertWords.retrieve(), { result: 'success', msg: '', alert_words: [] });
     const added = await api.post('/users/me/alert_words', { alert_words: ['release', 'Deploy'] });
     t.equal(added.status, 200, added.text);
-    t.same(await client.users.me.alertWords.retrieve(), { result: 'success', msg: '', alert_words: ['release', 'Deploy'] });
+    t.strictSame(await client.users.me.alertWords.retrieve(), { result: 'success', msg: '', alert_words: ['release', 'Deploy'] });
   });
 
   t.test('PATCH /settings and GET /users/{id} through callEndpoint', async (t) => {
     const changed = await client.callEndpoint('/settings', 'PATCH', { full_name: 'The Owner', twenty_four_hour_time: true, bogus: 1 });
-    t.same(changed, { result: 'success', msg: '', ignored_parameters_unsupported: ['bogus'] });
+    t.strictSame(changed, { result: 'success', msg: '', ignored_parameters_unsupported: ['bogus'] });
     const profile = await client.users.me.getProfile();
     t.equal(profile['full_name'], 'The Owner');
     const one = await client.callEndpoint(`/users/${alice.id}`, 'GET');
     t.match(one, { result: 'success', user: { user_id: alice.id, email: alice.email } });
     const missing = await client.callEndpoint('/users/424242', 'GET');
-    t.same(missing, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    t.strictSame(missing, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
   });
 });

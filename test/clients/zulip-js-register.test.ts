@@ -23,7 +23,7 @@ t.test('zulip-js registers a queue with the initial state it asked for, then der
   // zulip-js stringifies event_types and sends the other parameters as they are.
   const registered = await client.queues.register({ event_types: ['alert_words', 'message'] });
   t.equal(registered['result'], 'success', JSON.stringify(registered).slice(0, 300));
-  t.same(registered['alert_words'], ['release'], 'fetch_event_types falls back to event_types');
+  t.strictSame(registered['alert_words'], ['release'], 'fetch_event_types falls back to event_types');
   t.equal(registered['max_message_id'], -1);
   t.equal(registered['last_event_id'], -1);
   t.notOk('realm_users' in registered, 'only the requested types');
@@ -31,7 +31,7 @@ t.test('zulip-js registers a queue with the initial state it asked for, then der
   t.type(queueId, 'string');
 
   const deregistered = await client.queues.deregister({ queue_id: queueId });
-  t.same(deregistered, { result: 'success', msg: '' });
+  t.strictSame(deregistered, { result: 'success', msg: '' });
   const again = await client.queues.deregister({ queue_id: queueId });
-  t.same(again, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
+  t.strictSame(again, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
 });

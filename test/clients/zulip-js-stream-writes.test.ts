@@ -19,19 +19,19 @@ t.test('zulip-js subscribes, unsubscribes and archives a stream', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
 
   const added = await client.users.me.subscriptions.add({ subscriptions: [{ name: 'js-room', description: 'from the client' }] });
-  t.same(added, { result: 'success', msg: '', subscribed: { [server.owner.email]: ['js-room'] }, already_subscribed: {} });
+  t.strictSame(added, { result: 'success', msg: '', subscribed: { [server.owner.email]: ['js-room'] }, already_subscribed: {} });
   const streamId = await streamIdOf(api, 'js-room');
 
   // For DELETE the client puts each value in the query string as it is: lists go as JSON text.
   const removed = await client.users.me.subscriptions.remove({ subscriptions: JSON.stringify(['js-room']) });
-  t.same(removed, { result: 'success', msg: '', removed: ['js-room'], not_removed: [] });
+  t.strictSame(removed, { result: 'success', msg: '', removed: ['js-room'], not_removed: [] });
   const unknown = await client.users.me.subscriptions.remove({ subscriptions: JSON.stringify(['no-room']) });
-  t.same(unknown, { result: 'error', msg: "Stream 'no-room' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'no-room' });
+  t.strictSame(unknown, { result: 'error', msg: "Stream 'no-room' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'no-room' });
 
   const archived = await client.streams.deleteById({ stream_id: streamId });
-  t.same(archived, { result: 'success', msg: '' });
+  t.strictSame(archived, { result: 'success', msg: '' });
   const listed = await client.streams.retrieve({});
   t.notOk((listed['streams'] as { stream_id: number }[]).some((s) => s.stream_id === streamId));
   const again = await client.streams.deleteById({ stream_id: streamId });
-  t.same(again, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
+  t.strictSame(again, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
 });

@@ -36,11 +36,11 @@ t.test('zulip-js typing.send notifies the other participants, who read it with e
 
   // The upstream example's call shape: a list of user IDs (zulip-js JSON-encodes it).
   const direct = await ownerJs.typing.send({ op: 'start', to: [bob.id] });
-  t.same(direct, { result: 'success', msg: '' });
+  t.strictSame(direct, { result: 'success', msg: '' });
   const stream = await ownerJs.typing.send({ type: 'stream', op: 'start', to: [streamId], topic: 'js' });
-  t.same(stream, { result: 'success', msg: '' });
+  t.strictSame(stream, { result: 'success', msg: '' });
   const refused = await ownerJs.typing.send({ op: 'start', to: [] });
-  t.same(refused, { result: 'error', msg: "Empty 'to' list", code: 'BAD_REQUEST' });
+  t.strictSame(refused, { result: 'error', msg: "Empty 'to' list", code: 'BAD_REQUEST' });
 
   const fetched = await bobJs.events.retrieve({ queue_id: queueId, last_event_id: -1, dont_block: true });
   t.equal(fetched['result'], 'success', JSON.stringify(fetched));

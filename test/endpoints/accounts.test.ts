@@ -33,7 +33,7 @@ t.test('accounts', async (t) => {
   t.test('POST /fetch_api_key returns the key for the right password', async (t) => {
     const res = await anonymous.post('/fetch_api_key', { username: server.owner.email, password: server.owner.password }, 'multipart');
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '', api_key: server.owner.key, email: server.owner.email, user_id: 1 });
+    t.strictSame(res.body, { result: 'success', msg: '', api_key: server.owner.key, email: server.owner.email, user_id: 1 });
   });
 
   t.test('POST /fetch_api_key with a wrong password or unknown user is 401 AUTHENTICATION_FAILED', async (t) => {
@@ -43,7 +43,7 @@ t.test('accounts', async (t) => {
     ] as const) {
       const res = await anonymous.post('/fetch_api_key', { username, password });
       t.equal(res.status, 401);
-      t.same(res.body, { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' });
+      t.strictSame(res.body, { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' });
     }
     const missing = await anonymous.post('/fetch_api_key', { username: server.owner.email });
     t.equal(missing.body['code'], 'REQUEST_VARIABLE_MISSING');
@@ -55,27 +55,27 @@ t.test('accounts', async (t) => {
     t.equal(me.status, 200);
     t.match(me.body, { email: member.email, delivery_email: member.email, role: 400, is_admin: false, is_owner: false, user_id: member.id });
     const streams = await api.as(member).get('/streams', { include_public: false });
-    t.same((streams.body['streams'] as { name: string }[]).map((s) => s.name), ['general']);
+    t.strictSame((streams.body['streams'] as { name: string }[]).map((s) => s.name), ['general']);
   });
 
   t.test('POST /users errors: not an administrator, duplicate email, bad email, bad name', async (t) => {
     const member = await createMember(api);
     const notAdmin = await api.as(member).post('/users', { email: 'x@example.com', password: 'p', full_name: 'X' });
     t.equal(notAdmin.status, 400);
-    t.same(notAdmin.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+    t.strictSame(notAdmin.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
     const duplicate = await api.post('/users', { email: member.email, password: 'p', full_name: 'Again' });
-    t.same(duplicate.body, { result: 'error', msg: `Email '${member.email}' already in use`, code: 'BAD_REQUEST' });
+    t.strictSame(duplicate.body, { result: 'error', msg: `Email '${member.email}' already in use`, code: 'BAD_REQUEST' });
     const badEmail = await api.post('/users', { email: 'not-an-email', password: 'p', full_name: 'X' });
-    t.same(badEmail.body, { result: 'error', msg: "Invalid email 'not-an-email'", code: 'BAD_REQUEST' });
+    t.strictSame(badEmail.body, { result: 'error', msg: "Invalid email 'not-an-email'", code: 'BAD_REQUEST' });
     const badName = await api.post('/users', { email: 'blank@example.com', password: 'p', full_name: '   ' });
-    t.same(badName.body, { result: 'error', msg: 'Name too short!', code: 'BAD_REQUEST' });
+    t.strictSame(badName.body, { result: 'error', msg: 'Name too short!', code: 'BAD_REQUEST' });
     const missing = await api.post('/users', { email: 'y@example.com', full_name: 'Y' });
-    t.same(missing.body, { result: 'error', msg: "Missing 'password' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
+    t.strictSame(missing.body, { result: 'error', msg: "Missing 'password' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
   });
 
   t.test('GET /users/me has exactly the own-user fields of the spec', async (t) => {
     const res = await api.get('/users/me');
-    t.same(Object.keys(res.body).sort(), [
+    t.strictSame(Object.keys(res.body).sort(), [
       'avatar_url', 'avatar_version', 'date_joined', 'delivery_email', 'email', 'full_name', 'is_active', 'is_admin',
       'is_billing_admin', 'is_bot', 'is_guest', 'is_owner', 'max_message_id', 'msg', 'profile_data', 'result', 'role',
       'timezone', 'user_id',

@@ -11,26 +11,26 @@ t.test('alert words', async (t) => {
 
   t.test('alert_words must be a JSON list of strings', async (t) => {
     const res = await api.as(alice).post('/users/me/alert_words', { alert_words: 'deploy' });
-    t.same(res.body, { result: 'error', msg: 'Argument "alert_words" is not valid JSON.', code: 'BAD_REQUEST' });
+    t.strictSame(res.body, { result: 'error', msg: 'Argument "alert_words" is not valid JSON.', code: 'BAD_REQUEST' });
   });
 
   t.test('words are added once, whatever their case, and removed', async (t) => {
     const added = await api.as(alice).post('/users/me/alert_words', { alert_words: ['deploy', ' Outage ', 'DEPLOY'] });
-    t.same(added.body['alert_words'], ['deploy', 'Outage']);
-    t.same((await api.as(alice).get('/users/me/alert_words')).body['alert_words'], ['deploy', 'Outage']);
+    t.strictSame(added.body['alert_words'], ['deploy', 'Outage']);
+    t.strictSame((await api.as(alice).get('/users/me/alert_words')).body['alert_words'], ['deploy', 'Outage']);
     const removed = await api.as(alice).call('DELETE', '/users/me/alert_words', { alert_words: ['OUTAGE'] });
-    t.same(removed.body['alert_words'], ['deploy']);
-    t.same((await api.get('/users/me/alert_words')).body['alert_words'], [], 'words are per user');
+    t.strictSame(removed.body['alert_words'], ['deploy']);
+    t.strictSame((await api.get('/users/me/alert_words')).body['alert_words'], [], 'words are per user');
   });
 
   t.test('a message containing a user alert word gets has_alert_word for that user', async (t) => {
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'ops', content: 'We will Deploy at noon' });
     const forAlice = await fetchMessage(api.as(alice), sent.body['id']);
-    t.same(forAlice['flags'], ['has_alert_word']);
+    t.strictSame(forAlice['flags'], ['has_alert_word']);
     const forOwner = await fetchMessage(api, sent.body['id']);
-    t.same(forOwner['flags'], []);
+    t.strictSame(forOwner['flags'], []);
     const partial = await api.post('/messages', { type: 'stream', to: 'general', topic: 'ops', content: 'redeployment' });
     const noMatch = await fetchMessage(api.as(alice), partial.body['id']);
-    t.same(noMatch['flags'], [], 'only whole words match');
+    t.strictSame(noMatch['flags'], [], 'only whole words match');
   });
 });

@@ -6,6 +6,7 @@ import { ApiClient, badRequest } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer, type Credentials, type TestServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 async function upload(server: TestServer, who: Credentials, name: string, text: string): Promise<{ uri: string; pathId: string }> {
   const res = await postFiles(server.baseUrl, '/user_uploads', who, [{ field: 'file', filename: name, contentType: 'text/plain', data: Buffer.from(text) }]);
@@ -53,19 +54,19 @@ t.test('attachments and their lifecycle', async (t) => {
       for (const id of ['999999', 'abc']) {
         const res = await asAlice.call('DELETE', `/attachments/${id}`);
         t.equal(res.status, 400);
-        t.same(res.body, badRequest('Invalid attachment'));
+        t.strictSame(res.body, badRequest('Invalid attachment'));
       }
     });
     t.test("someone else's upload is Invalid attachment too", async (t) => {
       await upload(server, bob, 'bobs.txt', 'bob');
       const mine = (await api.as(bob).get('/attachments')).body['attachments'] as Attachment[];
       const res = await asAlice.call('DELETE', `/attachments/${mine[0]?.id}`);
-      t.same(res.body, badRequest('Invalid attachment'));
+      t.strictSame(res.body, badRequest('Invalid attachment'));
     });
     t.test('without credentials: an error without code', async (t) => {
       const res = await api.as(null).call('DELETE', '/attachments/1');
       t.equal(res.status, 401);
-      t.same(res.body, { result: 'error', msg: 'Not logged in: API authentication or user session required' });
+      t.strictSame(res.body, { result: 'error', msg: 'Not logged in: API authentication or user session required' });
     });
   });
 
@@ -73,9 +74,9 @@ t.test('attachments and their lifecycle', async (t) => {
     const events = await EventReader.register(asAlice, { event_types: ['attachment'] });
     const { uri, pathId } = await upload(server, alice, 'listed.txt', 'twelve bytes');
     const before = await asAlice.get('/attachments');
-    t.same(responseViolations('get', '/attachments', before.body), []);
+    t.strictSame(responseViolations('get', '/attachments', before.body), []);
     const listed = (before.body['attachments'] as Attachment[]).find((a) => a.path_id === pathId);
-    t.match(listed, { name: 'listed.txt', size: 12, messages: [] });
+    hasFields(t, listed, { name: 'listed.txt', size: 12, messages: [] });
     t.ok(Math.abs((listed?.create_time ?? 0) - Date.now()) < 60_000, 'create_time in milliseconds');
     t.ok((before.body['upload_space_used'] as number) >= 12);
     const messageId = await sendToStream(asAlice, 'general', 'files', `[listed](${uri})`);
@@ -85,11 +86,11 @@ t.test('attachments and their lifecycle', async (t) => {
     t.equal(linked?.messages[0]?.id, messageId);
     t.ok(Math.abs((linked?.messages[0]?.date_sent ?? 0) - Date.now()) < 60_000, 'date_sent in milliseconds');
     const received = await events.nextPayloads();
-    t.same(
+    t.strictSame(
       received.map((e) => e['op']),
       ['add', 'update'],
     );
-    t.same((received[1]?.['attachment'] as Attachment).messages, linked?.messages);
+    t.strictSame((received[1]?.['attachment'] as Attachment).messages, linked?.messages);
     t.notOk(((await api.as(bob).get('/attachments')).body['attachments'] as Attachment[]).some((a) => a.path_id === pathId), 'only own uploads');
   });
 
@@ -99,13 +100,13 @@ t.test('attachments and their lifecycle', async (t) => {
     const events = await EventReader.register(asAlice, { event_types: ['attachment'] });
     await asAlice.call('PATCH', `/messages/${messageId}`, { content: `now [linked](${uri})` });
     const claimed = await events.nextPayloads();
-    t.same(claimed.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]), [['update', 1]]);
+    t.strictSame(claimed.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]), [['update', 1]]);
     t.equal((await rawRequest(server.baseUrl, uri, { auth: bob })).status, 200, 'readers of the message may fetch it');
     await asAlice.call('PATCH', `/messages/${messageId}`, { content: 'link removed' });
     const dropped = await events.nextPayloads();
-    t.same(dropped.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]), [['update', 0]]);
+    t.strictSame(dropped.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]), [['update', 0]]);
     const listed = ((await asAlice.get('/attachments')).body['attachments'] as Attachment[]).find((a) => a.path_id === pathId);
-    t.same(listed?.messages, []);
+    t.strictSame(listed?.messages, []);
   });
 
   t.test('deleting the last linking message deletes the file; an earlier one only shortens the list', async (t) => {
@@ -113,10 +114,10 @@ t.test('attachments and their lifecycle', async (t) => {
     const first = await sendToStream(asAlice, 'general', 'twice', `[a](${uri})`);
     const second = await sendToStream(asAlice, 'general', 'twice', `[b](${uri})`);
     const events = await EventReader.register(asAlice, { event_types: ['attachment'] });
-    t.same((await api.call('DELETE', `/messages/${first}`)).body, { result: 'success', msg: '' });
+    t.strictSame((await api.call('DELETE', `/messages/${first}`)).body, { result: 'success', msg: '' });
     const shortened = await events.nextPayloads();
-    t.same(shortened.map((e) => e['op']), ['update']);
-    t.same((shortened[0]?.['attachment'] as Attachment).messages.map((m) => m.id), [second]);
+    t.strictSame(shortened.map((e) => e['op']), ['update']);
+    t.strictSame((shortened[0]?.['attachment'] as Attachment).messages.map((m) => m.id), [second]);
     t.equal((await rawRequest(server.baseUrl, uri, { auth: bob })).status, 200);
     await api.call('DELETE', `/messages/${second}`);
     const removed = await events.nextPayloads();
@@ -141,8 +142,8 @@ t.test('attachments and their lifecycle', async (t) => {
     const events = await EventReader.register(asAlice, { event_types: ['attachment'] });
     const id = ((await asAlice.get('/attachments')).body['attachments'] as Attachment[]).find((a) => a.path_id === pathId)?.id;
     const res = await asAlice.call('DELETE', `/attachments/${id}`);
-    t.same(res.body, { result: 'success', msg: '' });
-    t.same(responseViolations('delete', '/attachments/{attachment_id}', res.body), []);
+    t.strictSame(res.body, { result: 'success', msg: '' });
+    t.strictSame(responseViolations('delete', '/attachments/{attachment_id}', res.body), []);
     const [event] = await events.nextPayloads();
     t.match(event, { type: 'attachment', op: 'remove', attachment: { id } });
     t.equal((await rawRequest(server.baseUrl, uri, { auth: alice })).status, 404);
@@ -166,7 +167,7 @@ t.test('time-driven lifecycle: unclaimed uploads expire, retention takes files w
     await sendToStream(api, 'general', 'keep', `[w](${claimed.uri})`);
     const lonelyId = ((await api.get('/attachments')).body['attachments'] as Attachment[]).find((a) => a.path_id === unclaimed.pathId)?.id;
     const removed = await waitForEvent(api, queueId, Number(register.body['last_event_id']), (e) => e['type'] === 'attachment' && e['op'] === 'remove');
-    t.same(removed['attachment'], { id: lonelyId });
+    t.strictSame(removed['attachment'], { id: lonelyId });
     const remaining = (await api.get('/attachments')).body['attachments'] as Attachment[];
     t.notOk(remaining.some((a) => a.path_id === unclaimed.pathId), 'the unclaimed upload is gone');
     t.ok(remaining.some((a) => a.path_id === claimed.pathId), 'the linked upload stays');

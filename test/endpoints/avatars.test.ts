@@ -19,25 +19,25 @@ t.test('avatars', async (t) => {
   t.test('POST /users/me/avatar errors', async (t) => {
     t.test('no file, or two', async (t) => {
       const none = await api.as(alice).post('/users/me/avatar', {}, 'multipart');
-      t.same(none.body, badRequest('You must upload exactly one avatar.'));
+      t.strictSame(none.body, badRequest('You must upload exactly one avatar.'));
       const two = await postFiles(server.baseUrl, '/users/me/avatar', alice, [...pngUpload('a'), ...pngUpload('b')]);
-      t.same(two.json(), badRequest('You must upload exactly one avatar.'));
+      t.strictSame(two.json(), badRequest('You must upload exactly one avatar.'));
     });
     t.test('bytes that are not an image are BAD_IMAGE', async (t) => {
       const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'x.png', contentType: 'image/png', data: Buffer.from('not a png') }]);
       t.equal(res.status, 400);
-      t.same(res.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
+      t.strictSame(res.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
     });
     t.test('an image over the image limit names it', async (t) => {
       const big = Buffer.concat([TINY_PNG, Buffer.alloc(1024 * 1024)]);
       const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'big.png', contentType: 'image/png', data: big }]);
-      t.same(res.json(), badRequest('Uploaded file is larger than the allowed limit of 1 MiB'));
+      t.strictSame(res.json(), badRequest('Uploaded file is larger than the allowed limit of 1 MiB'));
     });
     t.test('avatar_changes_disabled stops members', async (t) => {
       realmFile.setRealmSettings({ avatar_changes_disabled: true });
       const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, pngUpload());
       realmFile.setRealmSettings({});
-      t.same(res.json(), badRequest('Avatar changes are disabled in this organization.'));
+      t.strictSame(res.json(), badRequest('Avatar changes are disabled in this organization.'));
     });
   });
 
@@ -51,9 +51,9 @@ t.test('avatars', async (t) => {
     const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, pngUpload());
     t.equal(res.status, 200);
     const avatarUrl = `/user_avatars/1/${alice.id}.png?version=2`;
-    t.same(res.json(), { result: 'success', msg: '', avatar_url: avatarUrl });
+    t.strictSame(res.json(), { result: 'success', msg: '', avatar_url: avatarUrl });
     const [event] = await events.nextPayloads();
-    t.same(event, {
+    t.strictSame(event, {
       type: 'realm_user',
       op: 'update',
       person: { user_id: alice.id, avatar_source: 'U', avatar_url: avatarUrl, avatar_url_medium: `/user_avatars/1/${alice.id}-medium.png?version=2`, avatar_version: 2 },
@@ -80,7 +80,7 @@ t.test('avatars', async (t) => {
     const deleted = await api.as(alice).call('DELETE', '/users/me/avatar');
     t.equal(deleted.status, 200);
     const external = `https://secure.gravatar.com/avatar/${digest}?d=identicon&version=3`;
-    t.same(deleted.body, { result: 'success', msg: '', avatar_url: external });
+    t.strictSame(deleted.body, { result: 'success', msg: '', avatar_url: external });
     const [reverted] = await events.nextPayloads();
     // Back to the external picture: a client_extavatar queue computes it itself (SPEC User.avatar_url).
     t.match(reverted, { person: { user_id: alice.id, avatar_source: 'G', avatar_url: null, avatar_version: 3 } });

@@ -45,7 +45,7 @@ t.test('deactivation and reactivation', async (t) => {
     for (const [name, client, method, path, expected] of cases) {
       const res = await client.call(method, path);
       t.equal(res.status, 400, `${name}: status`);
-      t.same(res.body, { result: 'error', ...expected }, name);
+      t.strictSame(res.body, { result: 'error', ...expected }, name);
     }
   });
 
@@ -71,14 +71,14 @@ t.test('deactivation and reactivation', async (t) => {
 
     const res = await owner.call('DELETE', `/users/${leaverCredentials.id}`, { deactivation_notification_comment: 'Farewell!' });
     t.equal(res.status, 200, res.text);
-    t.same(responseViolations('delete', '/users/{user_id}', res.body), [], 'the success body conforms to the reference');
+    t.strictSame(responseViolations('delete', '/users/{user_id}', res.body), [], 'the success body conforms to the reference');
 
     const refused = await leaver.get('/users/me');
     t.equal(refused.status, 401, 'the old key is refused at once');
-    t.same(refused.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
-    t.same((await botClient.get('/users/me')).body['msg'], 'Account is deactivated', 'so is the bot');
+    t.strictSame(refused.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+    t.strictSame((await botClient.get('/users/me')).body['msg'], 'Account is deactivated', 'so is the bot');
     t.notOk((await members()).includes(leaverCredentials.id), 'no longer among the subscribers');
-    t.same(
+    t.strictSame(
       await observer.nextPayloads(),
       [
         { type: 'realm_user', op: 'remove', person: { user_id: botId, full_name: 'Leaver bot' } },
@@ -86,23 +86,23 @@ t.test('deactivation and reactivation', async (t) => {
       ],
       'others hear realm_user remove for the bot, then the user; no peer_remove (7.0 hides them)',
     );
-    t.same(await ownerReader.nextPayloads(), [{ type: 'realm_bot', op: 'remove', bot: { user_id: botId, full_name: 'Leaver bot' } }], 'administrators hear realm_bot remove');
+    t.strictSame(await ownerReader.nextPayloads(), [{ type: 'realm_bot', op: 'remove', bot: { user_id: botId, full_name: 'Leaver bot' } }], 'administrators hear realm_bot remove');
     const bots = (await owner.post('/register', { fetch_event_types: ['realm_bot'] })).body['realm_bots'] as { user_id: number; is_active: boolean }[];
-    t.same(bots.find((b) => b.user_id === botId)?.is_active, false, 'realm_bots shows the bot inactive');
+    t.strictSame(bots.find((b) => b.user_id === botId)?.is_active, false, 'realm_bots shows the bot inactive');
     const state = await owner.post('/register', { fetch_event_types: ['realm_user'] });
     t.ok((state.body['realm_non_active_users'] as { user_id: number }[]).some((p) => p.user_id === leaverCredentials.id), 'listed with the non-active users');
 
     const back = await owner.post(`/users/${leaverCredentials.id}/reactivate`);
     t.equal(back.status, 200, back.text);
-    t.same(responseViolations('post', '/users/{user_id}/reactivate', back.body), [], 'the success body conforms to the reference');
+    t.strictSame(responseViolations('post', '/users/{user_id}/reactivate', back.body), [], 'the success body conforms to the reference');
     t.equal((await leaver.get('/users/me')).status, 200, 'the key works again');
     const polled = await leaver.get('/events', { queue_id: leaverQueue.queueId, last_event_id: -1, dont_block: true });
     t.equal(polled.status, 400, 'the old queue is gone');
-    t.same(polled.body, { result: 'error', msg: `Bad event queue ID: ${leaverQueue.queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: leaverQueue.queueId });
+    t.strictSame(polled.body, { result: 'error', msg: `Bad event queue ID: ${leaverQueue.queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: leaverQueue.queueId });
     t.ok((await members()).includes(leaverCredentials.id), 'back among the subscribers');
     const events = await observer.nextPayloads();
     t.match(events[0], { type: 'realm_user', op: 'add', person: { user_id: leaverCredentials.id, is_active: true } }, 'realm_user add');
-    t.same(events.slice(1), [{ type: 'subscription', op: 'peer_add', stream_ids: [generalId], user_ids: [leaverCredentials.id] }], 'peer_add for the streams they are in');
+    t.strictSame(events.slice(1), [{ type: 'subscription', op: 'peer_add', stream_ids: [generalId], user_ids: [leaverCredentials.id] }], 'peer_add for the streams they are in');
     t.equal((await botClient.get('/users/me')).status, 401, 'their bots stay deactivated');
   });
 
@@ -116,7 +116,7 @@ t.test('deactivation and reactivation', async (t) => {
     const leaverCredentials = await createMember(owner, 'Quitter');
     const res = await owner.as(leaverCredentials).call('DELETE', '/users/me');
     t.equal(res.status, 200, res.text);
-    t.same(responseViolations('delete', '/users/me', res.body), [], 'the success body conforms to the reference');
+    t.strictSame(responseViolations('delete', '/users/me', res.body), [], 'the success body conforms to the reference');
     t.equal((await owner.as(leaverCredentials).get('/users/me')).status, 401, 'their key no longer works');
     const second = await createMember(owner, 'Co-owner');
     await owner.call('PATCH', `/users/${second.id}`, { role: 100 });
@@ -137,7 +137,7 @@ t.test('deactivation and reactivation', async (t) => {
     t.not(newKey, credentials.key, 'not the old one');
     const old = await owner.as(credentials).get('/users/me');
     t.equal(old.status, 401);
-    t.same(old.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' }, 'the old key fails');
+    t.strictSame(old.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' }, 'the old key fails');
     t.equal((await owner.as({ email: credentials.email, key: newKey }).get('/users/me')).status, 200, 'the new key works');
   });
 });

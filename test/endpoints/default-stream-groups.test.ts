@@ -28,59 +28,59 @@ t.test('default stream groups', async (t) => {
 
   t.test('create: errors', async (t) => {
     const member = await alice.post('/default_stream_groups/create', { group_name: 'g', description: '', stream_names: ['north'] });
-    t.same(member.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+    t.strictSame(member.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
     const unknown = await owner.post('/default_stream_groups/create', { group_name: 'g', description: '', stream_names: ['nowhere'] });
     t.equal(unknown.status, 400);
-    t.same(unknown.body, error("Invalid stream name 'nowhere'"));
+    t.strictSame(unknown.body, error("Invalid stream name 'nowhere'"));
     const isDefault = await owner.post('/default_stream_groups/create', { group_name: 'g', description: '', stream_names: ['always'] });
-    t.same(isDefault.body, error("'always' is a default stream and cannot be added to 'g'"));
+    t.strictSame(isDefault.body, error("'always' is a default stream and cannot be added to 'g'"));
     const hidden = await owner.post('/default_stream_groups/create', { group_name: 'g', description: '', stream_names: ['hidden'] });
-    t.same(hidden.body, error('Private streams cannot be made default.'));
-    t.same(await groupsOf(owner), [], 'nothing was created');
+    t.strictSame(hidden.body, error('Private streams cannot be made default.'));
+    t.strictSame(await groupsOf(owner), [], 'nothing was created');
   });
 
   t.test('create: an event to everyone and the group in register', async (t) => {
     const reader = await EventReader.register(alice, { event_types: ['default_stream_groups'] });
     const res = await owner.post('/default_stream_groups/create', { group_name: 'Compass', description: 'two ways', stream_names: ['north'] });
-    t.same(res.body, { result: 'success', msg: '' });
+    t.strictSame(res.body, { result: 'success', msg: '' });
     const events = await reader.nextPayloads();
     t.equal(events.length, 1);
-    t.same(summary(events[0]?.['default_stream_groups'] as Group[]), [['Compass', 'two ways', ['north']]]);
+    t.strictSame(summary(events[0]?.['default_stream_groups'] as Group[]), [['Compass', 'two ways', ['north']]]);
     const groups = await groupsOf(alice);
-    t.same(summary(groups), [['Compass', 'two ways', ['north']]]);
+    t.strictSame(summary(groups), [['Compass', 'two ways', ['north']]]);
     groupId = groups[0]?.id as number;
     const again = await owner.post('/default_stream_groups/create', { group_name: 'compass', description: '', stream_names: [] });
-    t.same(again.body, error("Default stream group 'compass' already exists"));
+    t.strictSame(again.body, error("Default stream group 'compass' already exists"));
   });
 
   t.test('streams: add and remove, with their errors', async (t) => {
     const path = `/default_stream_groups/${groupId}/streams`;
-    t.same((await owner.call('PATCH', path, { op: 'swap', stream_names: ['south'] })).body, error('Invalid value for "op". Specify one of "add" or "remove".'));
-    t.same((await owner.call('PATCH', path, { op: 'add', stream_names: ['north'] })).body, error("Stream 'north' is already present in default stream group 'Compass'"));
-    t.same((await owner.call('PATCH', path, { op: 'remove', stream_names: ['south'] })).body, error("Stream 'south' is not present in default stream group 'Compass'"));
-    t.same((await owner.call('PATCH', '/default_stream_groups/9999/streams', { op: 'add', stream_names: ['south'] })).body, error("Default stream group with id '9999' does not exist."));
+    t.strictSame((await owner.call('PATCH', path, { op: 'swap', stream_names: ['south'] })).body, error('Invalid value for "op". Specify one of "add" or "remove".'));
+    t.strictSame((await owner.call('PATCH', path, { op: 'add', stream_names: ['north'] })).body, error("Stream 'north' is already present in default stream group 'Compass'"));
+    t.strictSame((await owner.call('PATCH', path, { op: 'remove', stream_names: ['south'] })).body, error("Stream 'south' is not present in default stream group 'Compass'"));
+    t.strictSame((await owner.call('PATCH', '/default_stream_groups/9999/streams', { op: 'add', stream_names: ['south'] })).body, error("Default stream group with id '9999' does not exist."));
     const reader = await EventReader.register(alice, { event_types: ['default_stream_groups'] });
-    t.same((await owner.call('PATCH', path, { op: 'add', stream_names: ['south'] })).body, { result: 'success', msg: '' });
-    t.same((await owner.call('PATCH', path, { op: 'remove', stream_names: ['north'] })).body, { result: 'success', msg: '' });
+    t.strictSame((await owner.call('PATCH', path, { op: 'add', stream_names: ['south'] })).body, { result: 'success', msg: '' });
+    t.strictSame((await owner.call('PATCH', path, { op: 'remove', stream_names: ['north'] })).body, { result: 'success', msg: '' });
     const events = await reader.nextPayloads();
-    t.same(events.map((e) => summary(e['default_stream_groups'] as Group[])), [[['Compass', 'two ways', ['north', 'south']]], [['Compass', 'two ways', ['south']]]]);
-    t.same(summary(await groupsOf(alice)), [['Compass', 'two ways', ['south']]]);
+    t.strictSame(events.map((e) => summary(e['default_stream_groups'] as Group[])), [[['Compass', 'two ways', ['north', 'south']]], [['Compass', 'two ways', ['south']]]]);
+    t.strictSame(summary(await groupsOf(alice)), [['Compass', 'two ways', ['south']]]);
   });
 
   t.test('rename and describe, with their errors', async (t) => {
     const path = `/default_stream_groups/${groupId}`;
-    t.same((await owner.call('PATCH', path, {})).body, error('You must pass "new_description" or "new_group_name".'));
-    t.same((await owner.call('PATCH', path, { new_group_name: 'Compass' })).body, error("This default stream group is already named 'Compass'"));
-    t.same((await alice.call('PATCH', path, { new_group_name: 'Mine' })).body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
-    t.same((await owner.call('PATCH', path, { new_group_name: 'Rose', new_description: 'of the winds' })).body, { result: 'success', msg: '' });
-    t.same(summary(await groupsOf(alice)), [['Rose', 'of the winds', ['south']]]);
+    t.strictSame((await owner.call('PATCH', path, {})).body, error('You must pass "new_description" or "new_group_name".'));
+    t.strictSame((await owner.call('PATCH', path, { new_group_name: 'Compass' })).body, error("This default stream group is already named 'Compass'"));
+    t.strictSame((await alice.call('PATCH', path, { new_group_name: 'Mine' })).body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+    t.strictSame((await owner.call('PATCH', path, { new_group_name: 'Rose', new_description: 'of the winds' })).body, { result: 'success', msg: '' });
+    t.strictSame(summary(await groupsOf(alice)), [['Rose', 'of the winds', ['south']]]);
   });
 
   t.test('delete', async (t) => {
-    t.same((await owner.call('DELETE', '/default_stream_groups/9999')).body, error("Default stream group with id '9999' does not exist."));
+    t.strictSame((await owner.call('DELETE', '/default_stream_groups/9999')).body, error("Default stream group with id '9999' does not exist."));
     const reader = await EventReader.register(alice, { event_types: ['default_stream_groups'] });
-    t.same((await owner.call('DELETE', `/default_stream_groups/${groupId}`)).body, { result: 'success', msg: '' });
-    t.same(await reader.nextPayloads(), [{ type: 'default_stream_groups', default_stream_groups: [] }]);
-    t.same(await groupsOf(alice), []);
+    t.strictSame((await owner.call('DELETE', `/default_stream_groups/${groupId}`)).body, { result: 'success', msg: '' });
+    t.strictSame(await reader.nextPayloads(), [{ type: 'default_stream_groups', default_stream_groups: [] }]);
+    t.strictSame(await groupsOf(alice), []);
   });
 });

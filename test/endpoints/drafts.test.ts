@@ -24,40 +24,40 @@ t.test('drafts', async (t) => {
   t.test('errors', async (t) => {
     const post = (draft: Record<string, unknown>) => alice.post('/drafts', { drafts: [draft] });
     t.test('a stream draft must name exactly one stream the user can see', async (t) => {
-      t.same((await post({ type: 'stream', to: [], topic: 't', content: 'c' })).body, error('Must specify exactly 1 stream ID for stream messages'));
-      t.same((await post({ type: 'stream', to: [1, 2], topic: 't', content: 'c' })).body, error('Must specify exactly 1 stream ID for stream messages'));
-      t.same((await post({ type: 'stream', to: [hiddenId], topic: 't', content: 'c' })).body, error('Invalid stream ID'));
-      t.same((await post({ type: 'stream', to: [9999], topic: 't', content: 'c' })).body, error('Invalid stream ID'));
+      t.strictSame((await post({ type: 'stream', to: [], topic: 't', content: 'c' })).body, error('Must specify exactly 1 stream ID for stream messages'));
+      t.strictSame((await post({ type: 'stream', to: [1, 2], topic: 't', content: 'c' })).body, error('Must specify exactly 1 stream ID for stream messages'));
+      t.strictSame((await post({ type: 'stream', to: [hiddenId], topic: 't', content: 'c' })).body, error('Invalid stream ID'));
+      t.strictSame((await post({ type: 'stream', to: [9999], topic: 't', content: 'c' })).body, error('Invalid stream ID'));
     });
     t.test('a direct draft must name existing users', async (t) => {
-      t.same((await post({ type: 'private', to: [9999], topic: '', content: 'c' })).body, error('Invalid user ID 9999'));
+      t.strictSame((await post({ type: 'private', to: [9999], topic: '', content: 'c' })).body, error('Invalid user ID 9999'));
     });
     t.test('content, topic, type and timestamp are checked', async (t) => {
-      t.same((await post({ type: 'private', to: [bob.id], topic: '', content: '  ' })).body, error('Message must not be empty'));
-      t.same((await post({ type: 'private', to: [bob.id], topic: '', content: 'a\0b' })).body, error('Message must not contain null bytes'));
-      t.same((await post({ type: 'stream', to: [generalId], topic: 'a\0b', content: 'c' })).body, error('Topic must not contain null bytes'));
-      t.same((await post({ type: '', to: [], topic: '', content: 'c', timestamp: -5 })).body, error('Timestamp must not be negative.'));
+      t.strictSame((await post({ type: 'private', to: [bob.id], topic: '', content: '  ' })).body, error('Message must not be empty'));
+      t.strictSame((await post({ type: 'private', to: [bob.id], topic: '', content: 'a\0b' })).body, error('Message must not contain null bytes'));
+      t.strictSame((await post({ type: 'stream', to: [generalId], topic: 'a\0b', content: 'c' })).body, error('Topic must not contain null bytes'));
+      t.strictSame((await post({ type: '', to: [], topic: '', content: 'c', timestamp: -5 })).body, error('Timestamp must not be negative.'));
       const badType = await post({ type: 'huddle', to: [], topic: '', content: 'c' });
-      t.same(badType.body, { ...error('Invalid drafts[0]["type"]', 'REQUEST_VARIABLE_INVALID'), var_name: 'drafts' });
+      t.strictSame(badType.body, { ...error('Invalid drafts[0]["type"]', 'REQUEST_VARIABLE_INVALID'), var_name: 'drafts' });
       const missing = await alice.post('/drafts', {});
-      t.same(missing.body, { ...error("Missing 'drafts' argument", 'REQUEST_VARIABLE_MISSING'), var_name: 'drafts' });
+      t.strictSame(missing.body, { ...error("Missing 'drafts' argument", 'REQUEST_VARIABLE_MISSING'), var_name: 'drafts' });
     });
     t.test('an unknown draft, or another user\'s, does not exist (404)', async (t) => {
       const bobsDraft = await owner.as(bob).post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'mine' }] });
       const bobsId = (bobsDraft.body['ids'] as number[])[0] as number;
       const edit = await alice.call('PATCH', `/drafts/${bobsId}`, { draft: { type: '', to: [], topic: '', content: 'x' } });
       t.equal(edit.status, 404);
-      t.same(edit.body, error('Draft does not exist'));
+      t.strictSame(edit.body, error('Draft does not exist'));
       const del = await alice.call('DELETE', '/drafts/9999');
       t.equal(del.status, 404);
-      t.same(del.body, error('Draft does not exist'));
+      t.strictSame(del.body, error('Draft does not exist'));
     });
     t.test('a user who turned synchronization off is refused', async (t) => {
       realmFile.run(`UPDATE users SET settings = '{"enable_drafts_synchronization":false}' WHERE id = ?`, bob.id);
       t.teardown(() => realmFile.run("UPDATE users SET settings = '{}' WHERE id = ?", bob.id));
       const res = await owner.as(bob).post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'c' }] });
-      t.same(res.body, error('User has disabled synchronizing drafts.'));
-      t.same((await owner.as(bob).call('DELETE', '/drafts/1')).body, error('User has disabled synchronizing drafts.'));
+      t.strictSame(res.body, error('User has disabled synchronizing drafts.'));
+      t.strictSame((await owner.as(bob).call('DELETE', '/drafts/1')).body, error('User has disabled synchronizing drafts.'));
     });
   });
 
@@ -70,30 +70,30 @@ t.test('drafts', async (t) => {
       ],
     });
     t.equal(created.status, 200);
-    t.same(responseViolations('post', '/drafts', created.body), [], 'the body conforms to the reference OpenAPI');
+    t.strictSame(responseViolations('post', '/drafts', created.body), [], 'the body conforms to the reference OpenAPI');
     const [streamDraft, directDraft] = created.body['ids'] as [number, number];
     const first = { id: streamDraft, type: 'stream', to: [generalId], topic: `${'x'.repeat(57)}...`, content: 'plan', timestamp: 1595479019 };
     const second = { id: directDraft, type: 'private', to: [bob.id], topic: '', content: 'hi bob', timestamp: 1595479020 };
-    t.same(await reader.nextPayloads(), [{ type: 'drafts', op: 'add', drafts: [first, second] }]);
+    t.strictSame(await reader.nextPayloads(), [{ type: 'drafts', op: 'add', drafts: [first, second] }]);
 
     const listed = await alice.get('/drafts');
-    t.same(listed.body, { result: 'success', msg: '', count: 2, drafts: [second, first] }, 'newest first');
-    t.same(responseViolations('get', '/drafts', listed.body), []);
-    t.same((await alice.post('/register', { fetch_event_types: ['drafts'] })).body['drafts'], [second, first]);
+    t.strictSame(listed.body, { result: 'success', msg: '', count: 2, drafts: [second, first] }, 'newest first');
+    t.strictSame(responseViolations('get', '/drafts', listed.body), []);
+    t.strictSame((await alice.post('/register', { fetch_event_types: ['drafts'] })).body['drafts'], [second, first]);
 
     // The public API's wire form: a JSON-encoded object in a urlencoded body.
     const edited = await alice.call('PATCH', `/drafts/${streamDraft}`, {
       draft: JSON.stringify({ type: '', to: [], topic: 'dropped', content: 'later', timestamp: 1595479030 }),
     });
-    t.same(edited.body, { result: 'success', msg: '' });
-    t.same(await reader.nextPayloads(), [
+    t.strictSame(edited.body, { result: 'success', msg: '' });
+    t.strictSame(await reader.nextPayloads(), [
       { type: 'drafts', op: 'update', draft: { id: streamDraft, type: '', to: [], topic: '', content: 'later', timestamp: 1595479030 } },
     ]);
 
     const deleted = await alice.call('DELETE', `/drafts/${directDraft}`);
-    t.same(deleted.body, { result: 'success', msg: '' });
-    t.same(await reader.nextPayloads(), [{ type: 'drafts', op: 'remove', draft_id: directDraft }]);
-    t.same((await alice.get('/drafts')).body['count'], 1);
+    t.strictSame(deleted.body, { result: 'success', msg: '' });
+    t.strictSame(await reader.nextPayloads(), [{ type: 'drafts', op: 'remove', draft_id: directDraft }]);
+    t.strictSame((await alice.get('/drafts')).body['count'], 1);
   });
 
   t.test('turning synchronization off deletes the stored drafts and refuses new ones; turning it on again starts empty', async (t) => {
@@ -101,10 +101,10 @@ t.test('drafts', async (t) => {
     const created = await carol.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'kept until sync goes off' }] });
     t.equal(created.status, 200, created.text);
     t.equal((await carol.get('/drafts')).body['count'], 1);
-    t.same((await carol.call('PATCH', '/settings', { enable_drafts_synchronization: false })).body['result'], 'success');
-    t.same((await carol.get('/drafts')).body, { result: 'success', msg: '', count: 0, drafts: [] }, 'the stored drafts are gone');
-    t.same((await carol.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] })).body, error('User has disabled synchronizing drafts.'));
-    t.same((await carol.call('PATCH', '/settings', { enable_drafts_synchronization: true })).body['result'], 'success');
-    t.same((await carol.get('/drafts')).body, { result: 'success', msg: '', count: 0, drafts: [] }, 'and do not come back');
+    t.strictSame((await carol.call('PATCH', '/settings', { enable_drafts_synchronization: false })).body['result'], 'success');
+    t.strictSame((await carol.get('/drafts')).body, { result: 'success', msg: '', count: 0, drafts: [] }, 'the stored drafts are gone');
+    t.strictSame((await carol.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] })).body, error('User has disabled synchronizing drafts.'));
+    t.strictSame((await carol.call('PATCH', '/settings', { enable_drafts_synchronization: true })).body['result'], 'success');
+    t.strictSame((await carol.get('/drafts')).body, { result: 'success', msg: '', count: 0, drafts: [] }, 'and do not come back');
   });
 });

@@ -38,24 +38,24 @@ t.test('POST /messages/flags/narrow', async (t) => {
     t.test('an unknown or internal flag is Invalid flag', async (t) => {
       const res = await flagsNarrow({ flag: 'shiny' });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Invalid flag: 'shiny'", code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: "Invalid flag: 'shiny'", code: 'BAD_REQUEST' });
     });
     t.test('flags the server sets are not editable', async (t) => {
       for (const flag of ['mentioned', 'wildcard_mentioned', 'has_alert_word', 'historical']) {
         const res = await flagsNarrow({ flag });
-        t.same(res.body, { result: 'error', msg: `Flag not editable: '${flag}'`, code: 'BAD_REQUEST' });
+        t.strictSame(res.body, { result: 'error', msg: `Flag not editable: '${flag}'`, code: 'BAD_REQUEST' });
       }
     });
     t.test('op is add or remove', async (t) => {
       const res = await flagsNarrow({ op: 'toggle' });
-      t.same(res.body, { result: 'error', msg: "Invalid message flag operation: 'toggle'", code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: "Invalid message flag operation: 'toggle'", code: 'BAD_REQUEST' });
     });
     t.test('anchor, num_before, num_after and narrow are checked as for GET /messages', async (t) => {
       const missing = await api.as(bob).post('/messages/flags/narrow', { num_before: 0, num_after: 1, narrow: [], op: 'add', flag: 'read' });
-      t.same(missing.body, { result: 'error', msg: "Missing 'anchor' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'anchor' });
-      t.same((await flagsNarrow({ anchor: 'soon' })).body, { result: 'error', msg: 'Invalid anchor', code: 'BAD_REQUEST' });
+      t.strictSame(missing.body, { result: 'error', msg: "Missing 'anchor' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'anchor' });
+      t.strictSame((await flagsNarrow({ anchor: 'soon' })).body, { result: 'error', msg: 'Invalid anchor', code: 'BAD_REQUEST' });
       const bad = await flagsNarrow({ narrow: [['sender', 'ghost@example.com']] });
-      t.same(bad.body, {
+      t.strictSame(bad.body, {
         result: 'error',
         msg: 'Invalid narrow operator: unknown user ghost@example.com',
         code: 'BAD_NARROW',
@@ -67,7 +67,7 @@ t.test('POST /messages/flags/narrow', async (t) => {
   t.test('marks a range read, then reports nothing more to update', async (t) => {
     const first = await flagsNarrow({ anchor: d1, num_before: 0, num_after: 1 });
     t.equal(first.status, 200);
-    t.same(first.body, {
+    t.strictSame(first.body, {
       result: 'success',
       msg: '',
       processed_count: 2,
@@ -77,23 +77,23 @@ t.test('POST /messages/flags/narrow', async (t) => {
       found_oldest: true,
       found_newest: false,
     });
-    t.same(await bobsView(conversation), { [d1]: ['read'], [d2]: ['read'], [d3]: [] });
+    t.strictSame(await bobsView(conversation), { [d1]: ['read'], [d2]: ['read'], [d3]: [] });
     const again = await flagsNarrow({});
     t.match(again.body, { processed_count: 3, updated_count: 1, first_processed_id: d1, last_processed_id: d3, found_oldest: true, found_newest: true });
   });
   t.test('removes a flag; include_anchor false leaves the anchor alone', async (t) => {
     const res = await flagsNarrow({ anchor: d3, num_before: 5, num_after: 0, include_anchor: false, op: 'remove' });
     t.match(res.body, { processed_count: 2, updated_count: 2, first_processed_id: d1, last_processed_id: d2, found_oldest: true });
-    t.same(await bobsView(conversation), { [d1]: [], [d2]: [], [d3]: ['read'] });
+    t.strictSame(await bobsView(conversation), { [d1]: [], [d2]: [], [d3]: ['read'] });
   });
   t.test('first_unread anchors at the oldest unread message', async (t) => {
     const res = await flagsNarrow({ anchor: 'first_unread', num_before: 0, num_after: 0, flag: 'starred' });
     t.match(res.body, { processed_count: 1, updated_count: 1, first_processed_id: d1, last_processed_id: d1 });
-    t.same((await bobsView([{ operator: 'is', operand: 'starred' }]))[d1], ['starred']);
+    t.strictSame((await bobsView([{ operator: 'is', operand: 'starred' }]))[d1], ['starred']);
   });
   t.test('an empty range answers null IDs', async (t) => {
     const res = await flagsNarrow({ narrow: [{ operator: 'dm', operand: server.owner.email }], anchor: 'newest', num_before: 10, num_after: 0 });
-    t.same(res.body, {
+    t.strictSame(res.body, {
       result: 'success',
       msg: '',
       processed_count: 0,
@@ -112,7 +112,7 @@ t.test('POST /messages/flags/narrow', async (t) => {
     t.match(unread.body, { processed_count: 2, updated_count: 0 }, 'history is not marked unread');
     const starred = await flagsNarrow({ narrow: stream, flag: 'starred' });
     t.match(starred.body, { processed_count: 2, updated_count: 2, first_processed_id: noticeId, last_processed_id: s1 });
-    t.same(await bobsView([{ operator: 'is', operand: 'starred' }]), {
+    t.strictSame(await bobsView([{ operator: 'is', operand: 'starred' }]), {
       [d1]: ['starred'],
       [noticeId]: ['read', 'starred', 'historical'],
       [s1]: ['read', 'starred', 'historical'],
@@ -121,7 +121,7 @@ t.test('POST /messages/flags/narrow', async (t) => {
   t.test('collapsed is editable too', async (t) => {
     const res = await flagsNarrow({ flag: 'collapsed', anchor: d2, num_before: 0, num_after: 0 });
     t.match(res.body, { processed_count: 1, updated_count: 1 });
-    t.same((await bobsView(conversation))[d2], ['collapsed']);
+    t.strictSame((await bobsView(conversation))[d2], ['collapsed']);
   });
   t.test('a huge range is accepted and bounded at 5000 messages, num_before first', async (t) => {
     const res = await flagsNarrow({ num_before: 100000, num_after: 100000, anchor: d2 });

@@ -30,34 +30,34 @@ t.test('POST /messages/flags', async (t) => {
     t.test('an unknown flag is Invalid flag', async (t) => {
       const res = await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'add', flag: 'shiny' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD("Invalid flag: 'shiny'"));
+      t.strictSame(res.body, BAD("Invalid flag: 'shiny'"));
     });
     t.test('flags the server sets, and legacy ones, are not editable', async (t) => {
       for (const flag of ['mentioned', 'wildcard_mentioned', 'has_alert_word', 'historical', 'summarize_in_home', 'force_collapse']) {
         const res = await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'add', flag });
         t.equal(res.status, 400);
-        t.same(res.body, BAD(`Flag not editable: '${flag}'`));
+        t.strictSame(res.body, BAD(`Flag not editable: '${flag}'`));
       }
     });
     t.test('an unknown operation is refused with its name', async (t) => {
       const res = await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'toggle', flag: 'starred' });
-      t.same(res.body, BAD("Invalid message flag operation: 'toggle'"));
+      t.strictSame(res.body, BAD("Invalid message flag operation: 'toggle'"));
     });
     t.test('messages missing or not accessible are Invalid message(s), and nothing changes', async (t) => {
       const unknown = await api.as(alice).post('/messages/flags', { messages: [toAlice, 999999], op: 'add', flag: 'starred' });
       t.equal(unknown.status, 400);
-      t.same(unknown.body, BAD('Invalid message(s)'));
-      t.same(await flagsOf(api.as(alice), toAlice), [], 'the whole request rolled back');
+      t.strictSame(unknown.body, BAD('Invalid message(s)'));
+      t.strictSame(await flagsOf(api.as(alice), toAlice), [], 'the whole request rolled back');
       const secret = await api.as(bob).post('/messages/flags', { messages: [toAlice], op: 'add', flag: 'starred' });
-      t.same(secret.body, BAD('Invalid message(s)'));
+      t.strictSame(secret.body, BAD('Invalid message(s)'));
     });
     t.test('parameters are required and messages is a list of integers', async (t) => {
       const missing = await api.as(alice).post('/messages/flags', { op: 'add', flag: 'read' });
-      t.same(missing.body, { result: 'error', msg: "Missing 'messages' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'messages' });
+      t.strictSame(missing.body, { result: 'error', msg: "Missing 'messages' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'messages' });
       const noFlag = await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'add' });
-      t.same(noFlag.body, { result: 'error', msg: "Missing 'flag' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'flag' });
+      t.strictSame(noFlag.body, { result: 'error', msg: "Missing 'flag' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'flag' });
       const notList = await api.as(alice).post('/messages/flags', { messages: '"x"', op: 'add', flag: 'read' });
-      t.same(notList.body, { result: 'error', msg: 'messages is not a list', code: 'REQUEST_VARIABLE_INVALID', var_name: 'messages' });
+      t.strictSame(notList.body, { result: 'error', msg: 'messages is not a list', code: 'REQUEST_VARIABLE_INVALID', var_name: 'messages' });
     });
   });
 
@@ -65,18 +65,18 @@ t.test('POST /messages/flags', async (t) => {
     const second = await send(api, { type: 'direct', to: [alice.id], content: 'second' });
     const add = await api.as(alice).post('/messages/flags', { messages: [toAlice, second], op: 'add', flag: 'read' });
     t.equal(add.status, 200);
-    t.same(add.body, { result: 'success', msg: '', messages: [toAlice, second] });
-    t.same(await flagsOf(api.as(alice), toAlice), ['read']);
-    t.same(await flagsOf(api.as(alice), second), ['read']);
+    t.strictSame(add.body, { result: 'success', msg: '', messages: [toAlice, second] });
+    t.strictSame(await flagsOf(api.as(alice), toAlice), ['read']);
+    t.strictSame(await flagsOf(api.as(alice), second), ['read']);
     await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'add', flag: 'starred' });
     await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'add', flag: 'collapsed' });
-    t.same(await flagsOf(api.as(alice), toAlice), ['read', 'starred', 'collapsed']);
+    t.strictSame(await flagsOf(api.as(alice), toAlice), ['read', 'starred', 'collapsed']);
     const again = await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'add', flag: 'starred' });
     t.equal(again.status, 200, 'setting a flag already set is fine');
     const remove = await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'remove', flag: 'read' });
-    t.same(remove.body, { result: 'success', msg: '', messages: [toAlice] });
-    t.same(await flagsOf(api.as(alice), toAlice), ['starred', 'collapsed']);
-    t.same(await flagsOf(api, toAlice), [], "other users' flags are untouched");
+    t.strictSame(remove.body, { result: 'success', msg: '', messages: [toAlice] });
+    t.strictSame(await flagsOf(api.as(alice), toAlice), ['starred', 'collapsed']);
+    t.strictSame(await flagsOf(api, toAlice), [], "other users' flags are untouched");
   });
 
   t.test('starring public stream history creates a historical row; reading it needs none', async (t) => {
@@ -87,18 +87,18 @@ t.test('POST /messages/flags', async (t) => {
     t.equal(storedRow(bob.id, old), undefined, 'history already counts as read');
     const star = await api.as(bob).post('/messages/flags', { messages: [old], op: 'add', flag: 'starred' });
     t.equal(star.status, 200);
-    t.same(storedRow(bob.id, old), { flags: 1 | 2 | 64 }, 'read, starred, historical');
-    t.same(await flagsOf(api.as(bob), old), ['read', 'starred', 'historical']);
+    t.strictSame(storedRow(bob.id, old), { flags: 1 | 2 | 64 }, 'read, starred, historical');
+    t.strictSame(await flagsOf(api.as(bob), old), ['read', 'starred', 'historical']);
     await api.as(bob).post('/messages/flags', { messages: [old], op: 'remove', flag: 'starred' });
-    t.same(await flagsOf(api.as(bob), old), ['read', 'historical']);
+    t.strictSame(await flagsOf(api.as(bob), old), ['read', 'historical']);
   });
 
   t.test('marking unread skips messages of streams the user is not subscribed to', async (t) => {
     const old = await send(api, { type: 'stream', to: 'flag-history', topic: 't', content: 'still old' });
     const res = await api.as(alice).post('/messages/flags', { messages: [old], op: 'remove', flag: 'read' });
     t.equal(res.status, 200);
-    t.same(res.body['messages'], [old]);
-    t.same(await flagsOf(api.as(alice), old), ['read', 'historical']);
+    t.strictSame(res.body['messages'], [old]);
+    t.strictSame(await flagsOf(api.as(alice), old), ['read', 'historical']);
     t.equal(storedRow(alice.id, old), undefined);
   });
 
@@ -107,7 +107,7 @@ t.test('POST /messages/flags', async (t) => {
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'flag-history' }], principals: [bob.id] });
     const res = await api.as(bob).post('/messages/flags', { messages: [early], op: 'remove', flag: 'read' });
     t.equal(res.status, 200);
-    t.same(storedRow(bob.id, early), { flags: 64 });
-    t.same(await flagsOf(api.as(bob), early), ['historical']);
+    t.strictSame(storedRow(bob.id, early), { flags: 64 });
+    t.strictSame(await flagsOf(api.as(bob), early), ['historical']);
   });
 });

@@ -48,89 +48,89 @@ t.test('@role:fullmembers', async (t) => {
   await t.test('with waiting_period_threshold 0 a new member is a full member at once', async (t) => {
     const member = await createMember(owner, 'Prompt');
     promptMember = member.id;
-    t.same(await reader.nextPayloads(), [
+    t.strictSame(await reader.nextPayloads(), [
       { type: 'user_group', op: 'add_members', group_id: members, user_ids: [member.id] },
       { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [member.id] },
     ]);
-    t.same(await membersOf(fullMembers, true), [member.id], 'the only direct member');
-    t.same((await membersOf(fullMembers)).sort((a, b) => a - b), [1, member.id], 'the owner is in it through the subgroups');
-    t.same(await registeredMembers(fullMembers), [member.id], 'register shows the direct members');
+    t.strictSame(await membersOf(fullMembers, true), [member.id], 'the only direct member');
+    t.strictSame((await membersOf(fullMembers)).sort((a, b) => a - b), [1, member.id], 'the owner is in it through the subgroups');
+    t.strictSame(await registeredMembers(fullMembers), [member.id], 'register shows the direct members');
   });
 
   await t.test('a bot has the member role and joins too', async (t) => {
     const res = await owner.post('/bots', { full_name: 'Helper bot', short_name: 'helper' });
     t.equal(res.status, 200, res.text);
     const botId = Number(res.body['user_id']);
-    t.same(await reader.nextPayloads(), [
+    t.strictSame(await reader.nextPayloads(), [
       { type: 'user_group', op: 'add_members', group_id: members, user_ids: [botId] },
       { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [botId] },
     ]);
-    t.same(await membersOf(fullMembers, true), [promptMember, botId]);
+    t.strictSame(await membersOf(fullMembers, true), [promptMember, botId]);
   });
 
   let newcomer = -1;
   await t.test('a waiting period keeps new members out, refuses them full-member policies, and the actor promotes them later', async (t) => {
     const directBefore = await membersOf(fullMembers, true);
     await patchRealm({ waiting_period_threshold: 10, create_public_stream_policy: 3 });
-    t.same(
+    t.strictSame(
       await reader.nextPayloads(),
       [{ type: 'user_group', op: 'remove_members', group_id: fullMembers, user_ids: directBefore }],
       'raising the threshold removes the accounts younger than it',
     );
-    t.same(await membersOf(fullMembers, true), []);
+    t.strictSame(await membersOf(fullMembers, true), []);
 
     const credentials = await createMember(owner, 'Newcomer');
     newcomer = credentials.id;
-    t.same(await reader.nextPayloads(), [{ type: 'user_group', op: 'add_members', group_id: members, user_ids: [newcomer] }]);
-    t.same(await membersOf(fullMembers, true), []);
+    t.strictSame(await reader.nextPayloads(), [{ type: 'user_group', op: 'add_members', group_id: members, user_ids: [newcomer] }]);
+    t.strictSame(await membersOf(fullMembers, true), []);
     const client = owner.as(credentials);
     const refused = await client.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
     t.equal(refused.status, 400);
-    t.same(refused.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+    t.strictSame(refused.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
 
     // Eleven days of membership, without waiting for them; the actor's next run promotes.
     file.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 11 * DAY_S, newcomer);
     const promoted = await reader.waitPayloads();
-    t.same(promoted, [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] }]);
-    t.same(await membersOf(fullMembers, true), [newcomer]);
-    t.same(await registeredMembers(fullMembers), [newcomer]);
+    t.strictSame(promoted, [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] }]);
+    t.strictSame(await membersOf(fullMembers, true), [newcomer]);
+    t.strictSame(await registeredMembers(fullMembers), [newcomer]);
     const allowed = await client.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
     t.equal(allowed.status, 200, allowed.text);
   });
 
   await t.test('demotion to guest removes a full member, promotion back adds them', async (t) => {
     await setRole(newcomer, 600);
-    t.same(await reader.nextPayloads(), [
+    t.strictSame(await reader.nextPayloads(), [
       { type: 'user_group', op: 'remove_members', group_id: members, user_ids: [newcomer] },
       { type: 'user_group', op: 'add_members', group_id: everyone, user_ids: [newcomer] },
       { type: 'user_group', op: 'remove_members', group_id: fullMembers, user_ids: [newcomer] },
     ]);
-    t.same(await membersOf(fullMembers, true), []);
+    t.strictSame(await membersOf(fullMembers, true), []);
     await setRole(newcomer, 400);
-    t.same(await reader.nextPayloads(), [
+    t.strictSame(await reader.nextPayloads(), [
       { type: 'user_group', op: 'remove_members', group_id: everyone, user_ids: [newcomer] },
       { type: 'user_group', op: 'add_members', group_id: members, user_ids: [newcomer] },
       { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] },
     ]);
-    t.same(await membersOf(fullMembers, true), [newcomer]);
+    t.strictSame(await membersOf(fullMembers, true), [newcomer]);
   });
 
   await t.test('an administrator is no direct full member but is in it through the subgroups', async (t) => {
     await setRole(newcomer, 200);
     const events = await reader.nextPayloads();
-    t.same(events.at(-1), { type: 'user_group', op: 'remove_members', group_id: fullMembers, user_ids: [newcomer] });
-    t.same(await membersOf(fullMembers, true), []);
+    t.strictSame(events.at(-1), { type: 'user_group', op: 'remove_members', group_id: fullMembers, user_ids: [newcomer] });
+    t.strictSame(await membersOf(fullMembers, true), []);
     t.ok((await membersOf(fullMembers)).includes(newcomer));
     await setRole(newcomer, 400);
-    t.same((await reader.nextPayloads()).at(-1), { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] });
+    t.strictSame((await reader.nextPayloads()).at(-1), { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] });
   });
 
   await t.test('lowering the threshold promotes at once', async (t) => {
     const bot = (await owner.get('/users')).body['members'] as { user_id: number; is_bot: boolean; full_name: string }[];
     const botId = bot.find((u) => u.full_name === 'Helper bot')?.user_id ?? -1;
     await patchRealm({ waiting_period_threshold: 0, create_public_stream_policy: 1 });
-    t.same(await reader.nextPayloads(), [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [promptMember, botId] }]);
-    t.same(await membersOf(fullMembers, true), [promptMember, botId, newcomer].sort((a, b) => a - b));
+    t.strictSame(await reader.nextPayloads(), [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [promptMember, botId] }]);
+    t.strictSame(await membersOf(fullMembers, true), [promptMember, botId, newcomer].sort((a, b) => a - b));
   });
 });
 
@@ -154,5 +154,5 @@ t.test('the upgrade migration makes existing qualifying members full members', a
   const second = await startServer({ dataDir: first.dataDir, port: first.port });
   t.teardown(() => second.stop());
   const res = await new ApiClient(second.baseUrl, second.owner).get(`/user_groups/${fullMembers}/members`, { direct_member_only: true });
-  t.same(res.body['members'], [member.id], 'the member joined; the guest and the owner did not');
+  t.strictSame(res.body['members'], [member.id], 'the member joined; the guest and the owner did not');
 });

@@ -12,15 +12,15 @@ t.test('linkifiers', async (t) => {
     t.test('only administrators may change linkifiers', async (t) => {
       const member = await createMember(api);
       const res = await api.as(member).post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://x.test/{id}' });
-      t.same(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+      t.strictSame(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
     });
     t.test('a pattern that does not compile is refused', async (t) => {
       const res = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9+', url_template: 'https://x.test/{id}' });
-      t.same(res.body, { result: 'error', msg: 'Invalid linkifier pattern.', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Invalid linkifier pattern.', code: 'BAD_REQUEST' });
     });
     t.test('a pattern with nested repetition is refused', async (t) => {
       const res = await api.post('/realm/filters', { pattern: '(?P<id>(a+)+)$', url_template: 'https://x.test/{id}' });
-      t.same(res.body, {
+      t.strictSame(res.body, {
         result: 'error',
         msg: 'Linkifier pattern is too complex: nested repetition could make matching take forever.',
         code: 'BAD_REQUEST',
@@ -28,13 +28,13 @@ t.test('linkifiers', async (t) => {
     });
     t.test('a template variable must be a group of the pattern', async (t) => {
       const res = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://x.test/{ticket}' });
-      t.same(res.body, { result: 'error', msg: 'Group "ticket" in URL template is not present in linkifier pattern.', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Group "ticket" in URL template is not present in linkifier pattern.', code: 'BAD_REQUEST' });
     });
     t.test('an unknown linkifier cannot be changed or removed', async (t) => {
       const patch = await api.call('PATCH', '/realm/filters/999', { pattern: 'a(?P<x>b)', url_template: 'https://x.test/{x}' });
-      t.same(patch.body, { result: 'error', msg: 'Linkifier not found.', code: 'BAD_REQUEST' });
+      t.strictSame(patch.body, { result: 'error', msg: 'Linkifier not found.', code: 'BAD_REQUEST' });
       const del = await api.call('DELETE', '/realm/filters/999');
-      t.same(del.body, { result: 'error', msg: 'Linkifier not found.', code: 'BAD_REQUEST' });
+      t.strictSame(del.body, { result: 'error', msg: 'Linkifier not found.', code: 'BAD_REQUEST' });
     });
   });
 
@@ -44,11 +44,11 @@ t.test('linkifiers', async (t) => {
     const id = added.body['id'];
     t.type(id, 'number');
     const listed = await api.get('/realm/linkifiers');
-    t.same(listed.body['linkifiers'], [{ id, pattern: '#(?P<id>[0-9]+)', url_template: 'https://trac.example.com/ticket/{id}' }]);
+    t.strictSame(listed.body['linkifiers'], [{ id, pattern: '#(?P<id>[0-9]+)', url_template: 'https://trac.example.com/ticket/{id}' }]);
 
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'bug #224', content: 'see #224' });
     const message = await fetchMessage(api, sent.body['id']);
-    t.same(message['topic_links'], [{ text: '#224', url: 'https://trac.example.com/ticket/224' }]);
+    t.strictSame(message['topic_links'], [{ text: '#224', url: 'https://trac.example.com/ticket/224' }]);
     t.equal(message['content'], '<p>see <a href="https://trac.example.com/ticket/224">#224</a></p>');
 
     const changed = await api.call('PATCH', `/realm/filters/${String(id)}`, { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://t.example.com/{id}' });
@@ -58,7 +58,7 @@ t.test('linkifiers', async (t) => {
 
     const removed = await api.call('DELETE', `/realm/filters/${String(id)}`);
     t.equal(removed.status, 200);
-    t.same((await api.get('/realm/linkifiers')).body['linkifiers'], []);
+    t.strictSame((await api.get('/realm/linkifiers')).body['linkifiers'], []);
     const plain = await api.post('/messages/render', { content: 'T7' });
     t.equal(plain.body['rendered'], '<p>T7</p>', 'a removed linkifier no longer applies');
   });

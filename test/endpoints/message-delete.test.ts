@@ -25,32 +25,32 @@ t.test('deleting messages and topics', async (t) => {
     t.test('an unknown or invisible message is Invalid message(s)', async (t) => {
       const unknown = await api.call('DELETE', '/messages/999999');
       t.equal(unknown.status, 400);
-      t.same(unknown.body, badRequest('Invalid message(s)'));
+      t.strictSame(unknown.body, badRequest('Invalid message(s)'));
       const secret = await api.post('/messages', { type: 'direct', to: [bob.id], content: 'just us' });
       const peek = await api.as(alice).call('DELETE', `/messages/${String(secret.body['id'])}`);
-      t.same(peek.body, badRequest('Invalid message(s)'));
+      t.strictSame(peek.body, badRequest('Invalid message(s)'));
     });
     t.test('by default only administrators delete, even their own messages for members', async (t) => {
       const own = await sendToStream(api.as(alice), 'general', 'delete', 'mine');
       const res = await api.as(alice).call('DELETE', `/messages/${own}`);
       t.equal(res.status, 400);
-      t.same(res.body, badRequest("You don't have permission to delete this message"));
+      t.strictSame(res.body, badRequest("You don't have permission to delete this message"));
     });
     t.test("members never delete other people's messages", async (t) => {
       realmFile.setRealmSettings({ delete_own_message_policy: 5 });
       const others = await sendToStream(api.as(bob), 'general', 'delete', 'bob wrote this');
       const res = await api.as(alice).call('DELETE', `/messages/${others}`);
-      t.same(res.body, badRequest("You don't have permission to delete this message"));
+      t.strictSame(res.body, badRequest("You don't have permission to delete this message"));
     });
     t.test('own messages can be deleted only within message_content_delete_limit_seconds (null: always)', async (t) => {
       const own = await sendToStream(api.as(alice), 'general', 'delete', 'old');
       realmFile.backdate(own, 601);
       realmFile.setRealmSettings({ delete_own_message_policy: 5 });
       const late = await api.as(alice).call('DELETE', `/messages/${own}`);
-      t.same(late.body, badRequest('The time limit for deleting this message has passed'));
+      t.strictSame(late.body, badRequest('The time limit for deleting this message has passed'));
       realmFile.setRealmSettings({ delete_own_message_policy: 5, message_content_delete_limit_seconds: null });
       const unlimited = await api.as(alice).call('DELETE', `/messages/${own}`);
-      t.same(unlimited.body, { result: 'success', msg: '' });
+      t.strictSame(unlimited.body, { result: 'success', msg: '' });
     });
   });
 
@@ -58,9 +58,9 @@ t.test('deleting messages and topics', async (t) => {
     realmFile.setRealmSettings({ delete_own_message_policy: 1 });
     const own = await sendToStream(api.as(alice), 'general', 'delete', 'regret');
     const res = await api.as(alice).call('DELETE', `/messages/${own}`);
-    t.same(res.body, { result: 'success', msg: '' });
+    t.strictSame(res.body, { result: 'success', msg: '' });
     const again = await api.as(alice).call('DELETE', `/messages/${own}`);
-    t.same(again.body, badRequest('Invalid message(s)'));
+    t.strictSame(again.body, badRequest('Invalid message(s)'));
   });
 
   t.test('deleting a message removes its reactions and per-user rows and moves first_message_id', async (t) => {
@@ -76,8 +76,8 @@ t.test('deleting messages and topics', async (t) => {
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 2);
 
     const res = await api.call('DELETE', `/messages/${first}`);
-    t.same(res.body, { result: 'success', msg: '' });
-    t.same((await api.get(`/messages/${first}`)).body, badRequest('Invalid message(s)'));
+    t.strictSame(res.body, { result: 'success', msg: '' });
+    t.strictSame((await api.get(`/messages/${first}`)).body, badRequest('Invalid message(s)'));
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 0);
     t.equal(realmFile.value('SELECT count(*) FROM reactions WHERE message_id = ?', first), 0);
     t.equal(await firstMessageId(stream), noticeId, 'a later message leaves it alone');
@@ -93,21 +93,21 @@ t.test('deleting messages and topics', async (t) => {
     const sent = await api.as(alice).post('/messages', { type: 'direct', to: [1], content: 'hi boss' });
     const id = sent.body['id'] as number;
     const res = await api.call('DELETE', `/messages/${id}`);
-    t.same(res.body, { result: 'success', msg: '' });
-    t.same((await api.as(alice).get(`/messages/${id}`)).body, badRequest('Invalid message(s)'));
+    t.strictSame(res.body, { result: 'success', msg: '' });
+    t.strictSame((await api.as(alice).get(`/messages/${id}`)).body, badRequest('Invalid message(s)'));
   });
 
   t.test('POST /streams/{stream_id}/delete_topic', async (t) => {
     t.test('only administrators may delete a topic', async (t) => {
       const res = await api.as(alice).post(`/streams/${general}/delete_topic`, { topic_name: 'anything' });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+      t.strictSame(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
     });
     t.test('the stream must exist and topic_name is required', async (t) => {
       const unknown = await api.post('/streams/9999/delete_topic', { topic_name: 'x' });
-      t.same(unknown.body, badRequest('Invalid stream ID'));
+      t.strictSame(unknown.body, badRequest('Invalid stream ID'));
       const missing = await api.post(`/streams/${general}/delete_topic`, {});
-      t.same(missing.body, { result: 'error', msg: "Missing 'topic_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic_name' });
+      t.strictSame(missing.body, { result: 'error', msg: "Missing 'topic_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic_name' });
     });
     t.test('out of time, it answers partially_completed after each batch; calling again finishes, newest first', async (t) => {
       const ids: number[] = [];
@@ -117,21 +117,21 @@ t.test('deleting messages and topics', async (t) => {
 
       const first = await api.post(`/streams/${general}/delete_topic`, { topic_name: 'doomed' });
       t.equal(first.status, 200);
-      t.same(first.body, { result: 'partially_completed', msg: '', code: 'REQUEST_TIMEOUT' });
-      t.same(left(), ids.slice(0, 3), 'the two newest went first');
+      t.strictSame(first.body, { result: 'partially_completed', msg: '', code: 'REQUEST_TIMEOUT' });
+      t.strictSame(left(), ids.slice(0, 3), 'the two newest went first');
 
       const second = await api.post(`/streams/${general}/delete_topic`, { topic_name: 'DOOMED' });
-      t.same(second.body, { result: 'partially_completed', msg: '', code: 'REQUEST_TIMEOUT' }, 'topics match case-insensitively');
-      t.same(left(), ids.slice(0, 1));
+      t.strictSame(second.body, { result: 'partially_completed', msg: '', code: 'REQUEST_TIMEOUT' }, 'topics match case-insensitively');
+      t.strictSame(left(), ids.slice(0, 1));
 
       const last = await api.post(`/streams/${general}/delete_topic`, { topic_name: 'doomed' });
-      t.same(last.body, { result: 'success', msg: '' });
-      t.same(left(), []);
+      t.strictSame(last.body, { result: 'success', msg: '' });
+      t.strictSame(left(), []);
       t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id IN (?, ?, ?, ?, ?)', ...ids), 0);
       t.equal((await fetchMessage(api, kept))['content'], '<p>not in the topic</p>');
 
       const empty = await api.post(`/streams/${general}/delete_topic`, { topic_name: 'doomed' });
-      t.same(empty.body, { result: 'success', msg: '' }, 'deleting an empty topic succeeds');
+      t.strictSame(empty.body, { result: 'success', msg: '' }, 'deleting an empty topic succeeds');
     });
   });
 });

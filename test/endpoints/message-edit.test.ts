@@ -19,47 +19,47 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     t.test('an unknown message is Invalid message(s)', async (t) => {
       const res = await api.call('PATCH', '/messages/999999', { content: 'x' });
       t.equal(res.status, 400);
-      t.same(res.body, badRequest('Invalid message(s)'));
+      t.strictSame(res.body, badRequest('Invalid message(s)'));
     });
     t.test('a request that changes nothing is refused', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'original');
       const empty = await api.call('PATCH', `/messages/${id}`, {});
-      t.same(empty.body, badRequest('Nothing to change'));
+      t.strictSame(empty.body, badRequest('Nothing to change'));
       const sameTopic = await api.call('PATCH', `/messages/${id}`, { topic: ' errors ' });
-      t.same(sameTopic.body, badRequest('Nothing to change'));
+      t.strictSame(sameTopic.body, badRequest('Nothing to change'));
     });
     t.test("only the sender may edit a message's content", async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'the owner wrote this');
       const res = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'alice was here' });
       t.equal(res.status, 400);
-      t.same(res.body, badRequest("You don't have permission to edit this message"));
+      t.strictSame(res.body, badRequest("You don't have permission to edit this message"));
     });
     t.test('content and stream_id together are refused', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y', stream_id: 1 });
-      t.same(res.body, badRequest('Cannot change message content while changing stream'));
+      t.strictSame(res.body, badRequest('Cannot change message content while changing stream'));
     });
     t.test('a direct message has no topic and cannot move to a stream', async (t) => {
       const sent = await api.post('/messages', { type: 'direct', to: [alice.id], content: 'psst' });
       const id = sent.body['id'] as number;
       const topic = await api.call('PATCH', `/messages/${id}`, { topic: 'new' });
-      t.same(topic.body, badRequest('Private messages cannot have topics.'));
+      t.strictSame(topic.body, badRequest('Private messages cannot have topics.'));
       const stream = await api.call('PATCH', `/messages/${id}`, { stream_id: 1 });
-      t.same(stream.body, badRequest('Private messages cannot be moved to streams.'));
+      t.strictSame(stream.body, badRequest('Private messages cannot be moved to streams.'));
     });
     t.test('propagate_mode other than change_one needs a topic or stream change', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y', propagate_mode: 'change_all' });
-      t.same(res.body, badRequest('Invalid propagate_mode without topic edit'));
+      t.strictSame(res.body, badRequest('Invalid propagate_mode without topic edit'));
       const bad = await api.call('PATCH', `/messages/${id}`, { topic: 'z', propagate_mode: 'change_some' });
-      t.same(bad.body, { result: 'error', msg: 'Invalid propagate_mode', code: 'REQUEST_VARIABLE_INVALID', var_name: 'propagate_mode' });
+      t.strictSame(bad.body, { result: 'error', msg: 'Invalid propagate_mode', code: 'REQUEST_VARIABLE_INVALID', var_name: 'propagate_mode' });
     });
     t.test('a blank topic is refused, and topic with subject is confusing', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
       const blank = await api.call('PATCH', `/messages/${id}`, { topic: '   ' });
-      t.same(blank.body, badRequest("Topic can't be empty!"));
+      t.strictSame(blank.body, badRequest("Topic can't be empty!"));
       const both = await api.call('PATCH', `/messages/${id}`, { topic: 'a', subject: 'b' });
-      t.same(both.body, {
+      t.strictSame(both.body, {
         result: 'error',
         msg: "Can't decide between 'topic' and 'subject' arguments",
         code: 'REQUEST_CONFUSING_VAR',
@@ -71,13 +71,13 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       const id = await sendToStream(api, 'general', 'errors', 'x');
       realmFile.setRealmSettings({ allow_message_editing: false });
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y' });
-      t.same(res.body, badRequest('Your organization has turned off message editing'));
+      t.strictSame(res.body, badRequest('Your organization has turned off message editing'));
     });
     t.test('content edits end message_content_edit_limit_seconds after sending (default 600), not when it is null', async (t) => {
       const id = await sendToStream(api.as(alice), 'general', 'errors', 'old words');
       realmFile.backdate(id, 600 + 21);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'new words' });
-      t.same(late.body, badRequest('The time limit for editing this message has passed'));
+      t.strictSame(late.body, badRequest('The time limit for editing this message has passed'));
       realmFile.setRealmSettings({ message_content_edit_limit_seconds: null });
       const unlimited = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'new words' });
       t.equal(unlimited.status, 200);
@@ -88,7 +88,7 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       realmFile.setRealmSettings({ message_content_edit_limit_seconds: 60 });
       realmFile.backdate(id, 75);
       const res = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'in time' });
-      t.same(res.body, { result: 'success', msg: '' });
+      t.strictSame(res.body, { result: 'success', msg: '' });
     });
   });
 
@@ -96,14 +96,14 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     const id = await sendToStream(api, 'general', 'content', 'first *draft*');
     const res = await api.call('PATCH', `/messages/${id}`, { content: 'final **text**' });
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '' });
+    t.strictSame(res.body, { result: 'success', msg: '' });
     const fetched = await api.get(`/messages/${id}`);
     const message = fetched.body['message'] as Record<string, unknown>;
     t.equal(fetched.body['raw_content'], 'final **text**');
     t.equal(message['content'], '<p>final <strong>text</strong></p>');
     t.type(message['last_edit_timestamp'], 'number');
     const history = message['edit_history'] as Record<string, unknown>[];
-    t.same(history, [
+    t.strictSame(history, [
       {
         user_id: 1,
         timestamp: message['last_edit_timestamp'],
@@ -122,12 +122,12 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
 
   t.test('mention flags follow the new content and read stays set', async (t) => {
     const id = await sendToStream(api.as(alice), 'general', 'mentions', 'hello all');
-    t.same((await fetchMessage(api.as(bob), id))['flags'], [], 'bob has no flags yet');
+    t.strictSame((await fetchMessage(api.as(bob), id))['flags'], [], 'bob has no flags yet');
     realmFile.run('UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND message_id = ?', bob.id, id);
     await api.as(alice).call('PATCH', `/messages/${id}`, { content: `hello @**${bobName}**` });
-    t.same((await fetchMessage(api.as(bob), id))['flags'], ['read', 'mentioned']);
+    t.strictSame((await fetchMessage(api.as(bob), id))['flags'], ['read', 'mentioned']);
     await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'hello again' });
-    t.same((await fetchMessage(api.as(bob), id))['flags'], ['read']);
+    t.strictSame((await fetchMessage(api.as(bob), id))['flags'], ['read']);
   });
 
   t.test('edit history lists a content edit and then a topic edit, most recent first', async (t) => {
@@ -139,7 +139,7 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     t.equal(message['subject'], 'history two');
     const history = message['edit_history'] as Record<string, unknown>[];
     t.equal(history.length, 2);
-    t.same(history[0], { user_id: 1, timestamp: message['last_edit_timestamp'], prev_topic: 'history one', topic: 'history two' });
+    t.strictSame(history[0], { user_id: 1, timestamp: message['last_edit_timestamp'], prev_topic: 'history one', topic: 'history two' });
     t.match(history[1], { user_id: 1, prev_content: 'version 1', prev_rendered_content: '<p>version 1</p>', prev_rendered_content_version: 1 });
 
     t.test('GET /messages/{message_id}/history gives one snapshot per version, oldest first', async (t) => {
@@ -147,14 +147,14 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       t.equal(res.status, 200);
       const snapshots = res.body['message_history'] as Record<string, unknown>[];
       t.equal(snapshots.length, 3);
-      t.same(snapshots[0], {
+      t.strictSame(snapshots[0], {
         content: 'version 1',
         rendered_content: '<p>version 1</p>',
         timestamp: (await fetchMessage(api, id))['timestamp'],
         topic: 'history one',
         user_id: 1,
       });
-      t.same(snapshots[1], {
+      t.strictSame(snapshots[1], {
         content: 'version 2',
         rendered_content: '<p>version 2</p>',
         prev_content: 'version 1',
@@ -163,7 +163,7 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
         topic: 'history one',
         user_id: 1,
       });
-      t.same(snapshots[2], {
+      t.strictSame(snapshots[2], {
         content: 'version 2',
         rendered_content: '<p>version 2</p>',
         prev_topic: 'history one',
@@ -175,20 +175,20 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     t.test('the history of a message never edited is its original snapshot', async (t) => {
       const plain = await sendToStream(api, 'general', 'plain', 'as sent');
       const res = await api.get(`/messages/${plain}/history`);
-      t.same(res.body['message_history'], [
+      t.strictSame(res.body['message_history'], [
         { content: 'as sent', rendered_content: '<p>as sent</p>', timestamp: (await fetchMessage(api, plain))['timestamp'], topic: 'plain', user_id: 1 },
       ]);
     });
     t.test('a message the user cannot see has no history for them', async (t) => {
       const secret = await api.post('/messages', { type: 'direct', to: [bob.id], content: 'just us' });
       const res = await api.as(alice).get(`/messages/${String(secret.body['id'])}/history`);
-      t.same(res.body, badRequest('Invalid message(s)'));
+      t.strictSame(res.body, badRequest('Invalid message(s)'));
     });
     t.test('an organization that disabled edit history shows none', async (t) => {
       realmFile.setRealmSettings({ allow_edit_history: false });
       const res = await api.get(`/messages/${id}/history`);
       t.equal(res.status, 400);
-      t.same(res.body, badRequest('Message edit history is disabled in this organization'));
+      t.strictSame(res.body, badRequest('Message edit history is disabled in this organization'));
       const message = await fetchMessage(api, id);
       t.notOk('edit_history' in message, 'the message hides edit_history');
       t.type(message['last_edit_timestamp'], 'number');

@@ -36,16 +36,16 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       realmFile.setRealmSettings({ edit_topic_policy: 2 });
       const res = await api.as(alice).call('PATCH', `/messages/${String(id)}`, { topic: 'renamed' });
       t.equal(res.status, 400);
-      t.same(res.body, badRequest("You don't have permission to edit this message"));
+      t.strictSame(res.body, badRequest("You don't have permission to edit this message"));
       realmFile.setRealmSettings({ edit_topic_policy: 6 });
       const nobody = await api.call('PATCH', `/messages/${String(id)}`, { topic: 'renamed' });
-      t.same(nobody.body, badRequest("You don't have permission to edit this message"), 'nobody means administrators too');
+      t.strictSame(nobody.body, badRequest("You don't have permission to edit this message"), 'nobody means administrators too');
     });
     t.test('members may move a message within a stream only within the time limit; administrators always', async (t) => {
       const id = await sendToStream(api.as(alice), 'general', 'old news', 'from long ago');
       realmFile.backdate(id, 8 * DAY_S);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { topic: 'renamed' });
-      t.same(late.body, badRequest("The time limit for editing this message's topic has passed."));
+      t.strictSame(late.body, badRequest("The time limit for editing this message's topic has passed."));
       const admin = await api.call('PATCH', `/messages/${id}`, { topic: 'renamed', send_notification_to_new_thread: false });
       t.equal(admin.status, 200, admin.text);
     });
@@ -54,20 +54,20 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       const elsewhere = await streamIdOf(api, 'elsewhere');
       const id = await sendToStream(api.as(alice), 'general', 'move me', 'x');
       const res = await api.as(alice).call('PATCH', `/messages/${id}`, { stream_id: elsewhere });
-      t.same(res.body, badRequest("You don't have permission to move this message"));
+      t.strictSame(res.body, badRequest("You don't have permission to move this message"));
       realmFile.setRealmSettings({ move_messages_between_streams_policy: 1, move_messages_between_streams_limit_seconds: 3600 });
       realmFile.backdate(id, 7200);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { stream_id: elsewhere });
-      t.same(late.body, badRequest("The time limit for editing this message's stream has passed"));
+      t.strictSame(late.body, badRequest("The time limit for editing this message's stream has passed"));
     });
     t.test('the target stream must exist and be readable by the mover', async (t) => {
       const id = await sendToStream(api, 'general', 'move me', 'x');
       const unknown = await api.call('PATCH', `/messages/${id}`, { stream_id: 9999 });
-      t.same(unknown.body, badRequest('Invalid stream ID'));
+      t.strictSame(unknown.body, badRequest('Invalid stream ID'));
       await api.as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'alice-secret' }], invite_only: true });
       const secret = await streamIdOf(api, 'alice-secret');
       const closed = await api.call('PATCH', `/messages/${id}`, { stream_id: secret });
-      t.same(closed.body, badRequest('Invalid stream ID'));
+      t.strictSame(closed.body, badRequest('Invalid stream ID'));
     });
     t.test('change_all past the time limit names the part of the topic the user may move', async (t) => {
       const ids = await topicOfFour('partly old', api.as(alice));
@@ -76,7 +76,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       realmFile.backdate(ids[1] as number, 7200);
       const res = await api.as(alice).call('PATCH', `/messages/${String(ids[3])}`, { topic: 'all new', propagate_mode: 'change_all' });
       t.equal(res.status, 400);
-      t.same(res.body, {
+      t.strictSame(res.body, {
         result: 'error',
         msg: 'You only have permission to move the 2/4 most recent messages in this topic.',
         code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
@@ -84,7 +84,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
         total_messages_in_topic: 4,
         total_messages_allowed_to_move: 2,
       });
-      t.same(contents(general, 'partly old'), ['message 1', 'message 2', 'message 3', 'message 4'], 'nothing moved');
+      t.strictSame(contents(general, 'partly old'), ['message 1', 'message 2', 'message 3', 'message 4'], 'nothing moved');
 
       t.test('the suggested retry with change_later from first_message_id_allowed_to_move succeeds', async (t) => {
         const retry = await api.as(alice).call('PATCH', `/messages/${String(ids[2])}`, {
@@ -93,8 +93,8 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
           send_notification_to_new_thread: false,
         });
         t.equal(retry.status, 200, retry.text);
-        t.same(contents(general, 'partly old'), ['message 1', 'message 2']);
-        t.same(contents(general, 'all new'), ['message 3', 'message 4']);
+        t.strictSame(contents(general, 'partly old'), ['message 1', 'message 2']);
+        t.strictSame(contents(general, 'all new'), ['message 3', 'message 4']);
       });
       t.test('moderators and administrators are exempt', async (t) => {
         const res = await api.call('PATCH', `/messages/${String(ids[0])}`, {
@@ -103,7 +103,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
           send_notification_to_new_thread: false,
         });
         t.equal(res.status, 200, res.text);
-        t.same(contents(general, 'partly old'), []);
+        t.strictSame(contents(general, 'partly old'), []);
       });
     });
   });
@@ -111,12 +111,12 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
   t.test('change_one moves only the target and says so in the new topic', async (t) => {
     const ids = await topicOfFour('one of four');
     const res = await api.call('PATCH', `/messages/${String(ids[1])}`, { topic: 'just one' });
-    t.same(res.body, { result: 'success', msg: '' });
-    t.same(contents(general, 'one of four'), ['message 1', 'message 3', 'message 4']);
-    t.same(contents(general, 'just one'), ['message 2', `A message was moved here from #**general>one of four** by ${ownerMention}.`]);
+    t.strictSame(res.body, { result: 'success', msg: '' });
+    t.strictSame(contents(general, 'one of four'), ['message 1', 'message 3', 'message 4']);
+    t.strictSame(contents(general, 'just one'), ['message 2', `A message was moved here from #**general>one of four** by ${ownerMention}.`]);
     const moved = await fetchMessage(api, ids[1]);
     t.equal(moved['subject'], 'just one');
-    t.same(moved['topic_links'], []);
+    t.strictSame(moved['topic_links'], []);
   });
 
   t.test('change_later moves the target and everything after it, with notices in both threads', async (t) => {
@@ -127,8 +127,8 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       send_notification_to_old_thread: true,
     });
     t.equal(res.status, 200, res.text);
-    t.same(contents(general, 'later'), ['message 1', `3 messages were moved from this topic to #**general>later part** by ${ownerMention}.`]);
-    t.same(contents(general, 'later part'), [
+    t.strictSame(contents(general, 'later'), ['message 1', `3 messages were moved from this topic to #**general>later part** by ${ownerMention}.`]);
+    t.strictSame(contents(general, 'later part'), [
       'message 2',
       'message 3',
       'message 4',
@@ -146,8 +146,8 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       send_notification_to_old_thread: true,
     });
     t.equal(res.status, 200, res.text);
-    t.same(contents(general, 'whole'), [`This topic was moved to #**general>whole moved** by ${ownerMention}.`]);
-    t.same(contents(general, 'whole moved'), [
+    t.strictSame(contents(general, 'whole'), [`This topic was moved to #**general>whole moved** by ${ownerMention}.`]);
+    t.strictSame(contents(general, 'whole moved'), [
       'message 1',
       'message 2',
       'message 3',
@@ -159,20 +159,20 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
   t.test('no notice goes to the new thread when send_notification_to_new_thread is false', async (t) => {
     const ids = await topicOfFour('quiet');
     await api.call('PATCH', `/messages/${String(ids[0])}`, { topic: 'quiet moved', propagate_mode: 'change_all', send_notification_to_new_thread: false });
-    t.same(contents(general, 'quiet moved'), ['message 1', 'message 2', 'message 3', 'message 4']);
-    t.same(contents(general, 'quiet'), []);
+    t.strictSame(contents(general, 'quiet moved'), ['message 1', 'message 2', 'message 3', 'message 4']);
+    t.strictSame(contents(general, 'quiet'), []);
   });
 
   t.test('resolving and unresolving a topic posts only the resolve notice', async (t) => {
     const ids = await topicOfFour('bug 42', api.as(alice));
     const resolve = await api.as(alice).call('PATCH', `/messages/${String(ids[0])}`, { topic: '✔ bug 42', propagate_mode: 'change_all' });
     t.equal(resolve.status, 200, resolve.text);
-    t.same(contents(general, 'bug 42'), []);
-    t.same(contents(general, '✔ bug 42'), ['message 1', 'message 2', 'message 3', 'message 4', `${aliceMention} has marked this topic as resolved.`]);
+    t.strictSame(contents(general, 'bug 42'), []);
+    t.strictSame(contents(general, '✔ bug 42'), ['message 1', 'message 2', 'message 3', 'message 4', `${aliceMention} has marked this topic as resolved.`]);
     const unresolve = await api.as(alice).call('PATCH', `/messages/${String(ids[0])}`, { topic: 'bug 42', propagate_mode: 'change_all' });
     t.equal(unresolve.status, 200, unresolve.text);
     // The resolve notice is part of the topic now, so it moves back with it.
-    t.same(contents(general, 'bug 42'), [
+    t.strictSame(contents(general, 'bug 42'), [
       'message 1',
       'message 2',
       'message 3',
@@ -180,7 +180,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       `${aliceMention} has marked this topic as resolved.`,
       `${aliceMention} has marked this topic as unresolved.`,
     ]);
-    t.same(contents(general, '✔ bug 42'), []);
+    t.strictSame(contents(general, '✔ bug 42'), []);
   });
 
   t.test('moving to another stream', async (t) => {
@@ -193,8 +193,8 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       send_notification_to_old_thread: true,
     });
     t.equal(res.status, 200, res.text);
-    t.same(contents(general, 'to archive'), [`This topic was moved to #**archive>to archive** by ${ownerMention}.`]);
-    t.same(contents(archive, 'to archive'), [
+    t.strictSame(contents(general, 'to archive'), [`This topic was moved to #**archive>to archive** by ${ownerMention}.`]);
+    t.strictSame(contents(archive, 'to archive'), [
       'message 1',
       'message 2',
       'message 3',
@@ -217,14 +217,14 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       t.equal(streams.find((s) => s.stream_id === general)?.first_message_id, oldest);
     });
     t.test('subscribers of the new stream who lacked the messages get them as read; others keep their flags', async (t) => {
-      t.same((await fetchMessage(api.as(bob), ids[1]))['flags'], [], 'bob had it from general, unread');
+      t.strictSame((await fetchMessage(api.as(bob), ids[1]))['flags'], [], 'bob had it from general, unread');
       await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'drafts' }] });
       const draft = await sendToStream(api, 'drafts', 'draft', 'not for bob yet');
-      t.same(await api.as(bob).get(`/messages/${draft}`).then((r) => r.body['msg']), '', 'public history is readable anyway');
+      t.strictSame(await api.as(bob).get(`/messages/${draft}`).then((r) => r.body['msg']), '', 'public history is readable anyway');
       t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE user_id = ? AND message_id = ?', bob.id, draft), 0);
       await api.call('PATCH', `/messages/${draft}`, { stream_id: archive, send_notification_to_new_thread: false });
       t.equal(realmFile.value('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?', bob.id, draft), 1);
-      t.same((await fetchMessage(api.as(bob), draft))['flags'], ['read']);
+      t.strictSame((await fetchMessage(api.as(bob), draft))['flags'], ['read']);
     });
   });
 
@@ -236,7 +236,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     const res = await api.call('PATCH', `/messages/${id}`, { stream_id: vault, send_notification_to_new_thread: false });
     t.equal(res.status, 200, res.text);
     const asAlice = await api.as(alice).get(`/messages/${id}`);
-    t.same(asAlice.body, badRequest('Invalid message(s)'));
+    t.strictSame(asAlice.body, badRequest('Invalid message(s)'));
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE user_id = ? AND message_id = ?', alice.id, id), 0);
   });
 
@@ -258,7 +258,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       send_notification_to_new_thread: false,
     });
     t.equal(res.status, 200, res.text);
-    t.same(contents(protectedStream, 'plans'), ['before alice joined']);
-    t.same(contents(protectedStream, 'alice plans'), ['alice 1', 'alice 2']);
+    t.strictSame(contents(protectedStream, 'plans'), ['before alice joined']);
+    t.strictSame(contents(protectedStream, 'alice plans'), ['alice 1', 'alice 2']);
   });
 });

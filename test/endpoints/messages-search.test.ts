@@ -47,31 +47,31 @@ t.test('full-text search', async (t) => {
       t.equal(res.status, 200, `${input}: ${res.text.slice(0, 200)}`);
       t.equal(res.body['result'], 'success');
     }
-    t.same(ids(await search('%')), [], 'no word: nothing matches');
-    t.same(ids(await search('NEAR(pizza pasta)')), [], 'NEAR is a word here, and no message has it');
-    t.same(ids(await search('pizza)')), [pizza]);
-    t.same(ids(await search('content:pizza')), [], '"content" is a word to find, not a column filter');
+    t.strictSame(ids(await search('%')), [], 'no word: nothing matches');
+    t.strictSame(ids(await search('NEAR(pizza pasta)')), [], 'NEAR is a word here, and no message has it');
+    t.strictSame(ids(await search('pizza)')), [pizza]);
+    t.strictSame(ids(await search('content:pizza')), [], '"content" is a word to find, not a column filter');
   });
   t.test('several words are all required', async (t) => {
-    t.same(ids(await search('pizza pasta')), [pizza]);
-    t.same(ids(await search('pizza brûlée')), []);
+    t.strictSame(ids(await search('pizza pasta')), [pizza]);
+    t.strictSame(ids(await search('pizza brûlée')), []);
   });
   t.test('quotes make a phrase', async (t) => {
-    t.same(ids(await search('"crème brûlée"')), [creme]);
-    t.same(ids(await search('"brûlée crème"')), []);
-    t.same(ids(await search('brûlée crème')), [creme]);
+    t.strictSame(ids(await search('"crème brûlée"')), [creme]);
+    t.strictSame(ids(await search('"brûlée crème"')), []);
+    t.strictSame(ids(await search('brûlée crème')), [creme]);
   });
   t.test('case and accents do not matter', async (t) => {
-    t.same(ids(await search('CAFE')), [creme]);
-    t.same(ids(await search('creme brulee')), [creme]);
-    t.same(ids(await search('Crème')), [creme]);
+    t.strictSame(ids(await search('CAFE')), [creme]);
+    t.strictSame(ids(await search('creme brulee')), [creme]);
+    t.strictSame(ids(await search('Crème')), [creme]);
   });
   t.test('stop words are dropped unless the query is only stop words', async (t) => {
-    t.same(ids(await search('the pizza')), [pizza]);
-    t.same(ids(await search('the')), [creme, plain]);
+    t.strictSame(ids(await search('the pizza')), [pizza]);
+    t.strictSame(ids(await search('the')), [creme, plain]);
   });
   t.test('the topic is searched too', async (t) => {
-    t.same(ids(await search('desserts')), [creme]);
+    t.strictSame(ids(await search('desserts')), [creme]);
   });
   t.test('negated search leaves matches out', async (t) => {
     const res = await api.as(bob).get('/messages', {
@@ -80,14 +80,14 @@ t.test('full-text search', async (t) => {
       num_after: 0,
       narrow: [['stream', 'kitchen'], { operator: 'search', operand: 'pizza', negated: true }],
     });
-    t.same(ids(res), [notice, creme, plain]);
+    t.strictSame(ids(res), [notice, creme, plain]);
     t.notOk('match_content' in ((res.body['messages'] as Message[])[0] as Message), 'no highlighting without a positive search');
   });
   t.test('search without a stream finds only messages the user received', async (t) => {
     const res = await api.as(alice).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [['search', 'pizza']] });
-    t.same(ids(res), [pizza, secretId]);
+    t.strictSame(ids(res), [pizza, secretId]);
     const bobs = await api.as(bob).get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [['search', 'pizza']] });
-    t.same(ids(bobs), []);
+    t.strictSame(ids(bobs), []);
   });
   t.test('matched words are highlighted in text, never inside tags or attributes', async (t) => {
     const [message] = (await search('pizza')).body['messages'] as Message[];
@@ -108,17 +108,17 @@ t.test('full-text search', async (t) => {
     const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
     t.teardown(() => db.close());
     db.prepare("UPDATE messages SET content = 'the end of the month' WHERE id = ?").run(plain);
-    t.same(ids(await search('month')), [plain]);
-    t.same(ids(await search('week')), []);
+    t.strictSame(ids(await search('month')), [plain]);
+    t.strictSame(ids(await search('week')), []);
   });
 
   t.test('GET /messages/matches_narrow', async (t) => {
     t.test('a bad narrow is BAD_NARROW, and msg_ids is required', async (t) => {
       const bad = await api.as(bob).get('/messages/matches_narrow', { msg_ids: [pizza], narrow: [['foo', 'x']] });
       t.equal(bad.status, 400);
-      t.same(bad.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator foo', code: 'BAD_NARROW', desc: 'unknown operator foo' });
+      t.strictSame(bad.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator foo', code: 'BAD_NARROW', desc: 'unknown operator foo' });
       const missing = await api.as(bob).get('/messages/matches_narrow', { narrow: [] });
-      t.same(missing.body, { result: 'error', msg: "Missing 'msg_ids' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'msg_ids' });
+      t.strictSame(missing.body, { result: 'error', msg: "Missing 'msg_ids' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'msg_ids' });
     });
     t.test('returns the matching messages the user can read, with search highlighting', async (t) => {
       const res = await api.as(bob).get('/messages/matches_narrow', {
@@ -126,7 +126,7 @@ t.test('full-text search', async (t) => {
         narrow: [['stream', 'kitchen'], ['search', 'pizza']],
       });
       t.equal(res.status, 200);
-      t.same(res.body['messages'], {
+      t.strictSame(res.body['messages'], {
         [String(pizza)]: {
           match_content: '<p>We ordered <a href="https://example.com/pizza"><span class="highlight">pizza</span></a> and pasta</p>',
           match_subject: '&lt;b&gt;<span class="highlight">pizza</span>&lt;/b&gt; &amp; co',
@@ -135,9 +135,9 @@ t.test('full-text search', async (t) => {
     });
     t.test('without a search term the fields are the content and the escaped topic', async (t) => {
       const res = await api.as(alice).get('/messages/matches_narrow', { msg_ids: [creme, secretId], narrow: [['is', 'dm']] });
-      t.same(res.body['messages'], { [String(secretId)]: { match_content: '<p>pizza secret</p>', match_subject: '' } });
+      t.strictSame(res.body['messages'], { [String(secretId)]: { match_content: '<p>pizza secret</p>', match_subject: '' } });
       const none = await api.as(bob).get('/messages/matches_narrow', { msg_ids: [secretId], narrow: [] });
-      t.same(none.body['messages'], {}, "another user's direct message never matches");
+      t.strictSame(none.body['messages'], {}, "another user's direct message never matches");
     });
   });
 });

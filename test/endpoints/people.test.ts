@@ -20,16 +20,16 @@ t.test('user reads', async (t) => {
   t.test('an unknown user id or API email is "No such user"', async (t) => {
     const byId = await api.get('/users/999999');
     t.equal(byId.status, 400);
-    t.same(byId.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    t.strictSame(byId.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
     const byEmail = await api.get('/users/nobody@example.com');
     t.equal(byEmail.status, 400);
-    t.same(byEmail.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    t.strictSame(byEmail.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
   });
 
   t.test('the server\'s own system bots are not users of the realm', async (t) => {
     const systemBot = Number(file.value('SELECT id FROM users WHERE is_system_bot = 1 ORDER BY id LIMIT 1'));
     const res = await api.get(`/users/${systemBot}`);
-    t.same(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    t.strictSame(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
     const members = (await api.get('/users')).body['members'] as UserObject[];
     t.notOk(members.some((m) => m['user_id'] === systemBot));
   });
@@ -37,7 +37,7 @@ t.test('user reads', async (t) => {
   t.test('client_extavatar must be a boolean', async (t) => {
     const res = await api.get('/users', { client_extavatar: 'maybe' });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: 'Argument "client_extavatar" is not valid JSON.', code: 'BAD_REQUEST' });
+    t.strictSame(res.body, { result: 'error', msg: 'Argument "client_extavatar" is not valid JSON.', code: 'BAD_REQUEST' });
   });
 
   t.test('GET /users lists people, bots and deactivated users with every SPEC field', async (t) => {
@@ -45,9 +45,9 @@ t.test('user reads', async (t) => {
     file.run('UPDATE users SET is_active = 0 WHERE id = ?', gone.id);
     const res = await api.get('/users', { client_extavatar: false, include_custom_profile_fields: true });
     t.equal(res.status, 200);
-    t.same(responseViolations('get', '/users', res.body), []);
+    t.strictSame(responseViolations('get', '/users', res.body), []);
     const members = res.body['members'] as UserObject[];
-    t.same(
+    t.strictSame(
       members.map((m) => m['user_id']),
       [...members.map((m) => m['user_id'] as number)].sort((a, b) => a - b),
       'ordered by id',
@@ -78,16 +78,16 @@ t.test('user reads', async (t) => {
     const without = (await api.get(`/users/${target.id}`)).body['user'] as UserObject;
     t.notOk('profile_data' in without);
     const withFields = (await api.get(`/users/${target.id}`, { include_custom_profile_fields: true })).body['user'] as UserObject;
-    t.same(withFields['profile_data'], {});
+    t.strictSame(withFields['profile_data'], {});
   });
 
   t.test('GET /users/{user_id} and /users/{email} answer one user, conforming to the reference', async (t) => {
     const byId = await api.get(`/users/${target.id}`);
     t.equal(byId.status, 200);
-    t.same(responseViolations('get', '/users/{user_id}', byId.body), []);
+    t.strictSame(responseViolations('get', '/users/{user_id}', byId.body), []);
     const byEmail = await api.get(`/users/${encodeURIComponent(target.email)}`);
-    t.same(responseViolations('get', '/users/{email}', byEmail.body), []);
-    t.same(byEmail.body['user'], byId.body['user']);
+    t.strictSame(responseViolations('get', '/users/{email}', byEmail.body), []);
+    t.strictSame(byEmail.body['user'], byId.body['user']);
     t.equal((byId.body['user'] as UserObject)['user_id'], target.id);
   });
 
@@ -130,7 +130,7 @@ t.test('user reads', async (t) => {
     await api.as(target).call('PATCH', '/settings', { email_address_visibility: 4 });
     t.teardown(() => api.as(target).call('PATCH', '/settings', { email_address_visibility: 1 }));
     const byReal = await api.get(`/users/${encodeURIComponent(target.email)}`);
-    t.same(byReal.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    t.strictSame(byReal.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
   });
 
   t.test("a bot's real email is always visible, and deactivated users follow the same rule", async (t) => {
@@ -166,7 +166,7 @@ t.test('the hidden API address works for authentication, `to`, `principals` and 
   t.match(me.body, { email: address, delivery_email: hidden.email, user_id: hidden.id });
   const wrongKey = await api.as({ email: address, key: 'x'.repeat(32) }).get('/users/me');
   t.equal(wrongKey.status, 401);
-  t.same(wrongKey.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+  t.strictSame(wrongKey.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
 
   const sent = await api.post('/messages', { type: 'direct', to: [address], content: 'hello, hidden' });
   t.equal(sent.status, 200, sent.text);
@@ -175,7 +175,7 @@ t.test('the hidden API address works for authentication, `to`, `principals` and 
 
   const subscribed = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'hideout' }], principals: [address] });
   t.equal(subscribed.status, 200, subscribed.text);
-  t.same(subscribed.body['subscribed'], { [address]: ['hideout'] });
+  t.strictSame(subscribed.body['subscribed'], { [address]: ['hideout'] });
 
   const shown = await api.get(`/users/${encodeURIComponent(address)}`);
   t.match(shown.body['user'], { user_id: hidden.id, email: address, delivery_email: null });

@@ -38,73 +38,73 @@ t.test('reactions', async (t) => {
     t.test('an unknown message is Invalid message(s)', async (t) => {
       const res = await react(api, 999999, { emoji_name: 'octopus' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Invalid message(s)'));
-      t.same((await unreact(api, 999999, { emoji_name: 'octopus' })).body, BAD('Invalid message(s)'));
+      t.strictSame(res.body, BAD('Invalid message(s)'));
+      t.strictSame((await unreact(api, 999999, { emoji_name: 'octopus' })).body, BAD('Invalid message(s)'));
     });
     t.test("another people's direct message is Invalid message(s)", async (t) => {
       const secret = await send(api, { type: 'direct', to: [bob.id], content: 'just us' });
       const res = await react(api.as(alice), secret, { emoji_name: 'octopus' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Invalid message(s)'));
+      t.strictSame(res.body, BAD('Invalid message(s)'));
     });
     t.test('emoji_name is required when adding', async (t) => {
       const res = await react(api, general, {});
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Missing 'emoji_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'emoji_name' });
+      t.strictSame(res.body, { result: 'error', msg: "Missing 'emoji_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'emoji_name' });
     });
     t.test('an unknown emoji name says it does not exist', async (t) => {
       const res = await react(api, general, { emoji_name: 'no_such_emoji' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD("Emoji 'no_such_emoji' does not exist"));
+      t.strictSame(res.body, BAD("Emoji 'no_such_emoji' does not exist"));
     });
     t.test('a Unicode code that is not an emoji is Invalid emoji code.', async (t) => {
       const res = await react(api, general, { emoji_name: 'octopus', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' });
-      t.same(res.body, BAD('Invalid emoji code.'));
+      t.strictSame(res.body, BAD('Invalid emoji code.'));
     });
     t.test('a code that does not match the name is Invalid emoji name.', async (t) => {
       const res = await react(api, general, { emoji_name: 'octopus', emoji_code: '1f44d', reaction_type: 'unicode_emoji' });
-      t.same(res.body, BAD('Invalid emoji name.'));
+      t.strictSame(res.body, BAD('Invalid emoji name.'));
     });
     t.test('an unknown reaction type is Invalid emoji type.', async (t) => {
       const res = await react(api, general, { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'sticker' });
-      t.same(res.body, BAD('Invalid emoji type.'));
+      t.strictSame(res.body, BAD('Invalid emoji type.'));
     });
     t.test('custom emoji errors: unknown ID, wrong name, deactivated', async (t) => {
       const unknown = await react(api, general, { emoji_name: 'party_parrot', emoji_code: '9999', reaction_type: 'realm_emoji' });
-      t.same(unknown.body, BAD('Invalid custom emoji.'));
+      t.strictSame(unknown.body, BAD('Invalid custom emoji.'));
       const wrongName = await react(api, general, { emoji_name: 'parrot', emoji_code: partyId, reaction_type: 'realm_emoji' });
-      t.same(wrongName.body, BAD('Invalid custom emoji name.'));
+      t.strictSame(wrongName.body, BAD('Invalid custom emoji name.'));
       const retired = await react(api, general, { emoji_name: 'retired', emoji_code: retiredId, reaction_type: 'realm_emoji' });
-      t.same(retired.body, BAD('This custom emoji has been deactivated.'));
+      t.strictSame(retired.body, BAD('This custom emoji has been deactivated.'));
       const byName = await react(api, general, { emoji_name: 'retired' });
-      t.same(byName.body, BAD("Emoji 'retired' does not exist"), 'a deactivated custom emoji is not found by name');
+      t.strictSame(byName.body, BAD("Emoji 'retired' does not exist"), 'a deactivated custom emoji is not found by name');
     });
     t.test('the built-in image emoji only has its own code and name', async (t) => {
       const badCode = await react(api, general, { emoji_name: 'teamchat', emoji_code: 'other', reaction_type: 'service_extra_emoji' });
-      t.same(badCode.body, BAD('Invalid emoji code.'));
+      t.strictSame(badCode.body, BAD('Invalid emoji code.'));
       const badName = await react(api, general, { emoji_name: 'other', emoji_code: 'teamchat', reaction_type: 'service_extra_emoji' });
-      t.same(badName.body, BAD('Invalid emoji name.'));
+      t.strictSame(badName.body, BAD('Invalid emoji name.'));
     });
     t.test('reacting twice with the same emoji is Reaction already exists.', async (t) => {
       const id = await send(api, { type: 'stream', to: 'general', topic: 'dup', content: 'twice' });
       t.equal((await react(api, id, { emoji_name: 'octopus' })).status, 200);
       const again = await react(api, id, { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' });
       t.equal(again.status, 400);
-      t.same(again.body, BAD('Reaction already exists.'));
+      t.strictSame(again.body, BAD('Reaction already exists.'));
     });
     t.test('removing needs a name or a code', async (t) => {
       const res = await unreact(api, general, {});
-      t.same(res.body, BAD('At least one of the following arguments must be present: emoji_name, emoji_code'));
+      t.strictSame(res.body, BAD('At least one of the following arguments must be present: emoji_name, emoji_code'));
     });
     t.test("removing a reaction the user did not make is Reaction doesn't exist.", async (t) => {
       const id = await send(api, { type: 'stream', to: 'general', topic: 'missing', content: 'x' });
-      t.same((await unreact(api, id, { emoji_name: 'octopus' })).body, BAD("Reaction doesn't exist."));
+      t.strictSame((await unreact(api, id, { emoji_name: 'octopus' })).body, BAD("Reaction doesn't exist."));
       await react(api.as(alice), id, { emoji_name: 'octopus' });
       const notMine = await unreact(api, id, { emoji_code: '1f419', reaction_type: 'unicode_emoji' });
       t.equal(notMine.status, 400);
-      t.same(notMine.body, BAD("Reaction doesn't exist."), "another user's vote is not removed");
+      t.strictSame(notMine.body, BAD("Reaction doesn't exist."), "another user's vote is not removed");
       t.equal((await reactionsOf(api, id)).length, 1);
-      t.same((await unreact(api, id, { emoji_name: 'no_such_emoji' })).body, BAD("Emoji 'no_such_emoji' does not exist"));
+      t.strictSame((await unreact(api, id, { emoji_name: 'no_such_emoji' })).body, BAD("Emoji 'no_such_emoji' does not exist"));
     });
   });
 
@@ -112,8 +112,8 @@ t.test('reactions', async (t) => {
     const id = await send(api, { type: 'stream', to: 'general', topic: 'shown', content: 'look' });
     const res = await react(api.as(alice), id, { emoji_name: 'octopus' });
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '' });
-    t.same(await reactionsOf(api, id), [
+    t.strictSame(res.body, { result: 'success', msg: '' });
+    t.strictSame(await reactionsOf(api, id), [
       {
         emoji_name: 'octopus',
         emoji_code: '1f419',
@@ -136,7 +136,7 @@ t.test('reactions', async (t) => {
     const alias = await react(api.as(alice), id, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' });
     t.equal(alias.status, 200);
     const reactions = await reactionsOf(api, id);
-    t.same(
+    t.strictSame(
       reactions.map((r) => [r['emoji_name'], r['emoji_code'], r['user_id']]),
       [
         ['+1', '1f44d', 1],
@@ -156,7 +156,7 @@ t.test('reactions', async (t) => {
     t.equal((await react(api, id, { emoji_name: 'teamchat' })).status, 200);
     const explicit = await react(api.as(alice), id, { emoji_name: 'party_parrot', emoji_code: partyId, reaction_type: 'realm_emoji' });
     t.equal(explicit.status, 200);
-    t.same(
+    t.strictSame(
       (await reactionsOf(api, id)).map((r) => [r['emoji_name'], r['emoji_code'], r['reaction_type'], r['user_id']]),
       [
         ['party_parrot', partyId, 'realm_emoji', 1],
@@ -167,7 +167,7 @@ t.test('reactions', async (t) => {
     // Removal by name infers the type for a custom emoji (SPEC §Versioning, feature level 2).
     t.equal((await unreact(api, id, { emoji_name: 'party_parrot' })).status, 200);
     t.equal((await unreact(api, id, { emoji_code: 'teamchat', reaction_type: 'service_extra_emoji' })).status, 200);
-    t.same(
+    t.strictSame(
       (await reactionsOf(api, id)).map((r) => r['user_id']),
       [alice.id],
     );
@@ -179,26 +179,26 @@ t.test('reactions', async (t) => {
     await react(api.as(alice), id, { emoji_name: 'octopus' });
     const res = await unreact(api.as(alice), id, { emoji_code: '1f419', reaction_type: 'unicode_emoji' });
     t.equal(res.status, 200);
-    t.same(
+    t.strictSame(
       (await reactionsOf(api, id)).map((r) => r['user_id']),
       [1],
     );
     const byName = await unreact(api, id, { emoji_name: 'octopus' });
     t.equal(byName.status, 200);
-    t.same(await reactionsOf(api, id), []);
+    t.strictSame(await reactionsOf(api, id), []);
   });
 
   t.test('reacting to public stream history makes the message historical for the user', async (t) => {
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'reaction-history' }] });
     const id = await send(api, { type: 'stream', to: 'reaction-history', topic: 't', content: 'old' });
-    t.same((await fetchMessage(api.as(bob), id))['flags'], ['read', 'historical']);
+    t.strictSame((await fetchMessage(api.as(bob), id))['flags'], ['read', 'historical']);
     t.equal((await react(api.as(bob), id, { emoji_name: 'octopus' })).status, 200);
     const db2 = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'), { readonly: true });
     const row = db2.prepare('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?').get(bob.id, id) as
       | { flags: number }
       | undefined;
     db2.close();
-    t.same(row, { flags: 1 | 64 }, 'a stored row with read and historical');
-    t.same((await fetchMessage(api.as(bob), id))['flags'], ['read', 'historical']);
+    t.strictSame(row, { flags: 1 | 64 }, 'a stored row with read and historical');
+    t.strictSame((await fetchMessage(api.as(bob), id))['flags'], ['read', 'historical']);
   });
 });

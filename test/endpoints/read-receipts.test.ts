@@ -31,16 +31,16 @@ t.test('GET /messages/{message_id}/read_receipts', async (t) => {
     t.test('an unknown or inaccessible message is Invalid message(s)', async (t) => {
       const unknown = await receipts(api, 999999);
       t.equal(unknown.status, 400);
-      t.same(unknown.body, BAD('Invalid message(s)'));
+      t.strictSame(unknown.body, BAD('Invalid message(s)'));
       const secret = Number((await api.post('/messages', { type: 'direct', to: [bob.id], content: 'private' })).body['id']);
-      t.same((await receipts(api.as(alice), secret)).body, BAD('Invalid message(s)'));
+      t.strictSame((await receipts(api.as(alice), secret)).body, BAD('Invalid message(s)'));
     });
     t.test('read receipts disabled in the organization is an error', async (t) => {
       inRealmFile(`UPDATE realm SET settings = json_set(settings, '$.enable_read_receipts', json('false'))`);
       const res = await receipts(api, id);
       inRealmFile(`UPDATE realm SET settings = json_set(settings, '$.enable_read_receipts', json('true'))`);
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Read receipts are disabled in this organization.'));
+      t.strictSame(res.body, BAD('Read receipts are disabled in this organization.'));
     });
   });
 
@@ -48,20 +48,20 @@ t.test('GET /messages/{message_id}/read_receipts', async (t) => {
     await markRead(api, id);
     const res = await receipts(api, id);
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '', user_ids: [] });
+    t.strictSame(res.body, { result: 'success', msg: '', user_ids: [] });
   });
 
   t.test('readers appear, the requester included, except those who turned receipts off', async (t) => {
     await markRead(api.as(alice), id);
     await markRead(api.as(bob), id);
     await markRead(api.as(carol), id);
-    t.same((await receipts(api.as(alice), id)).body['user_ids'], [alice.id, bob.id, carol.id]);
+    t.strictSame((await receipts(api.as(alice), id)).body['user_ids'], [alice.id, bob.id, carol.id]);
     inRealmFile(`UPDATE users SET settings = json_set(settings, '$.send_read_receipts', json('false')) WHERE id = ?`, carol.id);
-    t.same((await receipts(api.as(bob), id)).body['user_ids'], [alice.id, bob.id]);
+    t.strictSame((await receipts(api.as(bob), id)).body['user_ids'], [alice.id, bob.id]);
   });
 
   t.test('marking a message unread takes the reader out', async (t) => {
     await api.as(alice).post('/messages/flags', { messages: [id], op: 'remove', flag: 'read' });
-    t.same((await receipts(api, id)).body['user_ids'], [bob.id]);
+    t.strictSame((await receipts(api, id)).body['user_ids'], [bob.id]);
   });
 });

@@ -35,7 +35,7 @@ t.test('PATCH /realm', async (t) => {
     await t.test('a member may not change realm settings', async (t) => {
       const res = await member.call('PATCH', '/realm', { name: 'Mine' });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+      t.strictSame(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
     });
     for (const [name, value] of [
       ['message_retention_days', 30],
@@ -48,7 +48,7 @@ t.test('PATCH /realm', async (t) => {
       await t.test(`only an owner may change ${name}`, async (t) => {
         const res = await admin.call('PATCH', '/realm', { [name]: value });
         t.equal(res.status, 400);
-        t.same(res.body, { result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
+        t.strictSame(res.body, { result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
       });
     }
     const invalid: [string, Record<string, string | number | boolean>, string][] = [
@@ -69,7 +69,7 @@ t.test('PATCH /realm', async (t) => {
       await t.test(`${name} is refused`, async (t) => {
         const res = await owner.call('PATCH', '/realm', params);
         t.equal(res.status, 400);
-        t.same(res.body, { ...ERROR, msg });
+        t.strictSame(res.body, { ...ERROR, msg });
       });
     }
     for (const [name, value] of [
@@ -82,7 +82,7 @@ t.test('PATCH /realm', async (t) => {
       await t.test(`${name} = ${value} is refused`, async (t) => {
         const res = await owner.call('PATCH', '/realm', { [name]: value });
         t.equal(res.status, 400);
-        t.same(res.body, {
+        t.strictSame(res.body, {
           result: 'error',
           msg: `Bad value for '${name}': ${value}`,
           code: 'REQUEST_VARIABLE_INVALID',
@@ -116,7 +116,7 @@ t.test('PATCH /realm', async (t) => {
     });
     t.equal(res.status, 200, res.text);
     // allow_message_editing is already true: unchanged settings are not in the answer.
-    t.same(res.body, {
+    t.strictSame(res.body, {
       result: 'success',
       msg: '',
       name: 'updated',
@@ -129,7 +129,7 @@ t.test('PATCH /realm', async (t) => {
       mandatory_topics: true,
       wildcard_mention_policy: 6,
     });
-    t.same(sorted(await watcher.nextPayloads()), sorted([
+    t.strictSame(sorted(await watcher.nextPayloads()), sorted([
       { type: 'realm', op: 'update', property: 'name', value: 'Acme' },
       { type: 'realm', op: 'update', property: 'description', value: 'Where things get made' },
       { type: 'realm', op: 'update_dict', property: 'default', data: { edit_topic_policy: 2 } },
@@ -157,16 +157,16 @@ t.test('PATCH /realm', async (t) => {
   await t.test('a request that changes nothing answers with no keys and no events', async (t) => {
     const watcher = await EventReader.register(member, { event_types: ['realm'] });
     const res = await owner.call('PATCH', '/realm', { name: 'Acme', mandatory_topics: true });
-    t.same(res.body, { result: 'success', msg: '' });
-    t.same(await watcher.nextPayloads(), []);
+    t.strictSame(res.body, { result: 'success', msg: '' });
+    t.strictSame(await watcher.nextPayloads(), []);
   });
 
   await t.test('owners change the owner-only settings', async (t) => {
     const res = await owner.call('PATCH', '/realm', { message_retention_days: 30, waiting_period_threshold: 4 });
-    t.same(res.body, { result: 'success', msg: '', message_retention_days: 30, waiting_period_threshold: 4 });
+    t.strictSame(res.body, { result: 'success', msg: '', message_retention_days: 30, waiting_period_threshold: 4 });
     t.match(await realmState(), { realm_message_retention_days: 30, realm_waiting_period_threshold: 4 });
     const unlimited = await owner.call('PATCH', '/realm', { message_retention_days: 'unlimited' });
-    t.same(unlimited.body, { result: 'success', msg: '', message_retention_days: -1 });
+    t.strictSame(unlimited.body, { result: 'success', msg: '', message_retention_days: -1 });
     t.equal((await realmState())['realm_message_retention_days'], -1);
   });
 
@@ -176,7 +176,7 @@ t.test('PATCH /realm', async (t) => {
     await owner.call('PATCH', '/realm', { notifications_stream_id: -1 });
     t.equal((await realmState())['realm_notifications_stream_id'], -1);
     const res = await owner.call('PATCH', '/realm', { notifications_stream_id: general });
-    t.same(res.body, { result: 'success', msg: '', notifications_stream_id: general });
+    t.strictSame(res.body, { result: 'success', msg: '', notifications_stream_id: general });
     t.equal((await realmState())['realm_notifications_stream_id'], general);
   });
 
@@ -187,15 +187,15 @@ t.test('PATCH /realm', async (t) => {
     const secretId = await streamIdOf(owner, 'owners only');
     // The public API lets administrators reach private streams they are not in; unknown IDs are refused (above).
     const privateStream = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: secretId });
-    t.same(privateStream.body, { result: 'success', msg: '', signup_notifications_stream_id: secretId });
+    t.strictSame(privateStream.body, { result: 'success', msg: '', signup_notifications_stream_id: secretId });
     const general = await streamIdOf(owner, 'general');
     const watcher = await EventReader.register(member, { event_types: ['realm'] });
     const res = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: general });
-    t.same(res.body, { result: 'success', msg: '', signup_notifications_stream_id: general });
-    t.same(await watcher.nextPayloads(), [{ type: 'realm', op: 'update', property: 'signup_notifications_stream_id', value: general }]);
+    t.strictSame(res.body, { result: 'success', msg: '', signup_notifications_stream_id: general });
+    t.strictSame(await watcher.nextPayloads(), [{ type: 'realm', op: 'update', property: 'signup_notifications_stream_id', value: general }]);
     t.equal((await realmState())['realm_signup_notifications_stream_id'], general);
     const off = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: -1 });
-    t.same(off.body, { result: 'success', msg: '', signup_notifications_stream_id: -1 });
+    t.strictSame(off.body, { result: 'success', msg: '', signup_notifications_stream_id: -1 });
     t.equal((await realmState())['realm_signup_notifications_stream_id'], -1);
   });
 
@@ -203,14 +203,14 @@ t.test('PATCH /realm', async (t) => {
     t.equal((await realmState())['realm_org_type'], 0, 'unspecified by default');
     const watcher = await EventReader.register(member, { event_types: ['realm'] });
     const res = await admin.call('PATCH', '/realm', { org_type: 20 });
-    t.same(res.body, { result: 'success', msg: '', org_type: 20 });
-    t.same(await watcher.nextPayloads(), [{ type: 'realm', op: 'update', property: 'org_type', value: 20 }]);
+    t.strictSame(res.body, { result: 'success', msg: '', org_type: 20 });
+    t.strictSame(await watcher.nextPayloads(), [{ type: 'realm', op: 'update', property: 'org_type', value: 20 }]);
     t.equal((await realmState())['realm_org_type'], 20);
   });
 
   await t.test("a realm's own video-call server is not a 7.0 setting: the parameter is ignored", async (t) => {
     const res = await admin.call('PATCH', '/realm', { jitsi_server_url: 'https://calls.example.com/' });
-    t.same(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['jitsi_server_url'] });
+    t.strictSame(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['jitsi_server_url'] });
     t.equal((await realmState())['jitsi_server_url'], 'https://meet.jit.si', "register keeps the server's default");
     t.notOk('realm_jitsi_server_url' in (await realmState()));
   });
@@ -219,11 +219,11 @@ t.test('PATCH /realm', async (t) => {
     const id = await sendToStream(member, 'general', 'edits', 'first draft');
     await owner.call('PATCH', '/realm', { allow_message_editing: false });
     const refused = await member.call('PATCH', `/messages/${id}`, { content: 'second draft' });
-    t.same(refused.body, { ...ERROR, msg: 'Your organization has turned off message editing' });
+    t.strictSame(refused.body, { ...ERROR, msg: 'Your organization has turned off message editing' });
     await owner.call('PATCH', '/realm', { allow_message_editing: true, message_content_edit_limit_seconds: 60 });
     file.backdate(id, 120);
     const late = await member.call('PATCH', `/messages/${id}`, { content: 'second draft' });
-    t.same(late.body, { ...ERROR, msg: 'The time limit for editing this message has passed' });
+    t.strictSame(late.body, { ...ERROR, msg: 'The time limit for editing this message has passed' });
     await owner.call('PATCH', '/realm', { message_content_edit_limit_seconds: 'unlimited' });
     const allowed = await member.call('PATCH', `/messages/${id}`, { content: 'second draft' });
     t.equal(allowed.status, 200, allowed.text);
@@ -234,9 +234,9 @@ t.test('PATCH /realm', async (t) => {
     await owner.call('PATCH', '/realm', { create_public_stream_policy: 2, invite_to_stream_policy: 2 });
     t.match(await realmState(), { can_create_public_streams: false, can_create_private_streams: true, can_subscribe_other_users: false });
     const create = await member.post('/users/me/subscriptions', { subscriptions: [{ name: 'brand new' }] });
-    t.same(create.body, { ...ERROR, msg: 'Insufficient permission' });
+    t.strictSame(create.body, { ...ERROR, msg: 'Insufficient permission' });
     const invite = await member.post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [adminCredentials.id] });
-    t.same(invite.body, { ...ERROR, msg: 'Insufficient permission' });
+    t.strictSame(invite.body, { ...ERROR, msg: 'Insufficient permission' });
     const byAdmin = await admin.post('/users/me/subscriptions', { subscriptions: [{ name: 'brand new' }] });
     t.equal(byAdmin.status, 200, byAdmin.text);
     await owner.call('PATCH', '/realm', { create_public_stream_policy: 1, invite_to_stream_policy: 1 });
@@ -247,7 +247,7 @@ t.test('PATCH /realm', async (t) => {
     const newcomer = owner.as(newcomerCredentials);
     await owner.call('PATCH', '/realm', { create_public_stream_policy: 3, waiting_period_threshold: 10 });
     const early = await newcomer.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
-    t.same(early.body, { ...ERROR, msg: 'Insufficient permission' });
+    t.strictSame(early.body, { ...ERROR, msg: 'Insufficient permission' });
     t.equal((await realmState(newcomer))['can_create_public_streams'], false);
     // Eleven days of membership, without waiting for them.
     file.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 11 * 24 * 60 * 60, newcomerCredentials.id);
@@ -262,7 +262,7 @@ t.test('PATCH /realm', async (t) => {
     const before = await spectator.post('/register', {});
     t.equal(before.status, 401);
     const res = await owner.call('PATCH', '/realm', { enable_spectator_access: true });
-    t.same(res.body, { result: 'success', msg: '', enable_spectator_access: true });
+    t.strictSame(res.body, { result: 'success', msg: '', enable_spectator_access: true });
     const after = await spectator.post('/register', {});
     t.equal(after.status, 200, after.text);
     t.equal(after.body['realm_enable_spectator_access'], true);
@@ -285,7 +285,7 @@ t.test('PATCH /realm/user_settings_defaults', async (t) => {
   await t.test('errors', async (t) => {
     await t.test('a member may not change the defaults', async (t) => {
       const res = await member.call('PATCH', '/realm/user_settings_defaults', { enter_sends: true });
-      t.same(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+      t.strictSame(res.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
     });
     const cases: [Record<string, string | number>, string][] = [
       [{ emojiset: 'pixel' }, 'Invalid emojiset'],
@@ -299,7 +299,7 @@ t.test('PATCH /realm/user_settings_defaults', async (t) => {
       await t.test(`${msg} is refused`, async (t) => {
         const res = await owner.call('PATCH', '/realm/user_settings_defaults', params);
         t.equal(res.status, 400);
-        t.same(res.body, { ...ERROR, msg });
+        t.strictSame(res.body, { ...ERROR, msg });
       });
     }
   });
@@ -314,10 +314,10 @@ t.test('PATCH /realm/user_settings_defaults', async (t) => {
       dense_mode: true,
       no_such_setting: 1,
     });
-    t.same(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['no_such_setting'] });
-    t.same(responseViolations('patch', '/realm/user_settings_defaults', res.body), [], 'the body conforms to the reference OpenAPI');
+    t.strictSame(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['no_such_setting'] });
+    t.strictSame(responseViolations('patch', '/realm/user_settings_defaults', res.body), [], 'the body conforms to the reference OpenAPI');
     // dense_mode is already true: no event for it.
-    t.same(sorted(await watcher.nextPayloads()), sorted([
+    t.strictSame(sorted(await watcher.nextPayloads()), sorted([
       { type: 'realm_user_settings_defaults', op: 'update', property: 'emojiset', value: 'text' },
       { type: 'realm_user_settings_defaults', op: 'update', property: 'email_address_visibility', value: 5 },
       { type: 'realm_user_settings_defaults', op: 'update', property: 'enter_sends', value: true },

@@ -91,17 +91,17 @@ t.test('the dialect through the HTTP API', async (t) => {
     const id = await send(`hi @**${aliceName}**`);
     const forAlice = await fetchMessage(api.as(alice), id);
     t.equal(forAlice['content'], `<p>hi <span class="user-mention" data-user-id="${alice.id}">@${aliceName}</span></p>`);
-    t.same(forAlice['flags'], ['mentioned']);
-    t.same((await fetchMessage(api.as(bob), id))['flags'], []);
+    t.strictSame(forAlice['flags'], ['mentioned']);
+    t.strictSame((await fetchMessage(api.as(bob), id))['flags'], []);
   });
 
   t.test('a mention by name and ID works, a silent mention does not notify', async (t) => {
     const byId = await send(`@**${aliceName}|${alice.id}**`);
-    t.same((await fetchMessage(api.as(alice), byId))['flags'], ['mentioned']);
+    t.strictSame((await fetchMessage(api.as(alice), byId))['flags'], ['mentioned']);
     const silent = await send(`@_**${aliceName}**`);
     const message = await fetchMessage(api.as(alice), silent);
     t.equal(message['content'], `<p><span class="user-mention silent" data-user-id="${alice.id}">${aliceName}</span></p>`);
-    t.same(message['flags'], []);
+    t.strictSame(message['flags'], []);
   });
 
   t.test('wildcard mentions set wildcard_mentioned for the recipients', async (t) => {
@@ -109,7 +109,7 @@ t.test('the dialect through the HTTP API', async (t) => {
       const id = await send(`@**${wildcard}** heads up`);
       const message = await fetchMessage(api.as(bob), id);
       t.equal(message['content'], `<p><span class="user-mention" data-user-id="*">@${wildcard}</span> heads up</p>`);
-      t.same(message['flags'], ['wildcard_mentioned'], wildcard);
+      t.strictSame(message['flags'], ['wildcard_mentioned'], wildcard);
     }
   });
 
@@ -180,7 +180,7 @@ t.test('the dialect through the HTTP API', async (t) => {
 
   t.test('an empty message cannot be rendered', async (t) => {
     const res = await api.post('/messages/render', { content: '   ' });
-    t.same(res.body, { result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
+    t.strictSame(res.body, { result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
   });
 });
 

@@ -37,10 +37,10 @@ t.test('message retention through the API', async (t) => {
       deleted.push(...(event['message_ids'] as number[]));
     }
   }
-  t.same(deleted.sort((a, b) => a - b), expired, 'the expired messages were deleted, with delete_message events');
+  t.strictSame(deleted.sort((a, b) => a - b), expired, 'the expired messages were deleted, with delete_message events');
   for (const id of expired) {
     const res = await owner.get(`/messages/${id}`);
-    t.same(res.body, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });
+    t.strictSame(res.body, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });
   }
   for (const id of [recent, kept]) t.equal((await owner.get(`/messages/${id}`)).status, 200, `message ${id} is untouched`);
 });

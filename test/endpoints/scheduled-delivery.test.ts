@@ -58,8 +58,8 @@ t.test('scheduled delivery across restarts', async (t) => {
     t.equal(copiesOf('after a graceful stop'), 1);
     const api = new ApiClient(server.baseUrl, server.owner);
     const message = await fetchMessage(api, deliveredMessageId(id), false);
-    t.same([message['content'], message['subject']], ['after a graceful stop', 'restarts']);
-    t.same((await api.get('/scheduled_messages')).body['scheduled_messages'], []);
+    t.strictSame([message['content'], message['subject']], ['after a graceful stop', 'restarts']);
+    t.strictSame((await api.get('/scheduled_messages')).body['scheduled_messages'], []);
   });
 
   t.test('after a crash, the next server delivers it at start, exactly once', async (t) => {

@@ -38,19 +38,19 @@ t.test('scheduled messages', async (t) => {
     t.test('an unknown stream ID is STREAM_DOES_NOT_EXIST with the ID', async (t) => {
       const res = await schedule(api, { to: 9999 });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 });
+      t.strictSame(res.body, { result: 'error', msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 });
     });
     t.test('an invalid user ID is BAD_REQUEST', async (t) => {
       const res = await schedule(api, { type: 'direct', to: [alice.id, 4242] });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Invalid user ID 4242', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Invalid user ID 4242', code: 'BAD_REQUEST' });
     });
     t.test('a delivery time now or in the past is refused', async (t) => {
       const past = await schedule(api, { scheduled_delivery_timestamp: nowSeconds() - 60 });
       t.equal(past.status, 400);
-      t.same(past.body, IN_THE_PAST);
+      t.strictSame(past.body, IN_THE_PAST);
       const notInteger = await schedule(api, { scheduled_delivery_timestamp: 'soon' });
-      t.same(notInteger.body, { result: 'error', msg: 'Argument "scheduled_delivery_timestamp" is not valid JSON.', code: 'BAD_REQUEST' });
+      t.strictSame(notInteger.body, { result: 'error', msg: 'Argument "scheduled_delivery_timestamp" is not valid JSON.', code: 'BAD_REQUEST' });
     });
     t.test('every required parameter is named when missing', async (t) => {
       for (const name of ['type', 'to', 'content', 'scheduled_delivery_timestamp']) {
@@ -58,38 +58,38 @@ t.test('scheduled messages', async (t) => {
         delete params[name];
         const res = await api.post('/scheduled_messages', params);
         t.equal(res.status, 400, name);
-        t.same(res.body, { result: 'error', msg: `Missing '${name}' argument`, code: 'REQUEST_VARIABLE_MISSING', var_name: name });
+        t.strictSame(res.body, { result: 'error', msg: `Missing '${name}' argument`, code: 'REQUEST_VARIABLE_MISSING', var_name: name });
       }
     });
     t.test('an unknown type and a `to` that is not JSON are refused', async (t) => {
       const type = await schedule(api, { type: 'broadcast' });
-      t.same(type.body, { result: 'error', msg: 'Invalid type', code: 'REQUEST_VARIABLE_INVALID', var_name: 'type' });
+      t.strictSame(type.body, { result: 'error', msg: 'Invalid type', code: 'REQUEST_VARIABLE_INVALID', var_name: 'type' });
       const to = await schedule(api, { to: 'general' });
-      t.same(to.body, { result: 'error', msg: 'Argument "to" is not valid JSON.', code: 'BAD_REQUEST' });
+      t.strictSame(to.body, { result: 'error', msg: 'Argument "to" is not valid JSON.', code: 'BAD_REQUEST' });
     });
     t.test('odd `to` values get the send errors, never a 500', async (t) => {
       const noStream = await schedule(api, { to: [] });
-      t.same(noStream.body, { result: 'error', msg: 'Missing stream', code: 'BAD_REQUEST' });
+      t.strictSame(noStream.body, { result: 'error', msg: 'Missing stream', code: 'BAD_REQUEST' });
       const twoStreams = await schedule(api, { to: [general, general + 1] });
-      t.same(twoStreams.body, { result: 'error', msg: 'Cannot send to multiple streams', code: 'BAD_REQUEST' });
+      t.strictSame(twoStreams.body, { result: 'error', msg: 'Cannot send to multiple streams', code: 'BAD_REQUEST' });
       const nobody = await schedule(api, { type: 'direct', to: [] });
-      t.same(nobody.body, { result: 'error', msg: 'Message must have recipients', code: 'BAD_REQUEST' });
+      t.strictSame(nobody.body, { result: 'error', msg: 'Message must have recipients', code: 'BAD_REQUEST' });
       const names = await schedule(api, { type: 'direct', to: ['alice@example.com'] });
-      t.same(names.body, { result: 'error', msg: 'to is not valid', code: 'REQUEST_VARIABLE_INVALID', var_name: 'to' });
+      t.strictSame(names.body, { result: 'error', msg: 'to is not valid', code: 'REQUEST_VARIABLE_INVALID', var_name: 'to' });
       const badPath = await api.call('DELETE', '/scheduled_messages/abc');
-      t.same(badPath.body, { result: 'error', msg: 'Argument "scheduled_message_id" is not valid JSON.', code: 'BAD_REQUEST' });
+      t.strictSame(badPath.body, { result: 'error', msg: 'Argument "scheduled_message_id" is not valid JSON.', code: 'BAD_REQUEST' });
     });
     t.test('a stream message needs a topic; content must not be empty', async (t) => {
       const noTopic = await api.post('/scheduled_messages', { type: 'stream', to: general, content: 'x', scheduled_delivery_timestamp: later });
-      t.same(noTopic.body, { result: 'error', msg: 'Missing topic', code: 'BAD_REQUEST' });
+      t.strictSame(noTopic.body, { result: 'error', msg: 'Missing topic', code: 'BAD_REQUEST' });
       const empty = await schedule(api, { content: '  ' });
-      t.same(empty.body, { result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
+      t.strictSame(empty.body, { result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
     });
     t.test('the permission checks of sending now apply', async (t) => {
       await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'secret-plans' }], invite_only: true });
       const res = await schedule(api.as(alice), { to: await streamId('secret-plans') });
-      t.same(res.body, { result: 'error', msg: "Not authorized to send to stream 'secret-plans'", code: 'BAD_REQUEST' });
-      t.same(await listOf(api.as(alice)), [], 'nothing was stored');
+      t.strictSame(res.body, { result: 'error', msg: "Not authorized to send to stream 'secret-plans'", code: 'BAD_REQUEST' });
+      t.strictSame(await listOf(api.as(alice)), [], 'nothing was stored');
     });
   });
 
@@ -98,7 +98,7 @@ t.test('scheduled messages', async (t) => {
     t.equal(res.status, 200);
     const id = res.body['scheduled_message_id'];
     t.type(id, 'number');
-    t.same(await listOf(api), [
+    t.strictSame(await listOf(api), [
       {
         scheduled_message_id: id,
         type: 'stream',
@@ -110,7 +110,7 @@ t.test('scheduled messages', async (t) => {
         failed: false,
       },
     ]);
-    t.same(await listOf(api.as(bob)), [], "another user does not see the owner's");
+    t.strictSame(await listOf(api.as(bob)), [], "another user does not see the owner's");
     await api.call('DELETE', `/scheduled_messages/${String(id)}`);
   });
 
@@ -118,7 +118,7 @@ t.test('scheduled messages', async (t) => {
     const res = await schedule(api, { type: 'private', to: [bob.id, alice.id, ownerId], content: 'to you both', topic: 'ignored' });
     t.equal(res.status, 200);
     const id = res.body['scheduled_message_id'];
-    t.same(await listOf(api), [
+    t.strictSame(await listOf(api), [
       {
         scheduled_message_id: id,
         type: 'private',
@@ -136,7 +136,7 @@ t.test('scheduled messages', async (t) => {
     const ids: unknown[] = [];
     for (const offset of [300, 100, 200]) ids.push((await schedule(api, { content: `at ${offset}`, scheduled_delivery_timestamp: later + offset })).body['scheduled_message_id']);
     const listed = await listOf(api);
-    t.same(
+    t.strictSame(
       listed.map((m) => m['content']),
       ['at 100', 'at 200', 'at 300'],
     );
@@ -153,38 +153,38 @@ t.test('scheduled messages', async (t) => {
       t.test('nothing to change', async (t) => {
         const res = await patch({});
         t.equal(res.status, 400);
-        t.same(res.body, { result: 'error', msg: 'Nothing to change', code: 'BAD_REQUEST' });
+        t.strictSame(res.body, { result: 'error', msg: 'Nothing to change', code: 'BAD_REQUEST' });
       });
       t.test('a new type needs `to`, and a stream type a topic', async (t) => {
         const noTo = await patch({ type: 'direct' });
-        t.same(noTo.body, { result: 'error', msg: 'Recipient required when updating type of scheduled message.', code: 'BAD_REQUEST' });
+        t.strictSame(noTo.body, { result: 'error', msg: 'Recipient required when updating type of scheduled message.', code: 'BAD_REQUEST' });
         const noTopic = await patch({ type: 'stream', to: general });
-        t.same(noTopic.body, { result: 'error', msg: 'Topic required when updating scheduled message type to stream.', code: 'BAD_REQUEST' });
+        t.strictSame(noTopic.body, { result: 'error', msg: 'Topic required when updating scheduled message type to stream.', code: 'BAD_REQUEST' });
       });
       t.test('a time in the past is refused', async (t) => {
         const res = await patch({ scheduled_delivery_timestamp: nowSeconds() - 1 });
-        t.same(res.body, IN_THE_PAST);
+        t.strictSame(res.body, IN_THE_PAST);
       });
       t.test('an unknown ID, or another user\'s, is a 404', async (t) => {
         const unknown = await api.call('PATCH', '/scheduled_messages/99999', { content: 'x' });
         t.equal(unknown.status, 404);
-        t.same(unknown.body, NOT_FOUND);
+        t.strictSame(unknown.body, NOT_FOUND);
         const foreign = await patch({ content: 'mine now' }, api.as(alice));
         t.equal(foreign.status, 404);
-        t.same(foreign.body, NOT_FOUND);
+        t.strictSame(foreign.body, NOT_FOUND);
       });
       t.test('an unknown stream or user is refused as at creation', async (t) => {
         const stream = await patch({ to: 9999 });
-        t.same(stream.body, { result: 'error', msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 });
+        t.strictSame(stream.body, { result: 'error', msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 });
         const user = await patch({ type: 'direct', to: [4242] });
-        t.same(user.body, { result: 'error', msg: 'Invalid user ID 4242', code: 'BAD_REQUEST' });
+        t.strictSame(user.body, { result: 'error', msg: 'Invalid user ID 4242', code: 'BAD_REQUEST' });
         t.equal((await current())['content'], 'draft', 'nothing changed');
       });
     });
 
     t.test('content is replaced and rendered again', async (t) => {
       const res = await patch({ content: 'final *words*' });
-      t.same(res.body, { result: 'success', msg: '' });
+      t.strictSame(res.body, { result: 'success', msg: '' });
       const now = await current();
       t.equal(now['content'], 'final *words*');
       t.equal(now['rendered_content'], '<p>final <em>words</em></p>');
@@ -209,11 +209,11 @@ t.test('scheduled messages', async (t) => {
       await patch({ type: 'direct', to: [bob.id] });
       const direct = await current();
       t.equal(direct['type'], 'private');
-      t.same(direct['to'], [bob.id]);
+      t.strictSame(direct['to'], [bob.id]);
       t.notOk('topic' in direct);
       await patch({ type: 'stream', to: general, topic: 'back again' });
       const stream = await current();
-      t.same([stream['type'], stream['to'], stream['topic'], stream['content']], ['stream', general, 'back again', 'final *words*']);
+      t.strictSame([stream['type'], stream['to'], stream['topic'], stream['content']], ['stream', general, 'back again', 'final *words*']);
     });
   });
 
@@ -223,17 +223,17 @@ t.test('scheduled messages', async (t) => {
     t.test("another user's is a 404 and stays", async (t) => {
       const res = await api.as(alice).call('DELETE', `/scheduled_messages/${id}`);
       t.equal(res.status, 404);
-      t.same(res.body, NOT_FOUND);
+      t.strictSame(res.body, NOT_FOUND);
       t.ok((await listOf(api)).some((m) => String(m['scheduled_message_id']) === id));
     });
     t.test('the sender cancels it; a second DELETE is a 404', async (t) => {
       const res = await api.call('DELETE', `/scheduled_messages/${id}`);
       t.equal(res.status, 200);
-      t.same(res.body, { result: 'success', msg: '' });
+      t.strictSame(res.body, { result: 'success', msg: '' });
       t.notOk((await listOf(api)).some((m) => String(m['scheduled_message_id']) === id));
       const again = await api.call('DELETE', `/scheduled_messages/${id}`);
       t.equal(again.status, 404);
-      t.same(again.body, NOT_FOUND);
+      t.strictSame(again.body, NOT_FOUND);
     });
   });
 
@@ -260,7 +260,7 @@ t.test('scheduled messages', async (t) => {
     }
 
     t.test('a refused delivery stays listed with failed: true', async (t) => {
-      t.same(listed.map((m) => [m['scheduled_message_id'], m['failed']]), [[doomedSched, true]]);
+      t.strictSame(listed.map((m) => [m['scheduled_message_id'], m['failed']]), [[doomedSched, true]]);
     });
     const deliveredIds = (() => {
       const db = realmDb();
@@ -275,7 +275,7 @@ t.test('scheduled messages', async (t) => {
     t.test('a stream message goes out as a normal message with a new ID', async (t) => {
       t.ok(deliveredIds.stream > before, 'a new message ID');
       const message = await fetchMessage(api, deliveredIds.stream, false);
-      t.same(
+      t.strictSame(
         [message['content'], message['sender_id'], message['subject'], message['stream_id'], message['type']],
         ['on time, **stream**', ownerId, 'deliveries', general, 'stream'],
       );
@@ -285,24 +285,24 @@ t.test('scheduled messages', async (t) => {
     });
     t.test('a direct message reaches its recipient', async (t) => {
       const message = await fetchMessage(api.as(alice), deliveredIds.direct, false);
-      t.same([message['content'], message['sender_id'], message['type']], ['on time, direct', ownerId, 'private']);
+      t.strictSame([message['content'], message['sender_id'], message['type']], ['on time, direct', ownerId, 'private']);
       t.ok(deliveredIds.direct > before);
     });
     t.test('a delivered message can no longer be edited or deleted', async (t) => {
       const edit = await api.call('PATCH', `/scheduled_messages/${String(streamSched)}`, { content: 'too late' });
       t.equal(edit.status, 404);
-      t.same(edit.body, NOT_FOUND);
+      t.strictSame(edit.body, NOT_FOUND);
     });
     t.test('a failed message needs a new time to be edited', async (t) => {
       const res = await api.call('PATCH', `/scheduled_messages/${String(doomedSched)}`, { content: 'retry' });
-      t.same(res.body, IN_THE_PAST);
+      t.strictSame(res.body, IN_THE_PAST);
       const moved = await api.call('PATCH', `/scheduled_messages/${String(doomedSched)}`, {
         to: general,
         scheduled_delivery_timestamp: nowSeconds() + 3600,
       });
       t.equal(moved.status, 200);
       const now = (await listOf(api)).find((m) => m['scheduled_message_id'] === doomedSched);
-      t.same([now?.['failed'], now?.['to']], [false, general]);
+      t.strictSame([now?.['failed'], now?.['to']], [false, general]);
     });
   });
 });

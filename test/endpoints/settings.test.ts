@@ -32,23 +32,23 @@ t.test('PATCH /settings', async (t) => {
     for (const [name, value] of cases) {
       const res = await patch({ [name]: value });
       t.equal(res.status, 400, name);
-      t.same(res.body, badRequest(`Invalid ${name}`), name);
+      t.strictSame(res.body, badRequest(`Invalid ${name}`), name);
     }
   });
 
   t.test('strings outside their fixed lists are refused', async (t) => {
-    t.same((await patch({ default_language: 'xx' })).body, badRequest('Invalid default_language'));
-    t.same((await patch({ default_view: 'inbox' })).body, badRequest('Invalid default_view'));
-    t.same((await patch({ emojiset: 'google' })).body, badRequest('Invalid emojiset'));
-    t.same((await patch({ notification_sound: 'beep' })).body, badRequest("Invalid notification sound 'beep'"));
+    t.strictSame((await patch({ default_language: 'xx' })).body, badRequest('Invalid default_language'));
+    t.strictSame((await patch({ default_view: 'inbox' })).body, badRequest('Invalid default_view'));
+    t.strictSame((await patch({ emojiset: 'google' })).body, badRequest('Invalid emojiset'));
+    t.strictSame((await patch({ notification_sound: 'beep' })).body, badRequest("Invalid notification sound 'beep'"));
     const zone = await patch({ timezone: 'Mars/Olympus_Mons' });
     t.equal(zone.status, 400);
-    t.same(zone.body, badRequest('Not a recognized time zone'));
+    t.strictSame(zone.body, badRequest('Not a recognized time zone'));
   });
 
   t.test('the email batching period must be positive and at most a week', async (t) => {
-    t.same((await patch({ email_notifications_batching_period_seconds: 0 })).body, badRequest('Invalid email batching period: 0 seconds'));
-    t.same(
+    t.strictSame((await patch({ email_notifications_batching_period_seconds: 0 })).body, badRequest('Invalid email batching period: 0 seconds'));
+    t.strictSame(
       (await patch({ email_notifications_batching_period_seconds: 604801 })).body,
       badRequest('Invalid email batching period: 604801 seconds'),
     );
@@ -57,17 +57,17 @@ t.test('PATCH /settings', async (t) => {
   t.test('wire types: booleans and integers are JSON', async (t) => {
     const notJson = await patch({ dense_mode: 'yes' });
     t.equal(notJson.status, 400);
-    t.same(notJson.body, badRequest('Argument "dense_mode" is not valid JSON.'));
+    t.strictSame(notJson.body, badRequest('Argument "dense_mode" is not valid JSON.'));
     const notBool = await patch({ dense_mode: 5 });
-    t.same(notBool.body, { result: 'error', msg: 'dense_mode is not a boolean', code: 'REQUEST_VARIABLE_INVALID', var_name: 'dense_mode' });
+    t.strictSame(notBool.body, { result: 'error', msg: 'dense_mode is not a boolean', code: 'REQUEST_VARIABLE_INVALID', var_name: 'dense_mode' });
     const notInt = await patch({ color_scheme: '"dark"' });
-    t.same(notInt.body, { result: 'error', msg: 'color_scheme is not an integer', code: 'REQUEST_VARIABLE_INVALID', var_name: 'color_scheme' });
+    t.strictSame(notInt.body, { result: 'error', msg: 'color_scheme is not an integer', code: 'REQUEST_VARIABLE_INVALID', var_name: 'color_scheme' });
   });
 
   t.test('full_name follows the length and character rules', async (t) => {
-    t.same((await patch({ full_name: '   ' })).body, badRequest('Name too short!'));
-    t.same((await patch({ full_name: 'x'.repeat(101) })).body, badRequest('Name too long!'));
-    t.same((await patch({ full_name: 'Bad\u0007Name' })).body, badRequest('Invalid characters in name!'));
+    t.strictSame((await patch({ full_name: '   ' })).body, badRequest('Name too short!'));
+    t.strictSame((await patch({ full_name: 'x'.repeat(101) })).body, badRequest('Name too long!'));
+    t.strictSame((await patch({ full_name: 'Bad\u0007Name' })).body, badRequest('Invalid characters in name!'));
   });
 
   t.test('a realm with name_changes_disabled refuses renames except by administrators', async (t) => {
@@ -75,32 +75,32 @@ t.test('PATCH /settings', async (t) => {
     t.teardown(() => file.setRealmSettings({}));
     const refused = await patch({ full_name: 'Alice Renamed' });
     t.equal(refused.status, 400);
-    t.same(refused.body, badRequest('Name changes are disabled in this organization. Contact an administrator to change your name.'));
+    t.strictSame(refused.body, badRequest('Name changes are disabled in this organization. Contact an administrator to change your name.'));
     const admin = await patch({ full_name: 'Owner Renamed' }, api);
     t.equal(admin.status, 200, admin.text);
     t.equal((await api.get('/users/me')).body['full_name'], 'Owner Renamed');
   });
 
   t.test('a new password needs the correct old one and some length', async (t) => {
-    t.same((await patch({ new_password: 'another-secret' })).body, badRequest('Wrong password!'));
-    t.same((await patch({ old_password: 'wrong', new_password: 'another-secret' })).body, badRequest('Wrong password!'));
+    t.strictSame((await patch({ new_password: 'another-secret' })).body, badRequest('Wrong password!'));
+    t.strictSame((await patch({ old_password: 'wrong', new_password: 'another-secret' })).body, badRequest('Wrong password!'));
     const current = `pw-${alice.email.match(/(\d+)-/)?.[1] ?? ''}-secret`;
-    t.same((await patch({ old_password: current, new_password: 'abc' })).body, badRequest('New password is too weak!'));
+    t.strictSame((await patch({ old_password: current, new_password: 'abc' })).body, badRequest('New password is too weak!'));
   });
 
   t.test('an email change refuses bad and taken addresses, and realms that forbid it', async (t) => {
-    t.same((await patch({ email: 'not-an-address' })).body, badRequest('Invalid address.'));
-    t.same((await patch({ email: server.owner.email })).body, badRequest(`Email '${server.owner.email}' already in use`));
+    t.strictSame((await patch({ email: 'not-an-address' })).body, badRequest('Invalid address.'));
+    t.strictSame((await patch({ email: server.owner.email })).body, badRequest(`Email '${server.owner.email}' already in use`));
     file.setRealmSettings({ email_changes_disabled: true });
     const refused = await patch({ email: 'alice-new@example.org' });
     file.setRealmSettings({});
-    t.same(refused.body, badRequest('Email address changes are disabled in this organization.'));
+    t.strictSame(refused.body, badRequest('Email address changes are disabled in this organization.'));
   });
 
   t.test('an unknown confirmation token is refused', async (t) => {
     const res = await api.as(null).get('/settings/email_confirm/not-a-token');
     t.equal(res.status, 400);
-    t.same(res.body, badRequest('The confirmation link has expired or been deactivated.'));
+    t.strictSame(res.body, badRequest('The confirmation link has expired or been deactivated.'));
   });
 
   t.test('every setting is stored and returned by register', async (t) => {
@@ -151,7 +151,7 @@ t.test('PATCH /settings', async (t) => {
     const bob = await createMember(api, 'Bob');
     const res = await patch({ ...values, timezone: 'Europe/Berlin' }, api.as(bob));
     t.equal(res.status, 200, res.text);
-    t.same(res.body, { result: 'success', msg: '' });
+    t.strictSame(res.body, { result: 'success', msg: '' });
     const state = (await api.as(bob).post('/register', { fetch_event_types: ['user_settings', 'update_display_settings'] })).body;
     t.match(state['user_settings'], { ...values, timezone: 'Europe/Berlin' });
     t.equal(state['enter_sends'], true, 'enter_sends at top level for clients without user_settings_object');
@@ -160,23 +160,23 @@ t.test('PATCH /settings', async (t) => {
   t.test('unknown parameters come back in ignored_parameters_unsupported; the body conforms', async (t) => {
     const res = await patch({ dense_mode: true, not_a_setting: 1, another: 'x' });
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['another', 'not_a_setting'] });
-    t.same(responseViolations('patch', '/settings', res.body), []);
+    t.strictSame(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['another', 'not_a_setting'] });
+    t.strictSame(responseViolations('patch', '/settings', res.body), []);
   });
 
   t.test('the deprecated /settings/display and /settings/notifications are the same endpoint', async (t) => {
     const display = await patch({ color_scheme: 3, enable_sounds: false }, asAlice, '/settings/display');
-    t.same(display.body, { result: 'success', msg: '' });
+    t.strictSame(display.body, { result: 'success', msg: '' });
     const notifications = await patch({ notification_sound: 'knock' }, asAlice, '/settings/notifications');
-    t.same(notifications.body, { result: 'success', msg: '' });
+    t.strictSame(notifications.body, { result: 'success', msg: '' });
     const bad = await patch({ color_scheme: 9 }, asAlice, '/settings/notifications');
-    t.same(bad.body, badRequest('Invalid color_scheme'));
+    t.strictSame(bad.body, badRequest('Invalid color_scheme'));
     const state = (await asAlice.post('/register', { fetch_event_types: ['user_settings'] })).body;
     t.match(state['user_settings'], { color_scheme: 3, enable_sounds: false, notification_sound: 'knock' });
   });
 
   t.test('a renamed user is shown with the new name', async (t) => {
-    t.same((await patch({ full_name: '  Alice Cooper ' })).body, { result: 'success', msg: '' });
+    t.strictSame((await patch({ full_name: '  Alice Cooper ' })).body, { result: 'success', msg: '' });
     const shown = (await api.get(`/users/${alice.id}`)).body['user'] as Record<string, unknown>;
     t.equal(shown['full_name'], 'Alice Cooper', 'trimmed');
   });
@@ -185,29 +185,29 @@ t.test('PATCH /settings', async (t) => {
     const carol = await createMember(api, 'Carol');
     const old = `pw-${carol.email.match(/(\d+)-/)?.[1] ?? ''}-secret`;
     const changed = await patch({ old_password: old, new_password: 'brand-new-secret' }, api.as(carol));
-    t.same(changed.body, { result: 'success', msg: '' });
+    t.strictSame(changed.body, { result: 'success', msg: '' });
     const withNew = await api.as(null).post('/fetch_api_key', { username: carol.email, password: 'brand-new-secret' });
     t.equal(withNew.status, 200);
     t.equal(withNew.body['api_key'], carol.key);
     const withOld = await api.as(null).post('/fetch_api_key', { username: carol.email, password: old });
     t.equal(withOld.status, 401);
-    t.same(withOld.body, { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' });
+    t.strictSame(withOld.body, { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' });
   });
 
   t.test('an email change waits for the logged link, which applies it once', async (t) => {
     const dave = await createMember(api, 'Dave');
     const started = await patch({ email: 'dave-new@example.org' }, api.as(dave));
-    t.same(started.body, { result: 'success', msg: '' });
+    t.strictSame(started.body, { result: 'success', msg: '' });
     t.equal(((await api.get(`/users/${dave.id}`)).body['user'] as Record<string, unknown>)['delivery_email'], dave.email, 'unchanged until confirmed');
     const path = await emailConfirmationPath(server, dave.id);
     t.ok(path, 'the confirmation link is in the log');
     const confirmed = await api.as(null).get(path);
     t.equal(confirmed.status, 200);
-    t.same(confirmed.body, { result: 'success', msg: '', email: 'dave-new@example.org' });
+    t.strictSame(confirmed.body, { result: 'success', msg: '', email: 'dave-new@example.org' });
     const me = (await api.as({ email: 'dave-new@example.org', key: dave.key }).get('/users/me')).body;
     t.match(me, { email: 'dave-new@example.org', delivery_email: 'dave-new@example.org' });
     const again = await api.as(null).get(path);
-    t.same(again.body, badRequest('The confirmation link has expired or been deactivated.'));
+    t.strictSame(again.body, badRequest('The confirmation link has expired or been deactivated.'));
   });
 
   t.test('an expired confirmation link is refused and changes nothing', async (t) => {
@@ -217,7 +217,7 @@ t.test('PATCH /settings', async (t) => {
     file.run('UPDATE email_changes SET expires_at = 1 WHERE user_id = ?', gil.id);
     const res = await api.as(null).get(`/settings/email_confirm/${token}`);
     t.equal(res.status, 400);
-    t.same(res.body, badRequest('The confirmation link has expired or been deactivated.'));
+    t.strictSame(res.body, badRequest('The confirmation link has expired or been deactivated.'));
     t.equal(((await api.get(`/users/${gil.id}`)).body['user'] as Record<string, unknown>)['delivery_email'], gil.email);
   });
 
@@ -225,7 +225,7 @@ t.test('PATCH /settings', async (t) => {
     const erin = await createMember(api, 'Erin');
     await patch({ send_private_typing_notifications: false, translate_emoticons: true }, api.as(erin));
     const typing = await api.as(erin).post('/typing', { op: 'start', to: [alice.id] });
-    t.same(typing.body, badRequest('User has disabled typing notifications for direct messages'));
+    t.strictSame(typing.body, badRequest('User has disabled typing notifications for direct messages'));
     const sent = await api.as(erin).post('/messages', { type: 'direct', to: [alice.id], content: 'fine :)' });
     const rendered = String((await fetchMessage(api.as(erin), sent.body['id']))['content']);
     t.match(rendered, /emoji/, 'the sender translates emoticons');

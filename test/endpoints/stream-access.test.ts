@@ -107,7 +107,7 @@ t.test('the read access matrix', async (t) => {
     t.test(`the ${who} lists ${row.listed.join(', ') || 'none of the streams'} with the default flags`, async (t) => {
       const res = await client.get('/streams');
       const listed = (res.body['streams'] as { name: string }[]).map((s) => s.name).filter((name) => name.startsWith('acc-'));
-      t.same(listed, row.listed.map((key) => names[key]).sort());
+      t.strictSame(listed, row.listed.map((key) => names[key]).sort());
     });
     for (const key of STREAM_KEYS) {
       const visible = row.looksUp.includes(key);
@@ -116,14 +116,14 @@ t.test('the read access matrix', async (t) => {
         const byName = await client.get('/get_stream_id', { stream: names[key] });
         const members = await client.get(`/streams/${ids[key]}/members`);
         if (!visible) {
-          t.same(byId.body, INVALID_STREAM_ID);
-          t.same(byName.body, { result: 'error', msg: `Invalid stream name '${names[key]}'`, code: 'BAD_REQUEST' });
-          t.same(members.body, INVALID_STREAM_ID);
+          t.strictSame(byId.body, INVALID_STREAM_ID);
+          t.strictSame(byName.body, { result: 'error', msg: `Invalid stream name '${names[key]}'`, code: 'BAD_REQUEST' });
+          t.strictSame(members.body, INVALID_STREAM_ID);
           return;
         }
         t.match(byId.body, { result: 'success', stream: { stream_id: ids[key], name: names[key] } });
-        t.same(byName.body, { result: 'success', msg: '', stream_id: ids[key] });
-        t.same(members.body, { result: 'success', msg: '', subscribers: [alice.id, subscriber.id] });
+        t.strictSame(byName.body, { result: 'success', msg: '', stream_id: ids[key] });
+        t.strictSame(members.body, { result: 'success', msg: '', subscribers: [alice.id, subscriber.id] });
       });
       const reads = row.reads[key];
       t.test(`the ${who} reads ${reads === null ? 'nothing' : reads.topics.join(' and ')} of the ${key} stream`, async (t) => {
@@ -136,15 +136,15 @@ t.test('the read access matrix', async (t) => {
         });
         const messageIds = (messages.body['messages'] as { id: number }[] | undefined)?.map((m) => m.id);
         if (reads === null) {
-          t.same(topics.body, INVALID_STREAM_ID);
-          t.same(messageIds, [], 'no messages through a narrow either');
+          t.strictSame(topics.body, INVALID_STREAM_ID);
+          t.strictSame(messageIds, [], 'no messages through a narrow either');
           return;
         }
-        t.same(
+        t.strictSame(
           (topics.body['topics'] as { name: string }[]).map((topic) => topic.name),
           reads.topics,
         );
-        t.same(messageIds, reads.messages);
+        t.strictSame(messageIds, reads.messages);
       });
     }
   }
@@ -154,10 +154,10 @@ t.test('the read access matrix', async (t) => {
     await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: names.public }], principals: [guest.id] });
     t.teardown(() => realmFile.run('UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?', guest.id, ids.public));
     const listed = ((await asGuest.get('/streams')).body['streams'] as { name: string }[]).map((s) => s.name);
-    t.same(listed.filter((name) => name.startsWith('acc-')), [names.public]);
-    t.same((await asGuest.get(`/streams/${ids.public}/members`)).body['subscribers'], [alice.id, subscriber.id, guest.id]);
+    t.strictSame(listed.filter((name) => name.startsWith('acc-')), [names.public]);
+    t.strictSame((await asGuest.get(`/streams/${ids.public}/members`)).body['subscribers'], [alice.id, subscriber.id, guest.id]);
     const topics = (await asGuest.get(`/users/me/${ids.public}/topics`)).body['topics'] as { name: string }[];
-    t.same(
+    t.strictSame(
       topics.map((topic) => topic.name),
       ['after', 'before', STREAM_EVENTS_TOPIC],
     );
@@ -166,13 +166,13 @@ t.test('the read access matrix', async (t) => {
   t.test('an administrator lists private streams only with include_all_active', async (t) => {
     const res = await api.as(administrator).get('/streams', { include_all_active: true });
     const listed = (res.body['streams'] as { name: string }[]).map((s) => s.name).filter((name) => name.startsWith('acc-'));
-    t.same(listed, STREAM_KEYS.map((key) => names[key]).sort());
+    t.strictSame(listed, STREAM_KEYS.map((key) => names[key]).sort());
   });
 
   t.test('a guest lists web-public streams with include_web_public', async (t) => {
     const res = await api.as(guest).get('/streams', { include_web_public: true });
     const listed = (res.body['streams'] as { name: string }[]).map((s) => s.name).filter((name) => name.startsWith('acc-'));
-    t.same(listed, [names.web]);
+    t.strictSame(listed, [names.web]);
   });
 
   t.test('spectators', async (t) => {
@@ -185,7 +185,7 @@ t.test('the read access matrix', async (t) => {
     t.test('without spectator access, an unauthenticated fetch is the usual 401', async (t) => {
       const res = await fetch([webPublic]);
       t.equal(res.status, 401);
-      t.same(res.body, notLoggedIn);
+      t.strictSame(res.body, notLoggedIn);
     });
 
     t.test('with spectator access enabled', async (t) => {
@@ -204,31 +204,31 @@ t.test('the read access matrix', async (t) => {
         ]) {
           const res = await fetch(narrow);
           t.equal(res.status, 401, JSON.stringify(narrow));
-          t.same(res.body, notLoggedIn, JSON.stringify(narrow));
+          t.strictSame(res.body, notLoggedIn, JSON.stringify(narrow));
         }
       });
 
       t.test('asking for client_extavatar is an error', async (t) => {
         const res = await fetch([webPublic], { client_extavatar: true });
         t.equal(res.status, 400);
-        t.same(res.body, { result: 'error', msg: "Invalid 'client_extavatar' parameter for anonymous request", code: 'BAD_REQUEST' });
+        t.strictSame(res.body, { result: 'error', msg: "Invalid 'client_extavatar' parameter for anonymous request", code: 'BAD_REQUEST' });
       });
 
       t.test('streams:web-public reads every web-public stream, all of it read and historical', async (t) => {
         const res = await fetch([webPublic]);
         t.equal(res.status, 200, res.text);
         const messages = res.body['messages'] as Record<string, unknown>[];
-        t.same(
+        t.strictSame(
           messages.map((m) => m['id']),
           [notice.web, before.web, after.web],
         );
-        t.same(messages[0]?.['flags'], ['read', 'historical']);
+        t.strictSame(messages[0]?.['flags'], ['read', 'historical']);
         t.equal(messages[0]?.['avatar_url'] !== null, true, 'avatars are sent to spectators');
       });
 
       t.test('a web-public stream narrow reads that stream, a topic of it too', async (t) => {
         const byName = await fetch([{ operator: 'stream', operand: names.web }]);
-        t.same(
+        t.strictSame(
           (byName.body['messages'] as { id: number }[]).map((m) => m.id),
           [notice.web, before.web, after.web],
         );
@@ -236,7 +236,7 @@ t.test('the read access matrix', async (t) => {
           { operator: 'stream', operand: ids.web },
           { operator: 'topic', operand: 'after' },
         ]);
-        t.same(
+        t.strictSame(
           (topic.body['messages'] as { id: number }[]).map((m) => m.id),
           [after.web],
         );
@@ -245,7 +245,7 @@ t.test('the read access matrix', async (t) => {
       t.test('other streams named beside streams:web-public match nothing', async (t) => {
         const res = await fetch([webPublic, { operator: 'stream', operand: ids.shared }]);
         t.equal(res.status, 200, res.text);
-        t.same(res.body['messages'], []);
+        t.strictSame(res.body['messages'], []);
       });
 
       t.test('users still read as before', async (t) => {
@@ -255,7 +255,7 @@ t.test('the read access matrix', async (t) => {
           num_after: 0,
           narrow: [{ operator: 'stream', operand: ids.public }],
         });
-        t.same(
+        t.strictSame(
           (res.body['messages'] as { id: number }[]).map((m) => m.id),
           [notice.public, before.public, after.public],
         );

@@ -4,6 +4,7 @@ import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { RealmFile, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 const badRequest = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
@@ -22,8 +23,8 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
   t.test('errors', async (t) => {
     t.test('create_public_stream_policy and create_private_stream_policy limit who creates streams', async (t) => {
       file.setRealmSettings({ create_public_stream_policy: 2, create_private_stream_policy: 2 });
-      t.same((await subscribe(alice, { subscriptions: [{ name: 'pub' }] })).body, badRequest('Insufficient permission'));
-      t.same((await subscribe(alice, { subscriptions: [{ name: 'priv' }], invite_only: true })).body, badRequest('Insufficient permission'));
+      t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'pub' }] })).body, badRequest('Insufficient permission'));
+      t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'priv' }], invite_only: true })).body, badRequest('Insufficient permission'));
       const existing = await subscribe(alice, { subscriptions: [{ name: 'general' }] });
       t.equal(existing.status, 200, 'joining an existing stream is not creating one');
       file.setRealmSettings({});
@@ -32,14 +33,14 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
       file.setRealmSettings({ invite_to_stream_policy: 2 });
       const res = await subscribe(alice, { subscriptions: [{ name: 'general' }], principals: [bobCreds.id] });
       t.equal(res.status, 400);
-      t.same(res.body, badRequest('Insufficient permission'));
+      t.strictSame(res.body, badRequest('Insufficient permission'));
       file.setRealmSettings({});
     });
     t.test('web-public streams need spectator access, then the owners-only policy', async (t) => {
-      t.same((await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Web-public streams are not enabled.'));
+      t.strictSame((await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Web-public streams are not enabled.'));
       file.setRealmSettings({ enable_spectator_access: true });
-      t.same((await subscribe(alice, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Insufficient permission'));
-      t.same(
+      t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Insufficient permission'));
+      t.strictSame(
         (await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true, invite_only: true })).body,
         badRequest('Invalid parameters'),
       );
@@ -52,16 +53,16 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
     t.teardown(() => file.setRealmSettings({}));
     const aliceQueue = await EventReader.register(alice, { event_types: ['stream'] });
     const res = await subscribe(api, { subscriptions: [{ name: 'window' }], is_web_public: true });
-    t.same(res.body, { result: 'success', msg: '', subscribed: { [server.owner.email]: ['window'] }, already_subscribed: {} });
+    t.strictSame(res.body, { result: 'success', msg: '', subscribed: { [server.owner.email]: ['window'] }, already_subscribed: {} });
     const [created] = await aliceQueue.nextPayloads();
-    t.match(created, { type: 'stream', op: 'create', streams: [{ name: 'window', is_web_public: true, invite_only: false, history_public_to_subscribers: true }] });
+    hasFields(t, created, { type: 'stream', op: 'create', streams: [{ name: 'window', is_web_public: true, invite_only: false, history_public_to_subscribers: true }] });
     const listed = (await alice.get('/streams', { include_web_public: true, include_public: false, include_subscribed: false })).body['streams'] as { name: string }[];
-    t.same(listed.map((s) => s.name), ['window']);
+    t.strictSame(listed.map((s) => s.name), ['window']);
   });
 
   t.test('members create streams under the default policies', async (t) => {
     const res = await subscribe(alice, { subscriptions: [{ name: 'alices' }], invite_only: true, history_public_to_subscribers: true });
-    t.same(res.body['subscribed'], { [aliceCreds.email]: ['alices'] });
+    t.strictSame(res.body['subscribed'], { [aliceCreds.email]: ['alices'] });
     const mine = (await alice.get('/streams', { include_public: false })).body['streams'] as Record<string, unknown>[];
     t.match(mine.find((s) => s['name'] === 'alices'), { invite_only: true, history_public_to_subscribers: true });
   });
@@ -102,8 +103,8 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
     const noticeIds: number[] = [];
     for (const { streamId, name, content } of expected) {
       const [asCreator, ...restForCreator] = await streamMessages(alice, streamId);
-      t.same(restForCreator, [], `${name} holds the notice only`);
-      t.match(asCreator, {
+      t.strictSame(restForCreator, [], `${name} holds the notice only`);
+      hasFields(t, asCreator, {
         sender_full_name: 'Notification Bot',
         type: 'stream',
         stream_id: streamId,
@@ -113,7 +114,7 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
         flags: ['read'],
       });
       const asSubscriber = await streamMessages(bob, streamId);
-      t.same(
+      t.strictSame(
         asSubscriber.map((m) => [m['id'], m['flags']]),
         [[asCreator?.['id'], []]],
         `unread for the other subscriber of ${name}`,
@@ -126,16 +127,16 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
       const unread = registered.body['unread_msgs'] as { streams: { stream_id: number }[] };
       return unread.streams.filter((entry) => entry.stream_id === plans || entry.stream_id === hideout);
     };
-    t.same(await unreadIn(alice), [], "the notices are not in the creator's unread_msgs");
-    t.same(await unreadIn(bob), [
+    t.strictSame(await unreadIn(alice), [], "the notices are not in the creator's unread_msgs");
+    t.strictSame(await unreadIn(bob), [
       { stream_id: plans, topic: 'stream events', unread_message_ids: [noticeIds[0]] },
       { stream_id: hideout, topic: 'stream events', unread_message_ids: [noticeIds[1]] },
     ]);
 
     const joined = await subscribe(api, { subscriptions: [{ name: 'plans' }, { name: 'hideout' }] });
-    t.same(joined.body['subscribed'], { [server.owner.email]: ['plans', 'hideout'] });
+    t.strictSame(joined.body['subscribed'], { [server.owner.email]: ['plans', 'hideout'] });
     for (const [index, { streamId, name }] of expected.entries()) {
-      t.same(
+      t.strictSame(
         (await streamMessages(alice, streamId)).map((m) => m['id']),
         [noticeIds[index]],
         `subscribing to ${name} once it exists posts no second notice`,
@@ -153,9 +154,9 @@ t.test('WEB_PUBLIC_STREAMS_ENABLED=false turns web-public streams off for the wh
   file.setRealmSettings({ enable_spectator_access: true });
   const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'web' }], is_web_public: true });
   t.equal(res.status, 400);
-  t.same(res.body, badRequest('Web-public streams are not enabled.'));
+  t.strictSame(res.body, badRequest('Web-public streams are not enabled.'));
   const created = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'web' }] });
   t.equal(created.status, 200);
   const patched = await api.call('PATCH', `/streams/${await streamIdOf(api, 'web')}`, { is_web_public: true });
-  t.same(patched.body, badRequest('Web-public streams are not enabled.'));
+  t.strictSame(patched.body, badRequest('Web-public streams are not enabled.'));
 });

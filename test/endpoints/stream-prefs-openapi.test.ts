@@ -22,15 +22,15 @@ t.test('stream preference answers conform to the reference OpenAPI', async (t) =
   ];
   for (const [method, path, call] of calls) {
     const res = await call();
-    t.same(responseViolations(method, path, res.body), [], `${method.toUpperCase()} ${path}: ${JSON.stringify(res.body)}`);
+    t.strictSame(responseViolations(method, path, res.body), [], `${method.toUpperCase()} ${path}: ${JSON.stringify(res.body)}`);
   }
   const group = await owner.post('/default_stream_groups/create', { group_name: 'G', description: 'd', stream_names: ['grouped'] });
-  t.same(group.body, { result: 'success', msg: '' });
+  t.strictSame(group.body, { result: 'success', msg: '' });
 
   t.test('register with user_topics, default streams and default stream groups filled', async (t) => {
     const res = await owner.post('/register', {});
     t.equal((res.body['user_topics'] as unknown[]).length, 1);
     t.equal((res.body['realm_default_stream_groups'] as unknown[]).length, 1);
-    t.same(responseViolations('post', '/register', res.body), []);
+    t.strictSame(responseViolations('post', '/register', res.body), []);
   });
 });

@@ -54,63 +54,63 @@ t.test('the stream reads', async (t) => {
       for (const path of ['/streams/999999', '/streams/999999/members', '/users/me/999999/topics', '/users/me/subscriptions/999999']) {
         const res = await asAlice.get(path);
         t.equal(res.status, 400, path);
-        t.same(res.body, INVALID_STREAM_ID, path);
+        t.strictSame(res.body, INVALID_STREAM_ID, path);
       }
     });
     t.test('a private stream the user is not on is answered as if it did not exist', async (t) => {
       for (const path of [`/streams/${privateId}`, `/streams/${privateId}/members`, `/users/me/${privateId}/topics`]) {
         const res = await asBob.get(path);
         t.equal(res.status, 400, path);
-        t.same(res.body, INVALID_STREAM_ID, path);
+        t.strictSame(res.body, INVALID_STREAM_ID, path);
       }
       const byName = await asBob.get('/get_stream_id', { stream: 'reads-private' });
-      t.same(byName.body, { result: 'error', msg: "Invalid stream name 'reads-private'", code: 'BAD_REQUEST' });
+      t.strictSame(byName.body, { result: 'error', msg: "Invalid stream name 'reads-private'", code: 'BAD_REQUEST' });
     });
     t.test('an unknown stream name is an invalid stream name', async (t) => {
       const res = await asAlice.get('/get_stream_id', { stream: 'nonexistent' });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Invalid stream name 'nonexistent'", code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: "Invalid stream name 'nonexistent'", code: 'BAD_REQUEST' });
     });
     t.test('the stream name is required', async (t) => {
       const res = await asAlice.get('/get_stream_id');
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Missing 'stream' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'stream' });
+      t.strictSame(res.body, { result: 'error', msg: "Missing 'stream' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'stream' });
     });
     t.test('the subscription status of an unknown user is refused', async (t) => {
       const res = await asAlice.get(`/users/999999/subscriptions/${publicId}`);
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
     });
     t.test('include_all_active is for administrators only', async (t) => {
       const res = await asAlice.get('/streams', { include_all_active: true });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
     });
   });
 
   t.test('GET /streams/{stream_id} returns every Stream field', async (t) => {
     const res = await asBob.get(`/streams/${publicId}`);
-    t.same(res.body, { result: 'success', msg: '', stream: publicStream() });
-    t.same(responseViolations('get', '/streams/{stream_id}', res.body), []);
+    t.strictSame(res.body, { result: 'success', msg: '', stream: publicStream() });
+    t.strictSame(responseViolations('get', '/streams/{stream_id}', res.body), []);
   });
 
   t.test('GET /get_stream_id finds a stream by name, whatever its case', async (t) => {
     const res = await asBob.get('/get_stream_id', { stream: 'READS-public' });
-    t.same(res.body, { result: 'success', msg: '', stream_id: publicId });
-    t.same(responseViolations('get', '/get_stream_id', res.body), []);
+    t.strictSame(res.body, { result: 'success', msg: '', stream_id: publicId });
+    t.strictSame(responseViolations('get', '/get_stream_id', res.body), []);
   });
 
   t.test('GET /streams/{stream_id}/members lists the active subscribers', async (t) => {
     const res = await asBob.get(`/streams/${publicId}/members`);
-    t.same(res.body, { result: 'success', msg: '', subscribers: [alice.id, bob.id] });
-    t.same(responseViolations('get', '/streams/{stream_id}/members', res.body), []);
+    t.strictSame(res.body, { result: 'success', msg: '', subscribers: [alice.id, bob.id] });
+    t.strictSame(responseViolations('get', '/streams/{stream_id}/members', res.body), []);
     const owner = await api.get(`/streams/${privateId}/members`);
-    t.same(owner.body, { result: 'success', msg: '', subscribers: [alice.id] }, 'an administrator sees a private stream');
+    t.strictSame(owner.body, { result: 'success', msg: '', subscribers: [alice.id] }, 'an administrator sees a private stream');
   });
 
   t.test('GET /users/me/{stream_id}/topics lists topics newest first, in their latest spelling', async (t) => {
     const res = await asBob.get(`/users/me/${publicId}/topics`);
-    t.same(res.body, {
+    t.strictSame(res.body, {
       result: 'success',
       msg: '',
       topics: [
@@ -119,23 +119,23 @@ t.test('the stream reads', async (t) => {
         { name: STREAM_EVENTS_TOPIC, max_id: publicNotice },
       ],
     });
-    t.same(responseViolations('get', '/users/me/{stream_id}/topics', res.body), []);
+    t.strictSame(responseViolations('get', '/users/me/{stream_id}/topics', res.body), []);
     const onlyNotice = await asAlice.get(`/users/me/${privateId}/topics`);
-    t.same(onlyNotice.body, { result: 'success', msg: '', topics: [{ name: STREAM_EVENTS_TOPIC, max_id: privateNotice }] }, 'a new stream has its notice only');
+    t.strictSame(onlyNotice.body, { result: 'success', msg: '', topics: [{ name: STREAM_EVENTS_TOPIC, max_id: privateNotice }] }, 'a new stream has its notice only');
   });
 
   t.test('GET /users/{user_id}/subscriptions/{stream_id} says whether the user is subscribed', async (t) => {
     const mine = await asBob.get(`/users/me/subscriptions/${publicId}`);
-    t.same(mine.body, { result: 'success', msg: '', is_subscribed: true });
-    t.same(responseViolations('get', '/users/{user_id}/subscriptions/{stream_id}', mine.body), []);
+    t.strictSame(mine.body, { result: 'success', msg: '', is_subscribed: true });
+    t.strictSame(responseViolations('get', '/users/{user_id}/subscriptions/{stream_id}', mine.body), []);
     const owners = await asBob.get(`/users/${ownerId}/subscriptions/${publicId}`);
-    t.same(owners.body, { result: 'success', msg: '', is_subscribed: false });
+    t.strictSame(owners.body, { result: 'success', msg: '', is_subscribed: false });
   });
 
   t.test('GET /users/me/subscriptions lists the subscriptions as register does', async (t) => {
     const res = await asAlice.get('/users/me/subscriptions');
     const subscriptions = res.body['subscriptions'] as Record<string, unknown>[];
-    t.same(
+    t.strictSame(
       subscriptions.map((s) => s['name']),
       ['general', 'reads-private', 'reads-public'],
       'new users are on the default stream',
@@ -143,13 +143,13 @@ t.test('the stream reads', async (t) => {
     const pub = subscriptions.find((s) => s['stream_id'] === publicId);
     t.match(pub, { ...publicStream(), is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null, email_address: '' });
     t.equal(pub?.['subscribers'], undefined, 'no subscribers unless asked');
-    t.same(responseViolations('get', '/users/me/subscriptions', res.body), []);
+    t.strictSame(responseViolations('get', '/users/me/subscriptions', res.body), []);
     const registered = await asAlice.post('/register', { fetch_event_types: ['subscription'], client_capabilities: { notification_settings_null: true } });
-    t.same(subscriptions, registered.body['subscriptions'], 'the same records as register');
+    t.strictSame(subscriptions, registered.body['subscriptions'], 'the same records as register');
     const withSubscribers = await asAlice.get('/users/me/subscriptions', { include_subscribers: true });
     const subscribers = (withSubscribers.body['subscriptions'] as Record<string, unknown>[]).map((s) => s['subscribers']);
-    t.same(subscribers, [[ownerId, alice.id, bob.id], [alice.id], [alice.id, bob.id]]);
-    t.same(responseViolations('get', '/users/me/subscriptions', withSubscribers.body), []);
+    t.strictSame(subscribers, [[ownerId, alice.id, bob.id], [alice.id], [alice.id, bob.id]]);
+    t.strictSame(responseViolations('get', '/users/me/subscriptions', withSubscribers.body), []);
   });
 
   t.test('GET /streams: each include flag with its default', async (t) => {
@@ -158,17 +158,17 @@ t.test('the stream reads', async (t) => {
     realmFile.run("UPDATE streams SET is_web_public = 1 WHERE name = 'reads-private'");
     t.teardown(() => realmFile.run("UPDATE streams SET is_web_public = 0 WHERE name = 'reads-private'"));
     const general = (await names(api, { include_all_active: true })).filter((n) => !n.startsWith('reads-'));
-    t.same(await names(asBob), [...general, 'reads-public'].sort(), 'public and subscribed by default');
-    t.same(await names(asBob, { include_web_public: true }), [...general, 'reads-private', 'reads-public'].sort());
-    t.same(await names(asBob, { include_public: false }), ['general', 'reads-public'], 'subscribed only');
-    t.same(await names(asBob, { include_public: false, include_subscribed: false }), []);
+    t.strictSame(await names(asBob), [...general, 'reads-public'].sort(), 'public and subscribed by default');
+    t.strictSame(await names(asBob, { include_web_public: true }), [...general, 'reads-private', 'reads-public'].sort());
+    t.strictSame(await names(asBob, { include_public: false }), ['general', 'reads-public'], 'subscribed only');
+    t.strictSame(await names(asBob, { include_public: false, include_subscribed: false }), []);
     const withDefault = await asBob.get('/streams', { include_default: true });
     const streams = withDefault.body['streams'] as Record<string, unknown>[];
-    t.same(
+    t.strictSame(
       streams.find((s) => s['stream_id'] === publicId),
       { ...publicStream(), is_default: false },
     );
-    t.same(responseViolations('get', '/streams', withDefault.body), []);
-    t.same(await names(api, { include_all_active: true, include_public: false }), [...general, 'reads-private', 'reads-public'].sort());
+    t.strictSame(responseViolations('get', '/streams', withDefault.body), []);
+    t.strictSame(await names(api, { include_all_active: true, include_public: false }), [...general, 'reads-private', 'reads-public'].sort());
   });
 });

@@ -36,28 +36,28 @@ t.test('subscription properties', async (t) => {
     t.test('a colour that is not a hex colour code is refused', async (t) => {
       const res = await change(prefs, 'color', 'red');
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'color is not a valid hex color code', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'color is not a valid hex color code', code: 'BAD_REQUEST' });
     });
     t.test('a boolean property given a string is refused', async (t) => {
       const res = await change(prefs, 'pin_to_top', 'yes');
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'pin_to_top is not a boolean', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'pin_to_top is not a boolean', code: 'BAD_REQUEST' });
     });
     t.test('an unknown property is refused', async (t) => {
       const res = await change(prefs, 'font_size', true);
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Unknown subscription property: font_size', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Unknown subscription property: font_size', code: 'BAD_REQUEST' });
     });
     t.test('a public stream the caller is not subscribed to is refused', async (t) => {
       const res = await change(ownerOnly, 'pin_to_top', true);
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: `Not subscribed to stream id ${ownerOnly}`, code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: `Not subscribed to stream id ${ownerOnly}`, code: 'BAD_REQUEST' });
     });
     t.test('a private stream the caller is not in reads as an invalid stream ID', async (t) => {
       const res = await change(secret, 'pin_to_top', true);
-      t.same(res.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
       const missing = await change(999999, 'pin_to_top', true);
-      t.same(missing.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
+      t.strictSame(missing.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
     });
     t.test('one bad entry leaves the valid ones unapplied', async (t) => {
       const res = await alice.post('/users/me/subscriptions/properties', {
@@ -71,7 +71,7 @@ t.test('subscription properties', async (t) => {
     });
     t.test('subscription_data is required', async (t) => {
       const res = await alice.post('/users/me/subscriptions/properties', {});
-      t.same(res.body, { result: 'error', msg: "Missing 'subscription_data' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'subscription_data' });
+      t.strictSame(res.body, { result: 'error', msg: "Missing 'subscription_data' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'subscription_data' });
     });
   });
 
@@ -89,9 +89,9 @@ t.test('subscription properties', async (t) => {
       ],
       unknown_flag: true,
     });
-    t.same(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['unknown_flag'] });
+    t.strictSame(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['unknown_flag'] });
     const update = (property: string, value: unknown) => ({ type: 'subscription', op: 'update', stream_id: prefs, property, value });
-    t.same(await reader.nextPayloads(), [
+    t.strictSame(await reader.nextPayloads(), [
       update('color', '#a1b2c3'),
       update('pin_to_top', true),
       update('desktop_notifications', true),
@@ -116,26 +116,26 @@ t.test('subscription properties', async (t) => {
     const reader = await EventReader.register(alice, { event_types: ['subscription'] });
     const update = (property: string, value: unknown) => ({ type: 'subscription', op: 'update', stream_id: prefs, property, value });
     t.equal((await change(prefs, 'is_muted', true)).status, 200);
-    t.same(await reader.nextPayloads(), [update('in_home_view', false), update('is_muted', true)]);
+    t.strictSame(await reader.nextPayloads(), [update('in_home_view', false), update('is_muted', true)]);
     t.match(await subscriptionOf(alice, prefs), { is_muted: true, in_home_view: false });
     t.equal((await change(prefs, 'in_home_view', true)).status, 200);
-    t.same(await reader.nextPayloads(), [update('in_home_view', true), update('is_muted', false)]);
+    t.strictSame(await reader.nextPayloads(), [update('in_home_view', true), update('is_muted', false)]);
     t.match(await subscriptionOf(alice, prefs), { is_muted: false, in_home_view: true });
   });
 
   t.test('another user receives no event for a personal change', async (t) => {
     const reader = await EventReader.register(owner, { event_types: ['subscription'] });
     t.equal((await change(prefs, 'pin_to_top', false)).status, 200);
-    t.same(await reader.nextPayloads(), []);
+    t.strictSame(await reader.nextPayloads(), []);
   });
 
   t.test('the older PATCH /users/me/subscriptions/{stream_id} form changes one property', async (t) => {
     const reader = await EventReader.register(alice, { event_types: ['subscription'] });
     const bad = await alice.call('PATCH', `/users/me/subscriptions/${prefs}`, { property: 'color', value: JSON.stringify('blue') });
-    t.same(bad.body, { result: 'error', msg: 'color is not a valid hex color code', code: 'BAD_REQUEST' });
+    t.strictSame(bad.body, { result: 'error', msg: 'color is not a valid hex color code', code: 'BAD_REQUEST' });
     const res = await alice.call('PATCH', `/users/me/subscriptions/${prefs}`, { property: 'color', value: JSON.stringify('#0f0f0f') });
-    t.same(res.body, { result: 'success', msg: '' });
-    t.same(await reader.nextPayloads(), [{ type: 'subscription', op: 'update', stream_id: prefs, property: 'color', value: '#0f0f0f' }]);
+    t.strictSame(res.body, { result: 'success', msg: '' });
+    t.strictSame(await reader.nextPayloads(), [{ type: 'subscription', op: 'update', stream_id: prefs, property: 'color', value: '#0f0f0f' }]);
     t.equal((await subscriptionOf(alice, prefs))['color'], '#0f0f0f');
   });
 });

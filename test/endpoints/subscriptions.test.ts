@@ -3,6 +3,7 @@ import { ApiClient } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 import { NOTIFICATION_BOT_NAME, STREAM_EVENTS_TOPIC, newStreamNoticeHtml, newStreamNoticeId } from '../helpers/stream-notices';
+import { hasFields } from '../helpers/exact';
 
 interface Stream {
   name: string;
@@ -43,19 +44,19 @@ t.test('subscriptions and streams', async (t) => {
   t.test('errors', async (t) => {
     t.test('an empty or too long stream name is refused', async (t) => {
       const empty = await api.post('/users/me/subscriptions', { subscriptions: [{ name: ' ' }] });
-      t.same(empty.body, { result: 'error', msg: "Stream name can't be empty!", code: 'BAD_REQUEST' });
+      t.strictSame(empty.body, { result: 'error', msg: "Stream name can't be empty!", code: 'BAD_REQUEST' });
       const long = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'n'.repeat(61) }] });
-      t.same(long.body, { result: 'error', msg: 'Stream name too long (limit: 60 characters).', code: 'BAD_REQUEST' });
+      t.strictSame(long.body, { result: 'error', msg: 'Stream name too long (limit: 60 characters).', code: 'BAD_REQUEST' });
       const control = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'a\u0001b' }] });
-      t.same(control.body, { result: 'error', msg: 'Invalid character in stream name, at position 2!', code: 'BAD_REQUEST' });
+      t.strictSame(control.body, { result: 'error', msg: 'Invalid character in stream name, at position 2!', code: 'BAD_REQUEST' });
     });
     t.test('a too long description is refused', async (t) => {
       const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'd', description: 'x'.repeat(1025) }] });
-      t.same(res.body, { result: 'error', msg: 'Stream description too long (limit: 1024 characters).', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Stream description too long (limit: 1024 characters).', code: 'BAD_REQUEST' });
     });
     t.test('subscriptions must be a JSON list of objects with a name', async (t) => {
       const notJson = await api.post('/users/me/subscriptions', { subscriptions: 'general' });
-      t.same(notJson.body, { result: 'error', msg: 'Argument "subscriptions" is not valid JSON.', code: 'BAD_REQUEST' });
+      t.strictSame(notJson.body, { result: 'error', msg: 'Argument "subscriptions" is not valid JSON.', code: 'BAD_REQUEST' });
       const noName = await api.post('/users/me/subscriptions', { subscriptions: [{ description: 'x' }] });
       t.equal(noName.body['code'], 'REQUEST_VARIABLE_INVALID');
       t.equal(noName.body['msg'], 'subscriptions[0]["name"] is not a string');
@@ -63,7 +64,7 @@ t.test('subscriptions and streams', async (t) => {
     t.test('an unknown principal is 403 UNAUTHORIZED_PRINCIPAL', async (t) => {
       const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [4242] });
       t.equal(res.status, 403);
-      t.same(res.body, {
+      t.strictSame(res.body, {
         result: 'error',
         msg: "User not authorized to execute queries on behalf of '4242'",
         code: 'UNAUTHORIZED_PRINCIPAL',
@@ -74,25 +75,25 @@ t.test('subscriptions and streams', async (t) => {
       await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'secret' }], invite_only: true });
       const fatal = await api.as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'secret' }] });
       t.equal(fatal.status, 400);
-      t.same(fatal.body, { result: 'error', msg: 'Unable to access stream (secret).' });
+      t.strictSame(fatal.body, { result: 'error', msg: 'Unable to access stream (secret).' });
       const soft = await api
         .as(alice)
         .post('/users/me/subscriptions', { subscriptions: [{ name: 'secret' }, { name: 'general' }], authorization_errors_fatal: false });
       t.equal(soft.status, 200);
-      t.same(soft.body['unauthorized'], ['secret']);
-      t.same(soft.body['already_subscribed'], { [alice.email]: ['general'] });
+      t.strictSame(soft.body['unauthorized'], ['secret']);
+      t.strictSame(soft.body['already_subscribed'], { [alice.email]: ['general'] });
     });
     t.test('web-public streams are not enabled in this organization', async (t) => {
       const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'web' }], is_web_public: true });
-      t.same(res.body, { result: 'error', msg: 'Web-public streams are not enabled.', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Web-public streams are not enabled.', code: 'BAD_REQUEST' });
     });
     t.test('can_remove_subscribers_group_id must be an allowed system group', async (t) => {
       const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'g' }], can_remove_subscribers_group_id: 1 });
-      t.same(res.body, { result: 'error', msg: 'Invalid user group ID: 1', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Invalid user group ID: 1', code: 'BAD_REQUEST' });
     });
     t.test('only administrators may list every active stream', async (t) => {
       const res = await api.as(alice).get('/streams', { include_all_active: true });
-      t.same(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
     });
   });
 
@@ -101,7 +102,7 @@ t.test('subscriptions and streams', async (t) => {
       subscriptions: [{ name: 'design', description: 'Pixels & *type*' }, { name: 'general' }],
     });
     t.equal(res.status, 200);
-    t.same(res.body, {
+    t.strictSame(res.body, {
       result: 'success',
       msg: '',
       subscribed: { [server.owner.email]: ['design'] },
@@ -128,32 +129,32 @@ t.test('subscriptions and streams', async (t) => {
   t.test('principals subscribe other users, by ID or email', async (t) => {
     const bob = await createMember(api, 'Bob');
     const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [alice.id, bob.email] });
-    t.same(res.body['subscribed'], { [alice.email]: ['team'], [bob.email]: ['team'] });
+    t.strictSame(res.body['subscribed'], { [alice.email]: ['team'], [bob.email]: ['team'] });
     t.ok((await streamsOf(api.as(bob), { include_public: false })).some((s) => s.name === 'team'));
     // A stream created for them introduces itself with its notice; no direct message, as in the public API.
     const [notice] = await newestMessages(api.as(bob), 1);
-    t.match(notice, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'team', subject: STREAM_EVENTS_TOPIC, flags: [] });
+    hasFields(t, notice, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'team', subject: STREAM_EVENTS_TOPIC, flags: [] });
     t.equal(notice?.['content'], newStreamNoticeHtml('Public', { id: 1, fullName: ownerName }));
 
     // Subscribed later to a stream that already exists, a user hears it from the notification bot.
     const carol = await createMember(api, 'Carol');
     const later = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'team' }], principals: [carol.id] });
-    t.same(later.body['subscribed'], { [carol.email]: ['team'] });
+    t.strictSame(later.body['subscribed'], { [carol.email]: ['team'] });
     const [told] = await newestMessages(api.as(carol), 1);
-    t.match(told, { sender_full_name: NOTIFICATION_BOT_NAME, type: 'private', flags: [] });
+    hasFields(t, told, { sender_full_name: NOTIFICATION_BOT_NAME, type: 'private', flags: [] });
     t.equal(told?.['content'], `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`);
   });
 
   t.test('announce has the notification bot announce a new public stream', async (t) => {
     const before = await announcements();
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'quiet' }] });
-    t.same(await announcements(), before, 'not announced without announce');
+    t.strictSame(await announcements(), before, 'not announced without announce');
     const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'announced' }], announce: true });
     t.equal(res.status, 200);
     const after = await announcements();
     t.equal(after.length, before.length + 1);
     const announcement = after[after.length - 1] as Record<string, unknown>;
-    t.match(announcement, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'general', subject: 'new streams', flags: ['read'] });
+    hasFields(t, announcement, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'general', subject: 'new streams', flags: ['read'] });
     t.equal(
       announcement['content'],
       `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> created a new stream ${await link('announced')}.</p>`,
@@ -161,7 +162,7 @@ t.test('subscriptions and streams', async (t) => {
     const general = (await streamsOf(api)).find((s) => s.name === 'general');
     t.equal(general?.['first_message_id'], announcement['id'], "the first message of a stream that had none sets its first_message_id");
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'hush' }], announce: true, invite_only: true });
-    t.same(await announcements(), after, 'private streams are not announced');
+    t.strictSame(await announcements(), after, 'private streams are not announced');
   });
 
   t.test('creation settings apply to new streams and are ignored for existing ones', async (t) => {
@@ -181,7 +182,7 @@ t.test('subscriptions and streams', async (t) => {
 
   t.test('only owners may set message retention', async (t) => {
     const res = await api.as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'short' }], message_retention_days: 5 });
-    t.same(res.body, { result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
+    t.strictSame(res.body, { result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
   });
 
   t.test('GET /streams: defaults, include_public, include_subscribed, include_default, include_all_active', async (t) => {
@@ -189,11 +190,11 @@ t.test('subscriptions and streams', async (t) => {
     const names = mine.map((s) => s.name);
     t.ok(names.includes('general'));
     t.notOk(names.includes('secret'), 'private streams of others are hidden');
-    t.same([...names].sort((a, b) => a.localeCompare(b)), names, 'sorted by name');
+    t.strictSame([...names].sort((a, b) => a.localeCompare(b)), names, 'sorted by name');
     const subscribedOnly = (await streamsOf(api.as(alice), { include_public: false })).map((s) => s.name);
-    t.same(subscribedOnly.sort(), ['general', 'team']);
+    t.strictSame(subscribedOnly.sort(), ['general', 'team']);
     const none = await streamsOf(api.as(alice), { include_public: false, include_subscribed: false });
-    t.same(none, []);
+    t.strictSame(none, []);
     const all = (await streamsOf(api, { include_all_active: true })).map((s) => s.name);
     t.ok(all.includes('secret'));
     const withDefault = await streamsOf(api, { include_default: true });

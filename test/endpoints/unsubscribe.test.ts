@@ -28,17 +28,17 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     t.test('subscriptions is required', async (t) => {
       const res = await unsubscribe(alice, {});
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Missing \'subscriptions\' argument', code: 'REQUEST_VARIABLE_MISSING', var_name: 'subscriptions' });
+      t.strictSame(res.body, { result: 'error', msg: 'Missing \'subscriptions\' argument', code: 'REQUEST_VARIABLE_MISSING', var_name: 'subscriptions' });
     });
     t.test('an unknown stream name is 400 STREAM_DOES_NOT_EXIST with the name', async (t) => {
       const res = await unsubscribe(alice, { subscriptions: ['nowhere'] });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Stream 'nowhere' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'nowhere' });
+      t.strictSame(res.body, { result: 'error', msg: "Stream 'nowhere' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'nowhere' });
     });
     t.test('an unknown principal is 403 UNAUTHORIZED_PRINCIPAL', async (t) => {
       const res = await unsubscribe(api, { subscriptions: ['porch'], principals: ['ghost@example.com'] });
       t.equal(res.status, 403);
-      t.same(res.body, {
+      t.strictSame(res.body, {
         result: 'error',
         msg: "User not authorized to execute queries on behalf of 'ghost@example.com'",
         code: 'UNAUTHORIZED_PRINCIPAL',
@@ -48,7 +48,7 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     t.test('a member may not remove someone else outside the removal group', async (t) => {
       const res = await unsubscribe(alice, { subscriptions: ['porch'], principals: [bobCreds.id] });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
     });
   });
 
@@ -57,13 +57,13 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     const bobQueue = await EventReader.register(bob, { event_types: ['subscription'] });
     const res = await unsubscribe(alice, { subscriptions: ['porch'] });
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '', removed: ['porch'], not_removed: [] });
-    t.same(responseViolations('delete', '/users/me/subscriptions', res.body), [], 'the body conforms to the reference OpenAPI');
-    t.same(await aliceQueue.nextPayloads(), [{ type: 'subscription', op: 'remove', subscriptions: [{ name: 'porch', stream_id: porchId }] }]);
-    t.same(await bobQueue.nextPayloads(), [{ type: 'subscription', op: 'peer_remove', stream_ids: [porchId], user_ids: [aliceCreds.id] }]);
+    t.strictSame(res.body, { result: 'success', msg: '', removed: ['porch'], not_removed: [] });
+    t.strictSame(responseViolations('delete', '/users/me/subscriptions', res.body), [], 'the body conforms to the reference OpenAPI');
+    t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'subscription', op: 'remove', subscriptions: [{ name: 'porch', stream_id: porchId }] }]);
+    t.strictSame(await bobQueue.nextPayloads(), [{ type: 'subscription', op: 'peer_remove', stream_ids: [porchId], user_ids: [aliceCreds.id] }]);
     const again = await unsubscribe(alice, { subscriptions: ['porch'] });
-    t.same(again.body, { result: 'success', msg: '', removed: [], not_removed: ['porch'] });
-    t.same(await aliceQueue.nextPayloads(), []);
+    t.strictSame(again.body, { result: 'success', msg: '', removed: [], not_removed: ['porch'] });
+    t.strictSame(await aliceQueue.nextPayloads(), []);
   });
 
   t.test('an administrator removes others from a private stream; only those who could see it hear', async (t) => {
@@ -73,12 +73,12 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     const bobQueue = await EventReader.register(bob, { event_types: ['subscription'] });
     const carolQueue = await EventReader.register(api.as(carolCreds), { event_types: ['subscription'] });
     const res = await unsubscribe(api, { subscriptions: ['vault'], principals: [bobCreds.email] });
-    t.same(res.body, { result: 'success', msg: '', removed: ['vault'], not_removed: [] });
-    t.same(await bobQueue.nextPayloads(), [{ type: 'subscription', op: 'remove', subscriptions: [{ name: 'vault', stream_id: vaultId }] }]);
+    t.strictSame(res.body, { result: 'success', msg: '', removed: ['vault'], not_removed: [] });
+    t.strictSame(await bobQueue.nextPayloads(), [{ type: 'subscription', op: 'remove', subscriptions: [{ name: 'vault', stream_id: vaultId }] }]);
     const peerRemove = { type: 'subscription', op: 'peer_remove', stream_ids: [vaultId], user_ids: [bobCreds.id] };
-    t.same(await aliceQueue.nextPayloads(), [peerRemove]);
-    t.same(await ownerQueue.nextPayloads(), [peerRemove]);
-    t.same(await carolQueue.nextPayloads(), [], 'a member outside the private stream hears nothing');
+    t.strictSame(await aliceQueue.nextPayloads(), [peerRemove]);
+    t.strictSame(await ownerQueue.nextPayloads(), [peerRemove]);
+    t.strictSame(await carolQueue.nextPayloads(), [], 'a member outside the private stream hears nothing');
     const members = await bob.get('/streams', { include_subscribed: true, include_public: false });
     t.notOk((members.body['streams'] as { name: string }[]).some((s) => s.name === 'vault'));
   });
@@ -93,6 +93,6 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     const group = await api.call('PATCH', `/streams/${porchId}`, { can_remove_subscribers_group_id: members.id });
     t.equal(group.status, 200);
     const res = await alice.call('DELETE', '/users/me/subscriptions', { subscriptions: ['porch'], principals: [bobCreds.id] }, 'query');
-    t.same(res.body, { result: 'success', msg: '', removed: ['porch'], not_removed: [] });
+    t.strictSame(res.body, { result: 'success', msg: '', removed: ['porch'], not_removed: [] });
   });
 });

@@ -76,7 +76,7 @@ t.test('PATCH /users/{user_id}', async (t) => {
             t.equal(res.status, 200, `${label}: allowed`);
             t.equal(await roleOf(targetId), newRole, `${label}: the role changed`);
           } else {
-            t.same([res.status, res.body['msg'], res.body['code']], [400, expected, 'UNAUTHORIZED_PRINCIPAL'], `${label}: refused`);
+            t.strictSame([res.status, res.body['msg'], res.body['code']], [400, expected, 'UNAUTHORIZED_PRINCIPAL'], `${label}: refused`);
             t.equal(await roleOf(targetId), targetRole, `${label}: the role stayed`);
           }
         }
@@ -94,7 +94,7 @@ t.test('PATCH /users/{user_id}', async (t) => {
     }
     const res = await secondClient.call('PATCH', '/users/1', { role: 200 });
     t.equal(res.status, 200, res.text);
-    t.same(responseViolations('patch', '/users/{user_id}', res.body), [], 'the success body conforms to the reference');
+    t.strictSame(responseViolations('patch', '/users/{user_id}', res.body), [], 'the success body conforms to the reference');
     const again = await owner.call('PATCH', `/users/${second.id}`, { role: 400 });
     t.match(again.body, { msg: 'Must be an organization owner' }, 'the former owner is an administrator now');
     const last = await secondClient.call('PATCH', `/users/${second.id}`, { role: 200 });
@@ -120,9 +120,9 @@ t.test('PATCH /users/{user_id}', async (t) => {
       // With the default waiting period of 0 days the member was a full member.
       { type: 'user_group', op: 'remove_members', group_id: groupId('@role:fullmembers'), user_ids: [target.id] },
     ];
-    t.same(await observer.nextPayloads(), expectedPeople, 'everyone hears the role and the group changes');
+    t.strictSame(await observer.nextPayloads(), expectedPeople, 'everyone hears the role and the group changes');
     const ownEvents = await own.nextPayloads();
-    t.same(ownEvents.slice(0, expectedPeople.length), expectedPeople, 'the user too');
+    t.strictSame(ownEvents.slice(0, expectedPeople.length), expectedPeople, 'the user too');
     const deleted = ownEvents.slice(expectedPeople.length);
     t.equal(deleted.length, 1, 'then one stream event');
     t.match(deleted[0], { type: 'stream', op: 'delete' }, 'the public streams a guest may not see go away');
@@ -161,15 +161,15 @@ t.test('PATCH /users/{user_id}', async (t) => {
   await t.test('profile_data is validated like PATCH /users/me/profile_data (test/endpoints/profile-fields)', async (t) => {
     const target = await createMember(owner, 'Profiled');
     const res = await owner.call('PATCH', `/users/${target.id}`, { profile_data: [{ id: 1, value: 'x' }] });
-    t.same(res.body, { result: 'error', msg: 'Field id 1 not found.', code: 'BAD_REQUEST' }, 'no field has ID 1 in this realm');
+    t.strictSame(res.body, { result: 'error', msg: 'Field id 1 not found.', code: 'BAD_REQUEST' }, 'no field has ID 1 in this realm');
   });
 
   await t.test('full_name renames: everyone hears realm_user update; blank names are ignored', async (t) => {
     const target = await createMember(owner, 'Renamed');
     const observer = await EventReader.register(owner, { event_types: ['realm_user'] });
     t.equal((await owner.call('PATCH', `/users/${target.id}`, { full_name: '  Newly Named ' })).status, 200);
-    t.same(await observer.nextPayloads(), [{ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: 'Newly Named' } }]);
+    t.strictSame(await observer.nextPayloads(), [{ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: 'Newly Named' } }]);
     t.equal((await owner.call('PATCH', `/users/${target.id}`, { full_name: '   ' })).status, 200, 'a blank name is no change');
-    t.same(await observer.nextPayloads(), [], 'and no event');
+    t.strictSame(await observer.nextPayloads(), [], 'and no event');
   });
 });

@@ -40,17 +40,17 @@ t.test('user status', async (t) => {
       await t.test(`${name} is refused`, async (t) => {
         const res = await alice.post('/users/me/status', params);
         t.equal(res.status, 400);
-        t.same(res.body, { result: 'error', msg, code: 'BAD_REQUEST' });
+        t.strictSame(res.body, { result: 'error', msg, code: 'BAD_REQUEST' });
       });
     }
     await t.test('the status of an unknown user is refused', async (t) => {
       const res = await alice.get('/users/9999/status');
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
     });
     await t.test('a refused status changes nothing', async (t) => {
       const res = await alice.get(`/users/${aliceCredentials.id}/status`);
-      t.same(res.body, { result: 'success', msg: '', status: {} });
+      t.strictSame(res.body, { result: 'success', msg: '', status: {} });
     });
   });
 
@@ -58,14 +58,14 @@ t.test('user status', async (t) => {
     const watcher = await EventReader.register(bob, { event_types: ['user_status'] });
     const res = await alice.post('/users/me/status', { status_text: '  In a meeting  ', emoji_name: 'car' });
     t.equal(res.status, 200, res.text);
-    t.same(responseViolations('post', '/users/me/status', res.body), [], 'the body conforms to the reference OpenAPI');
-    t.same(await watcher.nextPayloads(), [
+    t.strictSame(responseViolations('post', '/users/me/status', res.body), [], 'the body conforms to the reference OpenAPI');
+    t.strictSame(await watcher.nextPayloads(), [
       { type: 'user_status', user_id: aliceCredentials.id, status_text: 'In a meeting', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' },
     ]);
     const expected = { status_text: 'In a meeting', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' };
-    t.same((await bob.get(`/users/${aliceCredentials.id}/status`)).body, { result: 'success', msg: '', status: expected });
+    t.strictSame((await bob.get(`/users/${aliceCredentials.id}/status`)).body, { result: 'success', msg: '', status: expected });
     const registered = await bob.post('/register', { fetch_event_types: ['user_status'] });
-    t.same((registered.body['user_status'] as Record<string, unknown>)[String(aliceCredentials.id)], expected);
+    t.strictSame((registered.body['user_status'] as Record<string, unknown>)[String(aliceCredentials.id)], expected);
   });
 
   await t.test('60 characters are counted as code points, so 60 emoji fit', async (t) => {
@@ -77,15 +77,15 @@ t.test('user status', async (t) => {
   await t.test('only the parameters passed change', async (t) => {
     const watcher = await EventReader.register(bob, { event_types: ['user_status'] });
     await alice.post('/users/me/status', { status_text: 'Lunch' });
-    t.same(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, status_text: 'Lunch' }]);
+    t.strictSame(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, status_text: 'Lunch' }]);
     const status = (await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'];
-    t.same(status, { status_text: 'Lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
+    t.strictSame(status, { status_text: 'Lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
   });
 
   await t.test('a custom emoji and a built-in image emoji are accepted', async (t) => {
     const custom = await alice.post('/users/me/status', { emoji_name: 'party_parrot', emoji_code: parrotId, reaction_type: 'realm_emoji' });
     t.equal(custom.status, 200, custom.text);
-    t.same((await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'], {
+    t.strictSame((await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'], {
       status_text: 'Lunch',
       emoji_name: 'party_parrot',
       emoji_code: parrotId,
@@ -96,16 +96,16 @@ t.test('user status', async (t) => {
     const byName = await alice.post('/users/me/status', { emoji_name: 'party_parrot' });
     t.equal(byName.status, 200, byName.text);
     const status = (await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'] as Record<string, unknown>;
-    t.same([status['emoji_code'], status['reaction_type']], [parrotId, 'realm_emoji']);
+    t.strictSame([status['emoji_code'], status['reaction_type']], [parrotId, 'realm_emoji']);
   });
 
   await t.test('an empty text and an empty emoji name clear them', async (t) => {
     const watcher = await EventReader.register(bob, { event_types: ['user_status'] });
     await alice.post('/users/me/status', { status_text: '', emoji_name: '' });
-    t.same(await watcher.nextPayloads(), [
+    t.strictSame(await watcher.nextPayloads(), [
       { type: 'user_status', user_id: aliceCredentials.id, status_text: '', emoji_name: '', emoji_code: '', reaction_type: '' },
     ]);
-    t.same((await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
+    t.strictSame((await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
     const registered = await bob.post('/register', { fetch_event_types: ['user_status'] });
     t.notOk(String(aliceCredentials.id) in (registered.body['user_status'] as Record<string, unknown>), 'a cleared status is not listed');
   });
@@ -121,39 +121,39 @@ t.test('user status', async (t) => {
     });
     const away = await alice.post('/users/me/status', { away: true });
     t.equal(away.status, 200, away.text);
-    t.same(await own.nextPayloads(), [
+    t.strictSame(await own.nextPayloads(), [
       { type: 'user_settings', op: 'update', property: 'presence_enabled', value: false },
       { type: 'user_status', user_id: aliceCredentials.id, away: true },
     ]);
-    t.same(await legacy.nextPayloads(), [
+    t.strictSame(await legacy.nextPayloads(), [
       { type: 'user_settings', op: 'update', property: 'presence_enabled', value: false },
       { type: 'update_global_notifications', user: aliceCredentials.email, notification_name: 'presence_enabled', setting: false },
     ]);
     const registered = await alice.post('/register', { fetch_event_types: ['user_status', 'user_settings'] });
     t.equal((registered.body['user_settings'] as Record<string, unknown>)['presence_enabled'], false);
-    t.same((registered.body['user_status'] as Record<string, unknown>)[String(aliceCredentials.id)], { away: true });
+    t.strictSame((registered.body['user_status'] as Record<string, unknown>)[String(aliceCredentials.id)], { away: true });
 
     await alice.post('/users/me/status', { away: false });
-    t.same(await own.nextPayloads(), [
+    t.strictSame(await own.nextPayloads(), [
       { type: 'user_settings', op: 'update', property: 'presence_enabled', value: true },
       { type: 'user_status', user_id: aliceCredentials.id, away: false },
     ]);
-    t.same((await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
+    t.strictSame((await alice.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
   });
 
   await t.test('turning presence_enabled off in PATCH /settings shows the user away', async (t) => {
     const watcher = await EventReader.register(bob, { event_types: ['user_status'] });
     await alice.call('PATCH', '/settings', { presence_enabled: false });
-    t.same(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: true }]);
-    t.same((await bob.get(`/users/${aliceCredentials.id}/status`)).body['status'], { away: true });
+    t.strictSame(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: true }]);
+    t.strictSame((await bob.get(`/users/${aliceCredentials.id}/status`)).body['status'], { away: true });
     await alice.call('PATCH', '/settings', { presence_enabled: true });
-    t.same(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: false }]);
-    t.same((await bob.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
+    t.strictSame(await watcher.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: false }]);
+    t.strictSame((await bob.get(`/users/${aliceCredentials.id}/status`)).body['status'], {});
   });
 
   await t.test('away repeated announces the status but not an unchanged setting', async (t) => {
     const own = await EventReader.register(alice, { event_types: ['user_status', 'user_settings'] });
     await alice.post('/users/me/status', { away: false });
-    t.same(await own.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: false }]);
+    t.strictSame(await own.nextPayloads(), [{ type: 'user_status', user_id: aliceCredentials.id, away: false }]);
   });
 });

@@ -4,6 +4,7 @@ import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 t.test('topic visibility policies', async (t) => {
   const server = await startServer();
@@ -25,18 +26,18 @@ t.test('topic visibility policies', async (t) => {
     t.test('a visibility policy outside 0, 1, 2 is BAD_REQUEST', async (t) => {
       const res = await setPolicy(garden, 'weeds', 3);
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Invalid visibility_policy', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, { result: 'error', msg: 'Invalid visibility_policy', code: 'BAD_REQUEST' });
     });
     t.test('an unknown stream, or a private one the user is not in, is an invalid stream ID', async (t) => {
       const missing = await setPolicy(999999, 'weeds', 1);
       t.equal(missing.status, 400);
-      t.same(missing.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
+      t.strictSame(missing.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
       const hidden = await setPolicy(vault, 'weeds', 1);
-      t.same(hidden.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
+      t.strictSame(hidden.body, { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' });
     });
     t.test('the topic is required', async (t) => {
       const res = await alice.post('/user_topics', { stream_id: garden, visibility_policy: 1 });
-      t.same(res.body, { result: 'error', msg: "Missing 'topic' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic' });
+      t.strictSame(res.body, { result: 'error', msg: "Missing 'topic' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic' });
     });
   });
 
@@ -44,26 +45,26 @@ t.test('topic visibility policies', async (t) => {
     const modern = await EventReader.register(alice, { event_types: ['user_topic', 'muted_topics'] });
     const legacy = await EventReader.register(alice, { event_types: ['muted_topics'] });
     const res = await setPolicy(garden, 'no messages yet', 1);
-    t.same(res.body, { result: 'success', msg: '' });
+    t.strictSame(res.body, { result: 'success', msg: '' });
     const [event, ...rest] = await modern.nextPayloads();
-    t.same(rest, [], 'a queue asking for user_topic gets no legacy muted_topics event');
+    t.strictSame(rest, [], 'a queue asking for user_topic gets no legacy muted_topics event');
     t.match(event, { type: 'user_topic', stream_id: garden, topic_name: 'no messages yet', visibility_policy: 1 });
     const lastUpdated = event?.['last_updated'] as number;
     t.ok(Number.isInteger(lastUpdated) && lastUpdated > 1_600_000_000, 'last_updated is a UNIX timestamp in seconds');
-    t.same(await legacy.nextPayloads(), [{ type: 'muted_topics', muted_topics: [['garden', 'no messages yet', lastUpdated]] }]);
+    t.strictSame(await legacy.nextPayloads(), [{ type: 'muted_topics', muted_topics: [['garden', 'no messages yet', lastUpdated]] }]);
     const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
-    t.same(state['user_topics'], [{ stream_id: garden, topic_name: 'no messages yet', last_updated: lastUpdated, visibility_policy: 1 }]);
+    t.strictSame(state['user_topics'], [{ stream_id: garden, topic_name: 'no messages yet', last_updated: lastUpdated, visibility_policy: 1 }]);
     const legacyState = (await alice.post('/register', { event_types: ['muted_topics'] })).body;
-    t.same(legacyState['muted_topics'], [['garden', 'no messages yet', lastUpdated]]);
+    t.strictSame(legacyState['muted_topics'], [['garden', 'no messages yet', lastUpdated]]);
     t.notOk('muted_topics' in state, 'no legacy list beside user_topics');
   });
 
   t.test('policy 0 removes the policy', async (t) => {
     const reader = await EventReader.register(alice, { event_types: ['user_topic'] });
     t.equal((await setPolicy(garden, 'no messages yet', 0)).status, 200);
-    t.match(await reader.nextPayloads(), [{ type: 'user_topic', stream_id: garden, topic_name: 'no messages yet', visibility_policy: 0 }]);
+    hasFields(t, await reader.nextPayloads(), [{ type: 'user_topic', stream_id: garden, topic_name: 'no messages yet', visibility_policy: 0 }]);
     const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
-    t.same(state['user_topics'], []);
+    t.strictSame(state['user_topics'], []);
   });
 
   t.test('in:home leaves out muted topics, whatever their case', async (t) => {
@@ -87,7 +88,7 @@ t.test('topic visibility policies', async (t) => {
     t.notOk(home.includes(roses), 'the muted stream is left out');
     t.ok(home.includes(tulips), 'but not its unmuted topic');
     const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
-    t.match(state['user_topics'], [{ stream_id: garden, topic_name: 'tulips', visibility_policy: 2 }]);
+    hasFields(t, state['user_topics'], [{ stream_id: garden, topic_name: 'tulips', visibility_policy: 2 }]);
   });
 
   t.test('first_unread skips muted topics unless the narrow names the topic, and keeps unmuted topics of muted streams', async (t) => {

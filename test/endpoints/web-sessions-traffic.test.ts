@@ -35,7 +35,7 @@ t.test('failed logins and the page traffic', async (t) => {
     const retryAfter = Number(refused.body['retry-after']);
     t.ok(retryAfter > 0 && retryAfter <= 30 * 60, `retry-after ${retryAfter} s is within the 30-minute window`);
     t.equal(refused.headers['retry-after'], String(Math.ceil(retryAfter)));
-    t.same(setCookies(refused), [], 'no session');
+    t.strictSame(setCookies(refused), [], 'no session');
     const viaKey = await anonymous.post('/fetch_api_key', { username: member.email, password: member.password });
     t.equal(viaKey.status, 429, 'the limit is per username, whichever endpoint');
     t.equal(viaKey.body['code'], 'RATE_LIMIT_HIT');
@@ -114,7 +114,7 @@ t.test('failed logins and the page traffic', async (t) => {
 
     const withCookie = await rawRequest(server.baseUrl, uri, { headers: web.cookieHeader() });
     t.equal(withCookie.status, 200);
-    t.same(withCookie.body, TINY_PNG);
+    t.strictSame(withCookie.body, TINY_PNG);
     const withoutCookie = await rawRequest(server.baseUrl, uri);
     t.not(withoutCookie.status, 200, 'not to someone without credentials');
     const stranger = new SessionClient(server.baseUrl, await signIn(server.baseUrl, server.owner.email, server.owner.password));

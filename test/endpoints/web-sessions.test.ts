@@ -43,7 +43,7 @@ t.test('web sessions', async (t) => {
   t.test('POST /login answers the user id and sets the session and CSRF cookies', async (t) => {
     const res = await postLogin(server.baseUrl, server.owner.email, server.owner.password);
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '', user_id: 1 });
+    t.strictSame(res.body, { result: 'success', msg: '', user_id: 1 });
     const cookies = setCookies(res);
     t.equal(cookies.length, 2, 'two Set-Cookie headers');
     const sessionId = cookieFrom(cookies, 'sessionid') ?? '';
@@ -51,7 +51,7 @@ t.test('web sessions', async (t) => {
     t.match(sessionId, /^[A-Za-z0-9_-]{40,}$/);
     t.match(csrfToken, /^[A-Za-z0-9_-]{40,}$/);
     t.not(sessionId, csrfToken);
-    t.same(cookies, [
+    t.strictSame(cookies, [
       `sessionid=${sessionId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${TWO_WEEKS_SECONDS}`,
       `csrftoken=${csrfToken}; Path=/; SameSite=Lax; Max-Age=${TWO_WEEKS_SECONDS}`,
     ]);
@@ -76,9 +76,9 @@ t.test('web sessions', async (t) => {
       const login = await postLogin(server.baseUrl, username, password);
       const fetchKey = await owner.as(null).post('/fetch_api_key', { username, password });
       t.equal(login.status, 401);
-      t.same(login.body, WRONG_PASSWORD);
-      t.same(login.body, fetchKey.body);
-      t.same(setCookies(login), []);
+      t.strictSame(login.body, WRONG_PASSWORD);
+      t.strictSame(login.body, fetchKey.body);
+      t.strictSame(setCookies(login), []);
     }
     const missing = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/login', params: { username: member.email } });
     t.equal(missing.body['code'], 'REQUEST_VARIABLE_MISSING');
@@ -91,10 +91,10 @@ t.test('web sessions', async (t) => {
     t.equal((await owner.call('DELETE', `/users/${member.id}`)).status, 200);
     const me = await web.get('/users/me');
     t.equal(me.status, 401);
-    t.same(me.body, NOT_LOGGED_IN);
+    t.strictSame(me.body, NOT_LOGGED_IN);
     const login = await postLogin(server.baseUrl, member.email, member.password);
     t.equal(login.status, 401);
-    t.same(login.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+    t.strictSame(login.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
     t.equal(file.value('SELECT COUNT(*) FROM sessions WHERE user_id = ?', member.id), 0);
   });
 
@@ -111,11 +111,11 @@ t.test('web sessions', async (t) => {
     const message = { type: 'stream', to: 'general', topic: 'csrf', content: 'through the page' };
     const missing = await web.post('/messages', message, { csrf: null });
     t.equal(missing.status, 403);
-    t.same(missing.body, { result: 'error', msg: 'CSRF verification failed.', code: 'CSRF_FAILED', reason: 'CSRF token missing.' });
+    t.strictSame(missing.body, { result: 'error', msg: 'CSRF verification failed.', code: 'CSRF_FAILED', reason: 'CSRF token missing.' });
     const other = await signIn(server.baseUrl, server.owner.email, server.owner.password);
     const wrong = await web.post('/messages', message, { csrf: other.csrfToken });
     t.equal(wrong.status, 403);
-    t.same(wrong.body, { result: 'error', msg: 'CSRF verification failed.', code: 'CSRF_FAILED', reason: 'CSRF token incorrect.' });
+    t.strictSame(wrong.body, { result: 'error', msg: 'CSRF verification failed.', code: 'CSRF_FAILED', reason: 'CSRF token incorrect.' });
     const sent = await web.post('/messages', message);
     t.equal(sent.status, 200);
     t.match(sent.body, { result: 'success', id: Number });
@@ -126,7 +126,7 @@ t.test('web sessions', async (t) => {
     const web = new SessionClient(server.baseUrl, session);
     const api = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/users/me', headers: web.cookieHeader() });
     t.equal(api.status, 401);
-    t.same(api.body, NOT_LOGGED_IN);
+    t.strictSame(api.body, NOT_LOGGED_IN);
     t.equal(api.headers['www-authenticate'], 'Session realm="teamchat"', 'a browser with its session gets no Basic password prompt');
     const noCredentials = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/users/me' });
     t.match(String(noCredentials.headers['www-authenticate']), /^Basic /, 'API clients still get the Basic challenge');
@@ -134,7 +134,7 @@ t.test('web sessions', async (t) => {
     t.equal(basicOnly.status, 200, 'Basic auth still works on /api/v1');
     const jsonWithKey = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/json/users/me', auth: server.owner });
     t.equal(jsonWithKey.status, 401);
-    t.same(jsonWithKey.body, NOT_LOGGED_IN);
+    t.strictSame(jsonWithKey.body, NOT_LOGGED_IN);
     t.notMatch(String(jsonWithKey.headers['www-authenticate']), /Basic/, 'no Basic challenge: the browser must not prompt');
     const bogus = await new SessionClient(server.baseUrl, { sessionId: 'not-a-session', csrfToken: session.csrfToken }).get('/users/me');
     t.equal(bogus.status, 401);
@@ -166,8 +166,8 @@ t.test('web sessions', async (t) => {
       headers: { ...web.cookieHeader(), 'X-CSRF-Token': session.csrfToken },
     });
     t.equal(logout.status, 200);
-    t.same(logout.body, { result: 'success', msg: '' });
-    t.same(setCookies(logout), [
+    t.strictSame(logout.body, { result: 'success', msg: '' });
+    t.strictSame(setCookies(logout), [
       'sessionid=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0',
       'csrftoken=; Path=/; SameSite=Lax; Max-Age=0',
     ]);
@@ -192,7 +192,7 @@ t.test('web sessions', async (t) => {
     const web = new SessionClient(server.baseUrl, session);
     const hash = sha256(session.sessionId);
     const fresh = await web.get('/users/me');
-    t.same(setCookies(fresh), [], 'no write and no cookie within the hour');
+    t.strictSame(setCookies(fresh), [], 'no write and no cookie within the hour');
     const twoHoursAgo = Date.now() - 2 * 3_600_000;
     file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', twoHoursAgo, hash);
     const stale = await web.get('/users/me');
@@ -212,14 +212,14 @@ t.test('web sessions', async (t) => {
     file = new RealmFile(server);
     const afterRestart = await new SessionClient(server.baseUrl, kept).get('/users/me');
     t.equal(afterRestart.status, 200, 'the session is in the realm file');
-    t.same(setCookies(await postLogin(server.baseUrl, server.owner.email, server.owner.password)).map((c) => /Max-Age=(\d+)/.exec(c)?.[1]), ['600', '600']);
+    t.strictSame(setCookies(await postLogin(server.baseUrl, server.owner.email, server.owner.password)).map((c) => /Max-Age=(\d+)/.exec(c)?.[1]), ['600', '600']);
 
     file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', Date.now() - 5 * 60_000, sha256(kept.sessionId));
     file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', Date.now() - 11 * 60_000, sha256(idle.sessionId));
     t.equal((await new SessionClient(server.baseUrl, kept).get('/users/me')).status, 200, 'five idle minutes are fine');
     const expired = await new SessionClient(server.baseUrl, idle).get('/users/me');
     t.equal(expired.status, 401);
-    t.same(expired.body, NOT_LOGGED_IN);
+    t.strictSame(expired.body, NOT_LOGGED_IN);
     t.equal(sessionRow(file, idle.sessionId), undefined, 'the expired session is deleted');
 
     const abandoned = await signIn(server.baseUrl, server.owner.email, server.owner.password);

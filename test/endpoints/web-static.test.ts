@@ -47,20 +47,20 @@ t.test('the web client is served from the build', async (t) => {
     t.equal(res.headers['x-content-type-options'], 'nosniff');
     t.equal(res.headers['vary'], 'Accept-Encoding');
     t.equal(res.headers['content-encoding'], undefined, 'no Accept-Encoding: the bytes as they are');
-    t.same(res.body, fs.readFileSync(path.join(WEB_BUILD, appScript.slice(1))));
+    t.strictSame(res.body, fs.readFileSync(path.join(WEB_BUILD, appScript.slice(1))));
   });
 
   t.test('the encoding follows Accept-Encoding: brotli first, then gzip, and both decode to the same bytes', async (t) => {
     const identity = (await get(appScript)).body;
     const brotli = await get(appScript, { 'Accept-Encoding': 'gzip, deflate, br' });
     t.equal(brotli.headers['content-encoding'], 'br');
-    t.same(zlib.brotliDecompressSync(brotli.body), identity);
+    t.strictSame(zlib.brotliDecompressSync(brotli.body), identity);
     const gzip = await get(appScript, { 'Accept-Encoding': 'gzip, deflate' });
     t.equal(gzip.headers['content-encoding'], 'gzip');
-    t.same(zlib.gunzipSync(gzip.body), identity);
+    t.strictSame(zlib.gunzipSync(gzip.body), identity);
     const refused = await get(appScript, { 'Accept-Encoding': 'br;q=0, gzip;q=0' });
     t.equal(refused.headers['content-encoding'], undefined, 'q=0 refuses an encoding');
-    t.same(refused.body, identity);
+    t.strictSame(refused.body, identity);
     t.not(brotli.headers['etag'], gzip.headers['etag'], 'each encoding has its own strong tag');
   });
 
@@ -176,7 +176,7 @@ t.test('the build leaves only this build\'s files, each compressible one beside 
   const manifest = JSON.parse(fs.readFileSync(path.join(WEB_BUILD, 'manifest.json'), 'utf8')) as Manifest;
   const staticDir = path.join(WEB_BUILD, 'static');
   const entryFiles = fs.readdirSync(staticDir).filter((name) => /\.(js|css)$/.test(name));
-  t.same(entryFiles.map((name) => `/static/${name}`).sort(), Object.values(manifest.files).sort(), 'no stale entry bundle from an earlier build');
+  t.strictSame(entryFiles.map((name) => `/static/${name}`).sort(), Object.values(manifest.files).sort(), 'no stale entry bundle from an earlier build');
   const listed = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listed(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
   const compressible = listed(WEB_BUILD).filter((file) => /\.(html|js|css|json|svg|ttf)$/.test(file));
@@ -184,8 +184,8 @@ t.test('the build leaves only this build\'s files, each compressible one beside 
   for (const file of compressible) {
     const identity = fs.readFileSync(file);
     const name = path.relative(WEB_BUILD, file);
-    t.same(zlib.gunzipSync(fs.readFileSync(`${file}.gz`)), identity, `${name}.gz`);
-    t.same(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)), identity, `${name}.br`);
+    t.strictSame(zlib.gunzipSync(fs.readFileSync(`${file}.gz`)), identity, `${name}.gz`);
+    t.strictSame(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)), identity, `${name}.br`);
   }
   const woff2 = listed(WEB_BUILD).filter((file) => file.endsWith('.woff2'));
   t.ok(woff2.length > 0, 'KaTeX\'s fonts are built');

@@ -4,6 +4,7 @@ import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 type Payload = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ t.test('events of changes to messages', async (t) => {
     t.equal(res.status, 200);
     const [bobEvent] = await bobQueue.nextOfType('update_message');
     t.type(bobEvent?.['edit_timestamp'], 'number');
-    t.same(withoutTimestamp(bobEvent), {
+    t.strictSame(withoutTimestamp(bobEvent), {
       type: 'update_message',
       user_id: aliceCreds.id,
       message_id: id,
@@ -61,7 +62,7 @@ t.test('events of changes to messages', async (t) => {
     const res = await alice.call('PATCH', `/messages/${first}`, { topic: 'new place', propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: false });
     t.equal(res.status, 200);
     const [event] = await bobQueue.nextOfType('update_message');
-    t.same(withoutTimestamp(event), {
+    t.strictSame(withoutTimestamp(event), {
       type: 'update_message',
       user_id: aliceCreds.id,
       message_id: first,
@@ -83,12 +84,12 @@ t.test('events of changes to messages', async (t) => {
     const res = await alice.call('PATCH', `/messages/${id}`, { topic: '✔ bug', propagate_mode: 'change_all' });
     t.equal(res.status, 200, res.text);
     const events = await bobQueue.nextPayloads();
-    t.same(events.map((e) => e['type']), ['update_message', 'message']);
-    t.match(events[0], { subject: '✔ bug', orig_subject: 'bug', propagate_mode: 'change_all', message_ids: [id] });
+    t.strictSame(events.map((e) => e['type']), ['update_message', 'message']);
+    hasFields(t, events[0], { subject: '✔ bug', orig_subject: 'bug', propagate_mode: 'change_all', message_ids: [id] });
     const notice = events[1]?.['message'] as Record<string, unknown>;
     t.match(notice, { type: 'stream', stream_id: general, subject: '✔ bug', content_type: 'text/x-markdown', sender_full_name: 'Notification Bot' });
     t.match(notice['content'], /has marked this topic as resolved\.$/);
-    t.same(events[1]?.['flags'], []);
+    t.strictSame(events[1]?.['flags'], []);
   });
 
   t.test('a move into a private stream: delete_message to users losing access, update_message to the others', async (t) => {
@@ -97,11 +98,11 @@ t.test('events of changes to messages', async (t) => {
     const bobQueue = await EventReader.register(bob, bulk);
     const res = await api.call('PATCH', `/messages/${id}`, { stream_id: vault, send_notification_to_old_thread: false, send_notification_to_new_thread: false });
     t.equal(res.status, 200, res.text);
-    t.same(await bobQueue.nextPayloads(), [
+    t.strictSame(await bobQueue.nextPayloads(), [
       { type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'moving' },
     ]);
     const [moved] = await aliceQueue.nextOfType('update_message');
-    t.same(withoutTimestamp(moved), {
+    t.strictSame(withoutTimestamp(moved), {
       type: 'update_message',
       user_id: ownerId,
       message_id: id,
@@ -123,7 +124,7 @@ t.test('events of changes to messages', async (t) => {
     const bobQueue = await EventReader.register(bob);
     const ownerQueue = await EventReader.register(api);
     t.equal((await alice.call('PATCH', `/messages/${id}`, { content: 'edited' })).status, 200);
-    t.same(await bobQueue.nextOfType('update_message'), [], 'Bob joined after it was sent');
+    t.strictSame(await bobQueue.nextOfType('update_message'), [], 'Bob joined after it was sent');
     t.equal((await ownerQueue.nextOfType('update_message')).length, 1, 'a subscriber at send time gets it');
   });
 
@@ -133,8 +134,8 @@ t.test('events of changes to messages', async (t) => {
     const singleQueue = await EventReader.register(bob);
     const res = await api.call('DELETE', `/messages/${id}`);
     t.equal(res.status, 200);
-    t.same(await bulkQueue.nextPayloads(), [{ type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'doomed' }]);
-    t.same(await singleQueue.nextPayloads(), [{ type: 'delete_message', message_type: 'stream', message_id: id, stream_id: general, topic: 'doomed' }]);
+    t.strictSame(await bulkQueue.nextPayloads(), [{ type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'doomed' }]);
+    t.strictSame(await singleQueue.nextPayloads(), [{ type: 'delete_message', message_type: 'stream', message_id: id, stream_id: general, topic: 'doomed' }]);
   });
 
   t.test('deleting a direct message tells its participants only', async (t) => {
@@ -146,9 +147,9 @@ t.test('events of changes to messages', async (t) => {
     const res = await api.call('DELETE', `/messages/${id}`);
     t.equal(res.status, 200, res.text);
     const expected = [{ type: 'delete_message', message_type: 'private', message_ids: [id] }];
-    t.same(await bobQueue.nextPayloads(), expected);
-    t.same(await ownerQueue.nextPayloads(), expected);
-    t.same(await aliceQueue.nextPayloads(), [], 'a user outside the conversation learns nothing');
+    t.strictSame(await bobQueue.nextPayloads(), expected);
+    t.strictSame(await ownerQueue.nextPayloads(), expected);
+    t.strictSame(await aliceQueue.nextPayloads(), [], 'a user outside the conversation learns nothing');
   });
 
   t.test('a reaction goes to the message’s audience with the legacy user object', async (t) => {
@@ -157,7 +158,7 @@ t.test('events of changes to messages', async (t) => {
     const bobQueue = await EventReader.register(bob);
     t.equal((await api.post(`/messages/${id}/reactions`, { emoji_name: 'smile' })).status, 200);
     const owner = (await api.get('/users/me')).body;
-    t.same(await aliceQueue.nextPayloads(), [
+    t.strictSame(await aliceQueue.nextPayloads(), [
       {
         type: 'reaction',
         op: 'add',
@@ -169,9 +170,9 @@ t.test('events of changes to messages', async (t) => {
         user: { user_id: ownerId, email: owner['email'], full_name: owner['full_name'] },
       },
     ]);
-    t.same(await bobQueue.nextPayloads(), [], 'no access to the private stream: nothing');
+    t.strictSame(await bobQueue.nextPayloads(), [], 'no access to the private stream: nothing');
     t.equal((await api.call('DELETE', `/messages/${id}/reactions`, { emoji_name: 'smile' })).status, 200);
-    t.match(await aliceQueue.nextPayloads(), [{ type: 'reaction', op: 'remove', message_id: id, emoji_name: 'smile' }]);
+    hasFields(t, await aliceQueue.nextPayloads(), [{ type: 'reaction', op: 'remove', message_id: id, emoji_name: 'smile' }]);
   });
 
   t.test('a flag change goes to the user alone; marking unread carries message_details', async (t) => {
@@ -180,13 +181,13 @@ t.test('events of changes to messages', async (t) => {
     const bobQueue = await EventReader.register(bob);
     const aliceQueue = await EventReader.register(alice);
     await bob.post('/messages/flags', { op: 'add', flag: 'starred', messages: [streamMessage] });
-    t.same(await bobQueue.nextPayloads(), [
+    t.strictSame(await bobQueue.nextPayloads(), [
       { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'starred', messages: [streamMessage], all: false },
     ]);
     await bob.post('/messages/flags', { op: 'add', flag: 'read', messages: [streamMessage, direct] });
     await bobQueue.next();
     await bob.post('/messages/flags', { op: 'remove', flag: 'read', messages: [streamMessage, direct] });
-    t.same(await bobQueue.nextPayloads(), [
+    t.strictSame(await bobQueue.nextPayloads(), [
       {
         type: 'update_message_flags',
         op: 'remove',
@@ -200,18 +201,18 @@ t.test('events of changes to messages', async (t) => {
         },
       },
     ]);
-    t.same(await aliceQueue.nextPayloads(), [], 'another user learns nothing of Bob’s flags');
+    t.strictSame(await aliceQueue.nextPayloads(), [], 'another user learns nothing of Bob’s flags');
   });
 
   t.test('mark_all_as_read: op add, flag read, all true with an empty list', async (t) => {
     await alice.post('/messages', { type: 'direct', to: [bobCreds.id], content: 'unread' });
     const bobQueue = await EventReader.register(bob);
     t.equal((await bob.post('/mark_all_as_read')).status, 200);
-    t.same(await bobQueue.nextPayloads(), [{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true }]);
+    t.strictSame(await bobQueue.nextPayloads(), [{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true }]);
   });
 
   t.test('every event received validated against the declared union', async (t) => {
     t.ok(received.count > 0);
-    t.same(received.invalid, []);
+    t.strictSame(received.invalid, []);
   });
 });

@@ -29,8 +29,8 @@ t.test('message events', async (t) => {
     const id = sent.body['id'] as number;
     const [aliceEvent] = await aliceQueue.nextOfType('message');
     const [bobEvent] = await bobQueue.nextOfType('message');
-    t.same(aliceEvent?.['flags'], []);
-    t.same(bobEvent?.['flags'], []);
+    t.strictSame(aliceEvent?.['flags'], []);
+    t.strictSame(bobEvent?.['flags'], []);
     const message = bobEvent?.['message'] as Record<string, unknown>;
     t.equal(message['id'], id);
     t.equal(message['stream_id'], general);
@@ -44,7 +44,7 @@ t.test('message events', async (t) => {
 
     const quietQueue = await EventReader.register(bob);
     await api.post('/messages', { type: 'stream', to: 'quiet', topic: 't', content: 'not for Bob' });
-    t.same(await quietQueue.nextOfType('message'), [], 'Bob is not subscribed to quiet');
+    t.strictSame(await quietQueue.nextOfType('message'), [], 'Bob is not subscribed to quiet');
   });
 
   t.test('a mention sets `mentioned` in the mentioned user’s copy only', async (t) => {
@@ -52,8 +52,8 @@ t.test('message events', async (t) => {
     const bobQueue = await EventReader.register(bob);
     const bobName = (await bob.get('/users/me')).body['full_name'] as string;
     await alice.post('/messages', { type: 'stream', to: 'general', topic: 'hello', content: `hi @**${bobName}**` });
-    t.same((await bobQueue.nextOfType('message'))[0]?.['flags'], ['mentioned']);
-    t.same((await aliceQueue.nextOfType('message'))[0]?.['flags'], []);
+    t.strictSame((await bobQueue.nextOfType('message'))[0]?.['flags'], ['mentioned']);
+    t.strictSame((await aliceQueue.nextOfType('message'))[0]?.['flags'], []);
   });
 
   t.test('an alert word and a wildcard mention set has_alert_word and wildcard_mentioned for the receivers only', async (t) => {
@@ -61,8 +61,8 @@ t.test('message events', async (t) => {
     const aliceQueue = await EventReader.register(alice);
     const bobQueue = await EventReader.register(bob);
     await alice.post('/messages', { type: 'stream', to: 'general', topic: 'fruit', content: 'pineapple for @**all**' });
-    t.same((await bobQueue.nextOfType('message'))[0]?.['flags'], ['wildcard_mentioned', 'has_alert_word']);
-    t.same((await aliceQueue.nextOfType('message'))[0]?.['flags'], [], 'not for the sender');
+    t.strictSame((await bobQueue.nextOfType('message'))[0]?.['flags'], ['wildcard_mentioned', 'has_alert_word']);
+    t.strictSame((await aliceQueue.nextOfType('message'))[0]?.['flags'], [], 'not for the sender');
   });
 
   t.test('local_message_id goes only to the queue that sent queue_id and local_id', async (t) => {
@@ -94,18 +94,18 @@ t.test('message events', async (t) => {
     const ownerQueue = await EventReader.register(api);
     await alice.post('/messages', { type: 'direct', to: [bobCreds.id], content: 'psst' });
     const bobEvent = (await bobQueue.nextOfType('message'))[0];
-    t.same(bobEvent?.['flags'], []);
+    t.strictSame(bobEvent?.['flags'], []);
     const recipients = (bobEvent?.['message'] as Record<string, unknown>)['display_recipient'] as { id: number }[];
-    t.same(recipients.map((r) => r.id).sort((a, b) => a - b), [aliceCreds.id, bobCreds.id].sort((a, b) => a - b));
-    t.same((await aliceQueue.nextOfType('message'))[0]?.['flags'], []);
-    t.same(await ownerQueue.nextOfType('message'), [], 'a third user does not get it');
+    t.strictSame(recipients.map((r) => r.id).sort((a, b) => a - b), [aliceCreds.id, bobCreds.id].sort((a, b) => a - b));
+    t.strictSame((await aliceQueue.nextOfType('message'))[0]?.['flags'], []);
+    t.strictSame(await ownerQueue.nextOfType('message'), [], 'a third user does not get it');
   });
 
   t.test('event_types filters what a queue receives', async (t) => {
     const onlyReactions = await EventReader.register(bob, { event_types: ['reaction'] });
     const id = (await alice.post('/messages', { type: 'stream', to: 'general', topic: 'f', content: 'x' })).body['id'] as number;
     await alice.post(`/messages/${id}/reactions`, { emoji_name: 'smile' });
-    t.same((await onlyReactions.nextPayloads()).map((e) => e['type']), ['reaction']);
+    t.strictSame((await onlyReactions.nextPayloads()).map((e) => e['type']), ['reaction']);
   });
 
   t.test('a narrow of one stream passes only that stream’s messages', async (t) => {
@@ -114,7 +114,7 @@ t.test('message events', async (t) => {
     await alice.post('/messages', { type: 'stream', to: 'secret', topic: 'n', content: 'here' });
     await bob.post('/messages', { type: 'direct', to: [aliceCreds.id], content: 'dm' });
     const messages = await narrowed.nextOfType('message');
-    t.same(messages.map((e) => (e['message'] as Record<string, unknown>)['stream_id']), [secret]);
+    t.strictSame(messages.map((e) => (e['message'] as Record<string, unknown>)['stream_id']), [secret]);
   });
 
   t.test('a narrow of is:dm passes only direct messages', async (t) => {
@@ -122,7 +122,7 @@ t.test('message events', async (t) => {
     await alice.post('/messages', { type: 'stream', to: 'general', topic: 'n', content: 'stream' });
     await bob.post('/messages', { type: 'direct', to: [aliceCreds.id], content: 'dm' });
     const messages = await narrowed.nextOfType('message');
-    t.same(messages.map((e) => (e['message'] as Record<string, unknown>)['content']), ['<p>dm</p>']);
+    t.strictSame(messages.map((e) => (e['message'] as Record<string, unknown>)['content']), ['<p>dm</p>']);
   });
 
   t.test('all_public_streams receives public streams the user is not on, never private ones', async (t) => {
@@ -130,8 +130,8 @@ t.test('message events', async (t) => {
     await api.post('/messages', { type: 'stream', to: 'quiet', topic: 'p', content: 'public' });
     await alice.post('/messages', { type: 'stream', to: 'secret', topic: 'p', content: 'private' });
     const messages = await everything.nextOfType('message');
-    t.same(messages.map((e) => (e['message'] as Record<string, unknown>)['display_recipient']), ['quiet']);
-    t.same(messages[0]?.['flags'], [], 'no per-user row: no flags');
+    t.strictSame(messages.map((e) => (e['message'] as Record<string, unknown>)['display_recipient']), ['quiet']);
+    t.strictSame(messages[0]?.['flags'], [], 'no per-user row: no flags');
   });
 
   t.test('the private stream’s messages do not reach a user without access', async (t) => {
@@ -140,12 +140,12 @@ t.test('message events', async (t) => {
     const ownerQueue = await EventReader.register(api);
     await alice.post('/messages', { type: 'stream', to: 'secret', topic: 's', content: 'x' });
     t.equal((await aliceQueue.nextOfType('message')).length, 1, 'the subscriber gets it');
-    t.same(await bobQueue.nextOfType('message'), []);
-    t.same(await ownerQueue.nextOfType('message'), [], 'an administrator who is not subscribed does not');
+    t.strictSame(await bobQueue.nextOfType('message'), []);
+    t.strictSame(await ownerQueue.nextOfType('message'), [], 'an administrator who is not subscribed does not');
   });
 
   t.test('every event received validated against the declared union', async (t) => {
     t.ok(received.count > 0);
-    t.same(received.invalid, []);
+    t.strictSame(received.invalid, []);
   });
 });

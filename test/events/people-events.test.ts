@@ -24,17 +24,17 @@ t.test('people events', async (t) => {
     const legacy = await EventReader.register(api.as(alice));
     const other = await EventReader.register(api);
     await api.as(alice).call('PATCH', '/settings', { default_language: 'fr', enable_sounds: false, dense_mode: true });
-    t.same(await modern.nextPayloads(), [
+    t.strictSame(await modern.nextPayloads(), [
       { type: 'user_settings', op: 'update', property: 'default_language', value: 'fr', language_name: 'Français' },
       { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
     ], 'dense_mode was already true: no event');
-    t.same(await legacy.nextPayloads(), [
+    t.strictSame(await legacy.nextPayloads(), [
       { type: 'user_settings', op: 'update', property: 'default_language', value: 'fr', language_name: 'Français' },
       { type: 'update_display_settings', user: alice.email, setting_name: 'default_language', setting: 'fr', language_name: 'Français' },
       { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
       { type: 'update_global_notifications', user: alice.email, notification_name: 'enable_sounds', setting: false },
     ]);
-    t.same(await other.nextPayloads(), [], 'personal settings are nobody else\'s business');
+    t.strictSame(await other.nextPayloads(), [], 'personal settings are nobody else\'s business');
   });
 
   t.test('a time zone change: user_settings for the user, realm_user for everyone', async (t) => {
@@ -43,8 +43,8 @@ t.test('people events', async (t) => {
     const other = await EventReader.register(api);
     await api.as(bob).call('PATCH', '/settings', { timezone: 'America/Denver' });
     const person = { type: 'realm_user', op: 'update', person: { user_id: bob.id, email: bob.email, timezone: 'America/Denver' } };
-    t.same(await own.nextPayloads(), [{ type: 'user_settings', op: 'update', property: 'timezone', value: 'America/Denver' }, person]);
-    t.same(await other.nextPayloads(), [person]);
+    t.strictSame(await own.nextPayloads(), [{ type: 'user_settings', op: 'update', property: 'timezone', value: 'America/Denver' }, person]);
+    t.strictSame(await other.nextPayloads(), [person]);
   });
 
   t.test('a rename: realm_user full_name to everyone', async (t) => {
@@ -52,7 +52,7 @@ t.test('people events', async (t) => {
     const readers = await Promise.all(Object.values(viewers).map((v) => EventReader.register(api.as(v))));
     await api.as(carol).call('PATCH', '/settings', { full_name: 'Caroline' });
     for (const reader of readers) {
-      t.same(await reader.nextPayloads(), [{ type: 'realm_user', op: 'update', person: { user_id: carol.id, full_name: 'Caroline' } }]);
+      t.strictSame(await reader.nextPayloads(), [{ type: 'realm_user', op: 'update', person: { user_id: carol.id, full_name: 'Caroline' } }]);
     }
   });
 
@@ -74,7 +74,7 @@ t.test('people events', async (t) => {
         const expected: Payload[] = [];
         if (apiEmailChanged) expected.push({ user_id: dora.id, new_email: visibility === 1 ? dora.email : hiddenAddress(dora.id) });
         if (saw !== sees) expected.push({ user_id: dora.id, delivery_email: sees ? dora.email : null });
-        t.same(persons.filter((p) => !('avatar_source' in p)), expected, label);
+        t.strictSame(persons.filter((p) => !('avatar_source' in p)), expected, label);
         t.equal(persons.some((p) => 'avatar_source' in p), saw !== sees, `${label}: an avatar update exactly when the view changed`);
       }
       previous = visibility;
@@ -111,13 +111,13 @@ t.test('people events', async (t) => {
     const guest = await EventReader.register(api.as(viewers['guest'] as Person), { event_types: ['realm_user'] });
     const member = await EventReader.register(api.as(viewers['member'] as Person), { event_types: ['realm_user'] });
     await api.as(fay).call('PATCH', '/settings', { email: `fay-new-${process.pid}@example.org` });
-    t.same(await member.nextPayloads(), [], 'nothing before the confirmation');
+    t.strictSame(await member.nextPayloads(), [], 'nothing before the confirmation');
     const confirmed = await api.as(null).get(await emailConfirmationPath(server, fay.id));
     t.equal(confirmed.status, 200, confirmed.text);
     const forMember = (await member.nextPayloads()).map((e) => e['person']);
-    t.same(forMember.filter((p) => !('avatar_source' in (p as Payload))), [{ user_id: fay.id, delivery_email: `fay-new-${process.pid}@example.org` }]);
+    t.strictSame(forMember.filter((p) => !('avatar_source' in (p as Payload))), [{ user_id: fay.id, delivery_email: `fay-new-${process.pid}@example.org` }]);
     const forGuest = (await guest.nextPayloads()).map((e) => e['person'] as Payload);
-    t.same(forGuest.filter((p) => !('avatar_source' in p)), [], 'the API email stays the hidden address; the guest sees no email');
+    t.strictSame(forGuest.filter((p) => !('avatar_source' in p)), [], 'the API email stays the hidden address; the guest sees no email');
     t.equal(forGuest.length, 1, 'only the new picture URL');
   });
 });

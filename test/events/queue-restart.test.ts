@@ -28,7 +28,7 @@ t.test('queues survive a graceful restart with their unacknowledged events', asy
   await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
   t.equal(await server.stop(), 0, 'the server stops cleanly');
   const answered = await parked;
-  t.same(answered.body, { result: 'success', msg: '', events: [] });
+  t.strictSame(answered.body, { result: 'success', msg: '', events: [] });
 
   server = await sameServerAgain(dataDir, port);
   api = new ApiClient(server.baseUrl, server.owner);
@@ -64,6 +64,6 @@ t.test('after a crash the queues are gone and clients must register again', asyn
   for (const queueId of [savedThenCrashed, neverSaved]) {
     const res = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
+    t.strictSame(res.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
   }
 });

@@ -43,40 +43,40 @@ t.test('the event queue', async (t) => {
   t.test('a fetch without queue_id is refused unless it may make a queue', async (t) => {
     const res = await api.get('/events', { last_event_id: -1 });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: "Missing 'queue_id' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'queue_id' });
+    t.strictSame(res.body, { result: 'error', msg: "Missing 'queue_id' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'queue_id' });
   });
 
   t.test('a fetch without last_event_id is refused', async (t) => {
     const queueId = await register(api);
     const res = await api.get('/events', { queue_id: queueId });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: "Missing 'last_event_id' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'last_event_id' });
+    t.strictSame(res.body, { result: 'error', msg: "Missing 'last_event_id' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'last_event_id' });
   });
 
   t.test('an unknown queue is BAD_EVENT_QUEUE_ID with the queue_id', async (t) => {
     const res = await api.get('/events', { queue_id: 'no-such-queue', last_event_id: -1 });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: 'Bad event queue ID: no-such-queue', code: 'BAD_EVENT_QUEUE_ID', queue_id: 'no-such-queue' });
+    t.strictSame(res.body, { result: 'error', msg: 'Bad event queue ID: no-such-queue', code: 'BAD_EVENT_QUEUE_ID', queue_id: 'no-such-queue' });
   });
 
   t.test("another user's queue is as unknown as a missing one, to read and to delete", async (t) => {
     const queueId = await register(api);
     const read = await api.as(alice).get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
     t.equal(read.status, 400);
-    t.same(read.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
+    t.strictSame(read.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
     const deleted = await api.as(alice).call('DELETE', '/events', { queue_id: queueId }, 'query');
     t.equal(deleted.status, 400);
     t.equal(deleted.body['code'], 'BAD_EVENT_QUEUE_ID');
     const stillThere = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-    t.same(stillThere.body, { result: 'success', msg: '', events: [] }, 'the owner still has it');
+    t.strictSame(stillThere.body, { result: 'success', msg: '', events: [] }, 'the owner still has it');
   });
 
   t.test('a register narrow the queue cannot apply is BAD_NARROW', async (t) => {
     const unknown = await api.post('/register', { narrow: [['search', 'deploy']] });
     t.equal(unknown.status, 400);
-    t.same(unknown.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator search', code: 'BAD_NARROW', desc: 'unknown operator search' });
+    t.strictSame(unknown.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator search', code: 'BAD_NARROW', desc: 'unknown operator search' });
     const badIs = await api.post('/register', { narrow: [['is', 'sparkly']] });
-    t.same(badIs.body, { result: 'error', msg: "Invalid narrow operator: unknown 'is' operand sparkly", code: 'BAD_NARROW', desc: "unknown 'is' operand sparkly" });
+    t.strictSame(badIs.body, { result: 'error', msg: "Invalid narrow operator: unknown 'is' operand sparkly", code: 'BAD_NARROW', desc: "unknown 'is' operand sparkly" });
   });
 
   t.test('register answers a queue with no events yet', async (t) => {
@@ -90,17 +90,17 @@ t.test('the event queue', async (t) => {
   t.test('dont_block answers at once, with nothing when nothing happened', async (t) => {
     const queueId = await register(api);
     const res = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-    t.same(res.body, { result: 'success', msg: '', events: [] });
+    t.strictSame(res.body, { result: 'success', msg: '', events: [] });
   });
 
   t.test('dont_block without queue_id makes a queue on the spot', async (t) => {
     const res = await api.get('/events', { dont_block: true, event_types: ['message'] });
     t.equal(res.status, 200);
-    t.same(res.body['events'], []);
+    t.strictSame(res.body['events'], []);
     const queueId = String(res.body['queue_id']);
     await api.post('/messages', { type: 'stream', to: 'general', topic: 'on the spot', content: 'hello' });
     const next = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-    t.same(
+    t.strictSame(
       events(next.body).map((e) => [e.id, e.type]),
       [[0, 'message']],
     );
@@ -126,12 +126,12 @@ t.test('the event queue', async (t) => {
     await api.as(alice).get('/events', { queue_id: await register(api.as(alice)), last_event_id: -1, dont_block: true });
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'many', content: 'everyone wake up' });
     const answers = await Promise.all(polls);
-    t.same(
+    t.strictSame(
       answers.map((res) => res.status),
       queueIds.map(() => 200),
     );
     const messageIds = answers.map((res) => (events(res.body)[0]?.['message'] as Record<string, unknown> | undefined)?.['id']);
-    t.same(messageIds, queueIds.map(() => sent.body['id']), 'every poll got the message');
+    t.strictSame(messageIds, queueIds.map(() => sent.body['id']), 'every poll got the message');
     await Promise.all(queueIds.map((queueId) => api.as(alice).call('DELETE', '/events', { queue_id: queueId }, 'query')));
   });
 
@@ -141,23 +141,23 @@ t.test('the event queue', async (t) => {
       await api.post('/messages', { type: 'stream', to: 'general', topic: 'ack', content });
     }
     const all = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-    t.same(
+    t.strictSame(
       events(all.body).map((e) => e.id),
       [0, 1, 2],
     );
     const rest = await api.get('/events', { queue_id: queueId, last_event_id: 1, dont_block: true });
-    t.same(
+    t.strictSame(
       events(rest.body).map((e) => [e.id, (e['message'] as Record<string, unknown>)['content']]),
       [[2, 'three']],
       'event 2 is still there; 0 and 1 are gone',
     );
     const pruned = await api.get('/events', { queue_id: queueId, last_event_id: 0, dont_block: true });
     t.equal(pruned.status, 400);
-    t.same(pruned.body, { result: 'error', msg: 'An event newer than 0 has already been pruned!', code: 'BAD_REQUEST' });
+    t.strictSame(pruned.body, { result: 'error', msg: 'An event newer than 0 has already been pruned!', code: 'BAD_REQUEST' });
     const future = await api.get('/events', { queue_id: queueId, last_event_id: 7, dont_block: true });
-    t.same(future.body, { result: 'error', msg: 'Event 7 was not in this queue', code: 'BAD_REQUEST' });
+    t.strictSame(future.body, { result: 'error', msg: 'Event 7 was not in this queue', code: 'BAD_REQUEST' });
     const empty = await api.get('/events', { queue_id: queueId, last_event_id: 2, dont_block: true });
-    t.same(empty.body['events'], []);
+    t.strictSame(empty.body['events'], []);
   });
 
   t.test('event_types keeps other types out of the queue', async (t) => {
@@ -165,7 +165,7 @@ t.test('the event queue', async (t) => {
     await api.post('/messages', { type: 'stream', to: 'general', topic: 'filtered', content: 'not for this queue' });
     await api.post('/users/me/alert_words', { alert_words: ['filtered'] });
     const res = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-    t.same(
+    t.strictSame(
       events(res.body).map((e) => e.type),
       ['alert_words'],
     );
@@ -177,10 +177,10 @@ t.test('the event queue', async (t) => {
     // The second poll can only answer after the message; the first answers when it parks.
     const second = api.as(alice).get('/events', { queue_id: queueId, last_event_id: -1 });
     const firstAnswer = await first;
-    t.same(firstAnswer.body, { result: 'success', msg: '', events: [] });
+    t.strictSame(firstAnswer.body, { result: 'success', msg: '', events: [] });
     await api.post('/messages', { type: 'stream', to: 'general', topic: 'second', content: 'for the second poll' });
     const secondAnswer = await second;
-    t.same(
+    t.strictSame(
       events(secondAnswer.body).map((e) => e.type),
       ['message'],
     );
@@ -191,20 +191,20 @@ t.test('the event queue', async (t) => {
     // SHARD_REQUEST_TIMEOUT_MS is 500 ms and the heartbeat 1500 ms: a 503 would come first.
     const res = await api.get('/events', { queue_id: queueId, last_event_id: -1 });
     t.equal(res.status, 200, res.text);
-    t.same(res.body, { result: 'success', msg: '', events: [{ type: 'heartbeat', id: 0 }] }, 'heartbeats pass any event_types');
+    t.strictSame(res.body, { result: 'success', msg: '', events: [{ type: 'heartbeat', id: 0 }] }, 'heartbeats pass any event_types');
   });
 
   t.test('DELETE /events removes the queue and answers its parked poll', async (t) => {
     const queueId = await register(api);
     const poll = api.get('/events', { queue_id: queueId, last_event_id: -1 });
     const deleted = await api.call('DELETE', '/events', { queue_id: queueId }, 'query');
-    t.same(deleted.body, { result: 'success', msg: '' });
+    t.strictSame(deleted.body, { result: 'success', msg: '' });
     const answered = await poll;
     t.equal(answered.status, 200, 'the parked poll is answered, not dropped');
     const after = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
     t.equal(after.body['code'], 'BAD_EVENT_QUEUE_ID');
     const again = await api.call('DELETE', '/events', { queue_id: queueId }, 'query');
-    t.same(again.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
+    t.strictSame(again.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
   });
 });
 
@@ -227,12 +227,12 @@ t.test('idle queues are collected, never one with a parked poll', async (t) => {
   t.equal(await gone.settled, 'aborted');
 
   const heartbeat = await api.get('/events', { queue_id: watcher, last_event_id: -1 });
-  t.same(heartbeat.body['events'], [{ type: 'heartbeat', id: 0 }]);
+  t.strictSame(heartbeat.body['events'], [{ type: 'heartbeat', id: 0 }]);
 
   for (const queueId of [idle, abandoned]) {
     const res = await api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-    t.same(res.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
+    t.strictSame(res.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
   }
   const kept = await api.get('/events', { queue_id: watcher, last_event_id: 0, dont_block: true });
-  t.same(kept.body, { result: 'success', msg: '', events: [] }, 'the queue whose poll was parked lives on');
+  t.strictSame(kept.body, { result: 'success', msg: '', events: [] }, 'the queue whose poll was parked lives on');
 });

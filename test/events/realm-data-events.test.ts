@@ -22,22 +22,22 @@ t.test('events of realm data and personal data', async (t) => {
     const added = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tickets.test/{id}' });
     t.equal(added.status, 200);
     const id = added.body['id'] as number;
-    t.same(await modern.nextPayloads(), [
+    t.strictSame(await modern.nextPayloads(), [
       { type: 'realm_linkifiers', realm_linkifiers: [{ id, pattern: '#(?P<id>[0-9]+)', url_template: 'https://tickets.test/{id}' }] },
     ]);
-    t.same(await legacy.nextPayloads(), [], 'older clients get no realm_linkifiers events');
+    t.strictSame(await legacy.nextPayloads(), [], 'older clients get no realm_linkifiers events');
     t.equal((await api.call('DELETE', `/realm/filters/${id}`)).status, 200);
-    t.same(await modern.nextPayloads(), [{ type: 'realm_linkifiers', realm_linkifiers: [] }]);
+    t.strictSame(await modern.nextPayloads(), [{ type: 'realm_linkifiers', realm_linkifiers: [] }]);
   });
 
   t.test('alert words: the whole list, to the user alone', async (t) => {
     const aliceQueue = await EventReader.register(alice);
     const bobQueue = await EventReader.register(bob);
     await alice.post('/users/me/alert_words', { alert_words: ['pear', 'apple'] });
-    t.same(await aliceQueue.nextPayloads(), [{ type: 'alert_words', alert_words: ['pear', 'apple'] }], 'in the order GET returns them');
+    t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'alert_words', alert_words: ['pear', 'apple'] }], 'in the order GET returns them');
     await alice.call('DELETE', '/users/me/alert_words', { alert_words: ['pear'] });
-    t.same(await aliceQueue.nextPayloads(), [{ type: 'alert_words', alert_words: ['apple'] }]);
-    t.same(await bobQueue.nextPayloads(), []);
+    t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'alert_words', alert_words: ['apple'] }]);
+    t.strictSame(await bobQueue.nextPayloads(), []);
   });
 
   t.test('a new user group is sent whole to every user', async (t) => {
@@ -46,7 +46,7 @@ t.test('events of realm data and personal data', async (t) => {
     t.equal(res.status, 200);
     const [event] = await bobQueue.nextPayloads();
     const group = event?.['group'] as Record<string, unknown>;
-    t.same(event, {
+    t.strictSame(event, {
       type: 'user_group',
       op: 'add',
       group: { id: group['id'], name: 'gardeners', description: 'Green thumbs', members: [aliceCreds.id, bobCreds.id], direct_subgroup_ids: [], is_system_group: false },
@@ -71,18 +71,18 @@ t.test('events of realm data and personal data', async (t) => {
       scheduled_delivery_timestamp: later,
       failed: false,
     };
-    t.same(await aliceQueue.nextPayloads(), [{ type: 'scheduled_messages', op: 'add', scheduled_messages: [object] }]);
+    t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'scheduled_messages', op: 'add', scheduled_messages: [object] }]);
     t.equal((await alice.call('PATCH', `/scheduled_messages/${id}`, { content: 'later' })).status, 200);
-    t.same(await aliceQueue.nextPayloads(), [
+    t.strictSame(await aliceQueue.nextPayloads(), [
       { type: 'scheduled_messages', op: 'update', scheduled_message: { ...object, content: 'later', rendered_content: '<p>later</p>' } },
     ]);
     t.equal((await alice.call('DELETE', `/scheduled_messages/${id}`)).status, 200);
-    t.same(await aliceQueue.nextPayloads(), [{ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }]);
-    t.same(await bobQueue.nextPayloads(), [], 'another user learns nothing');
+    t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }]);
+    t.strictSame(await bobQueue.nextPayloads(), [], 'another user learns nothing');
   });
 
   t.test('every event received validated against the declared union', async (t) => {
     t.ok(received.count > 0);
-    t.same(received.invalid, []);
+    t.strictSame(received.invalid, []);
   });
 });

@@ -20,7 +20,7 @@ t.test('POST /register', async (t) => {
   t.test('without credentials in a realm closed to spectators it is refused as any API call', async (t) => {
     const res = await register(api.as(null));
     t.equal(res.status, 401);
-    t.same(res.body, { result: 'error', msg: 'Not logged in: API authentication or user session required' });
+    t.strictSame(res.body, { result: 'error', msg: 'Not logged in: API authentication or user session required' });
   });
 
   t.test('a guest may not ask for all_public_streams', async (t) => {
@@ -28,15 +28,15 @@ t.test('POST /register', async (t) => {
     file.run('UPDATE users SET role = 600 WHERE id = ?', guest.id);
     const res = await register(api.as(guest), { all_public_streams: true });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
+    t.strictSame(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });
     const guestState = await register(api.as(guest), { fetch_event_types: ['default_streams'] });
-    t.same(guestState.body['realm_default_streams'], [], 'guests get no default streams');
+    t.strictSame(guestState.body['realm_default_streams'], [], 'guests get no default streams');
   });
 
   t.test('a malformed event type list is refused', async (t) => {
     const res = await register(api, { fetch_event_types: 'alert_words' });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: 'Argument "fetch_event_types" is not valid JSON.', code: 'BAD_REQUEST' });
+    t.strictSame(res.body, { result: 'error', msg: 'Argument "fetch_event_types" is not valid JSON.', code: 'BAD_REQUEST' });
   });
 
   t.test('with no type lists every data key is there, and the body conforms to the reference OpenAPI', async (t) => {
@@ -56,12 +56,12 @@ t.test('POST /register', async (t) => {
     t.notOk('muted_topics' in res.body, 'the legacy muted_topics only without user_topic');
     t.equal(res.body['last_event_id'], -1);
     t.type(res.body['queue_id'], 'string');
-    t.same(responseViolations('post', '/register', res.body), []);
+    t.strictSame(responseViolations('post', '/register', res.body), []);
   });
 
   t.test('fetch_event_types picks the keys; event_types is the fallback; null counts as absent', async (t) => {
     const only = await register(api, { fetch_event_types: ['alert_words', 'no_such_type'], event_types: ['message'] });
-    t.same(Object.keys(only.body).sort(), [
+    t.strictSame(Object.keys(only.body).sort(), [
       'alert_words', 'last_event_id', 'msg', 'queue_id', 'result', 'service_feature_level', 'service_merge_base', 'service_version',
     ]);
     const fallback = await register(api, { event_types: ['message'], fetch_event_types: 'null' });
@@ -69,7 +69,7 @@ t.test('POST /register', async (t) => {
     t.notOk('alert_words' in fallback.body);
     t.notOk('unread_msgs' in fallback.body, 'unread_msgs needs update_message_flags as well');
     const legacy = await register(api, { fetch_event_types: ['muted_topics'], narrow: 'null', event_types: 'null' });
-    t.same(legacy.body['muted_topics'], []);
+    t.strictSame(legacy.body['muted_topics'], []);
   });
 
   t.test('realm settings and limits carry real values and neutral names', async (t) => {
@@ -89,8 +89,8 @@ t.test('POST /register', async (t) => {
     t.equal(body['event_queue_longpoll_timeout_seconds'], 90);
     t.equal(body['service_plan_is_not_limited'], true);
     // neutral names only (SPEC naming note): each vendor-prefixed key has its service_ form
-    t.same(Object.keys(body).filter((key) => key.endsWith('_plan_is_not_limited')), ['service_plan_is_not_limited']);
-    t.same(Object.keys(body).filter((key) => key.endsWith('_feature_level')), ['service_feature_level']);
+    t.strictSame(Object.keys(body).filter((key) => key.endsWith('_plan_is_not_limited')), ['service_plan_is_not_limited']);
+    t.strictSame(Object.keys(body).filter((key) => key.endsWith('_feature_level')), ['service_feature_level']);
     file.setRealmSettings({});
   });
 
@@ -118,11 +118,11 @@ t.test('POST /register', async (t) => {
     const res = await register(api.as(alice), { fetch_event_types: ['realm_user'] });
     const users = res.body['realm_users'] as Body[];
     const ids = users.map((u) => u['user_id'] as number);
-    t.same(ids, [...ids].sort((a, b) => a - b));
+    t.strictSame(ids, [...ids].sort((a, b) => a - b));
     t.ok(ids.includes(alice.id));
     t.notOk(ids.includes(bob.id));
     t.notOk('is_active' in (users[0] as Body));
-    t.same((res.body['realm_non_active_users'] as Body[]).map((u) => u['user_id']), [bob.id]);
+    t.strictSame((res.body['realm_non_active_users'] as Body[]).map((u) => u['user_id']), [bob.id]);
     const bots = res.body['cross_realm_bots'] as Body[];
     t.equal(bots[0]?.['is_system_bot'], true);
     t.equal(res.body['user_id'], alice.id);
@@ -150,7 +150,7 @@ t.test('POST /register', async (t) => {
     const never = res.body['never_subscribed'] as Body[];
     t.ok(never.some((s) => s['stream_id'] === opsId));
     t.notOk(never.some((s) => s['stream_id'] === hiddenId), 'private streams stay hidden from members');
-    t.same(res.body['unsubscribed'], []);
+    t.strictSame(res.body['unsubscribed'], []);
     const streams = (res.body['streams'] as Body[]).map((s) => s['stream_id']);
     t.ok(streams.includes(opsId));
     t.notOk(streams.includes(hiddenId));
@@ -163,7 +163,7 @@ t.test('POST /register', async (t) => {
     t.notOk('subscribers' in plain);
     file.run('UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?', alice.id, await streamIdOf(api, 'general'));
     const left = await register(api.as(alice), { fetch_event_types: ['subscription'] });
-    t.same((left.body['unsubscribed'] as Body[]).map((s) => s['name']), ['general']);
+    t.strictSame((left.body['unsubscribed'] as Body[]).map((s) => s['name']), ['general']);
     file.run('UPDATE subscriptions SET active = 1 WHERE user_id = ? AND stream_id = ?', alice.id, await streamIdOf(api, 'general'));
   });
 
@@ -180,12 +180,12 @@ t.test('POST /register', async (t) => {
     t.equal(res.body['max_message_id'], groupId);
     const unread = res.body['unread_msgs'] as Body;
     t.equal(unread['count'], 3);
-    t.same(unread['pms'], [{ other_user_id: 1, sender_id: 1, message_ids: [directId] }]);
-    t.same(unread['streams'], [{ stream_id: await streamIdOf(api, 'general'), topic: 'lunch', unread_message_ids: [streamMsg] }]);
-    t.same(unread['huddles'], [{ user_ids_string: [1, alice.id, bob.id].sort((a, b) => a - b).join(','), message_ids: [groupId] }]);
+    t.strictSame(unread['pms'], [{ other_user_id: 1, sender_id: 1, message_ids: [directId] }]);
+    t.strictSame(unread['streams'], [{ stream_id: await streamIdOf(api, 'general'), topic: 'lunch', unread_message_ids: [streamMsg] }]);
+    t.strictSame(unread['huddles'], [{ user_ids_string: [1, alice.id, bob.id].sort((a, b) => a - b).join(','), message_ids: [groupId] }]);
     t.equal(unread['old_unreads_missing'], false);
-    t.same(res.body['starred_messages'], [streamMsg]);
-    t.same(res.body['recent_private_conversations'], [
+    t.strictSame(res.body['starred_messages'], [streamMsg]);
+    t.strictSame(res.body['recent_private_conversations'], [
       { max_message_id: groupId, user_ids: [1, bob.id].sort((a, b) => a - b) },
       { max_message_id: directId, user_ids: [1] },
     ]);
@@ -200,14 +200,14 @@ t.test('POST /register', async (t) => {
     await api.post('/user_groups/create', { name: 'ops team', description: 'on call', members: [alice.id] });
     const types = ['alert_words', 'realm_linkifiers', 'realm_filters', 'scheduled_messages', 'realm_user_groups'];
     const res = await register(api.as(alice), { fetch_event_types: types, client_capabilities: { linkifier_url_template: true } });
-    t.same(res.body['alert_words'], ['deploy']);
-    t.same(res.body['realm_linkifiers'], [{ id: linkifier.body['id'], pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' }]);
-    t.same(res.body['realm_filters'], []);
+    t.strictSame(res.body['alert_words'], ['deploy']);
+    t.strictSame(res.body['realm_linkifiers'], [{ id: linkifier.body['id'], pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' }]);
+    t.strictSame(res.body['realm_filters'], []);
     const listed = await api.as(alice).get('/scheduled_messages');
-    t.same(res.body['scheduled_messages'], listed.body['scheduled_messages']);
+    t.strictSame(res.body['scheduled_messages'], listed.body['scheduled_messages']);
     t.equal((res.body['scheduled_messages'] as Body[]).length, 1);
     const groups = res.body['realm_user_groups'] as Body[];
-    t.same(groups.find((g) => g['name'] === 'ops team'), {
+    t.strictSame(groups.find((g) => g['name'] === 'ops team'), {
       id: (groups.find((g) => g['name'] === 'ops team') as Body)['id'],
       name: 'ops team',
       description: 'on call',
@@ -216,20 +216,20 @@ t.test('POST /register', async (t) => {
       is_system_group: false,
     });
     const without = await register(api.as(alice), { fetch_event_types: ['realm_linkifiers'] });
-    t.same(without.body['realm_linkifiers'], [], 'empty without linkifier_url_template');
+    t.strictSame(without.body['realm_linkifiers'], [], 'empty without linkifier_url_template');
   });
 
   t.test('presence is keyed by user id with slim_presence, and the timestamp is a float of seconds', async (t) => {
     const res = await register(api, { fetch_event_types: ['presence'], slim_presence: true });
-    t.same(res.body['presences'], {});
+    t.strictSame(res.body['presences'], {});
     t.type(res.body['server_timestamp'], 'number');
     t.ok(Math.abs((res.body['server_timestamp'] as number) - Date.now() / 1000) < 3600);
   });
 
   t.test('custom profile field types use the spec names', async (t) => {
     const res = await register(api, { fetch_event_types: ['custom_profile_fields', 'stop_words'] });
-    t.same(res.body['custom_profile_fields'], []);
-    t.same((res.body['custom_profile_field_types'] as Body)['CHOICE'], { id: 3, name: 'List of options' });
+    t.strictSame(res.body['custom_profile_fields'], []);
+    t.strictSame((res.body['custom_profile_field_types'] as Body)['CHOICE'], { id: 3, name: 'List of options' });
     t.ok((res.body['stop_words'] as string[]).includes('the'));
   });
 
@@ -239,17 +239,17 @@ t.test('POST /register', async (t) => {
     const anon = api.as(null);
     const avatar = await register(anon, { client_extavatar: true });
     t.equal(avatar.status, 400);
-    t.same(avatar.body, { result: 'error', msg: "Invalid 'client_extavatar' parameter for anonymous request", code: 'BAD_REQUEST' });
+    t.strictSame(avatar.body, { result: 'error', msg: "Invalid 'client_extavatar' parameter for anonymous request", code: 'BAD_REQUEST' });
     const subscribers = await register(anon, { include_subscribers: true });
     t.equal(subscribers.status, 400);
-    t.same(subscribers.body, { result: 'error', msg: "Invalid 'include_subscribers' parameter for anonymous request", code: 'BAD_REQUEST' });
+    t.strictSame(subscribers.body, { result: 'error', msg: "Invalid 'include_subscribers' parameter for anonymous request", code: 'BAD_REQUEST' });
     // Creating web-public streams is not enabled yet: the flag is set in the realm file.
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'showcase' }] });
     file.run('UPDATE streams SET is_web_public = 1 WHERE id = ?', await streamIdOf(api, 'showcase'));
     const res = await register(anon);
     t.equal(res.status, 200, res.text);
     t.equal(res.body['queue_id'], null);
-    t.same((res.body['streams'] as Body[]).map((s) => s['name']), ['showcase']);
+    t.strictSame((res.body['streams'] as Body[]).map((s) => s['name']), ['showcase']);
     t.notOk('user_settings' in res.body);
     t.notOk('realm_users' in res.body);
     t.notOk('alert_words' in res.body);

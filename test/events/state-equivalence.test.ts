@@ -381,11 +381,11 @@ t.test('register state + events = a fresh register', async (t) => {
       t.equal(polled.status, 200, polled.text);
       const events = polled.body['events'] as Event[];
       t.ok(events.length > 0, 'the action produced events');
-      t.same(events.map(eventViolation).filter((v) => v !== null), [], 'every event validates against the union');
+      t.strictSame(events.map(eventViolation).filter((v) => v !== null), [], 'every event validates against the union');
       const applied = applyEvents(before, aliceCredentials.id, events);
       const fresh = await registerState();
       for (const key of testCase.keys) {
-        t.same(canonical(applied[key]), canonical(fresh[key]), `${key} after ${events.map((e) => e['type']).join(', ') || 'no events'}`);
+        t.strictSame(canonical(applied[key]), canonical(fresh[key]), `${key} after ${events.map((e) => e['type']).join(', ') || 'no events'}`);
       }
     });
   }

@@ -67,69 +67,69 @@ t.test('POST /typing', async (t) => {
     t.test('a missing op is REQUEST_VARIABLE_MISSING', async (t) => {
       const res = await typing(alice, { to: [bob.id] });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Missing 'op' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'op' });
+      t.strictSame(res.body, { result: 'error', msg: "Missing 'op' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'op' });
     });
 
     t.test('an op other than start or stop is Invalid op', async (t) => {
       const res = await typing(alice, { op: 'pause', to: [bob.id] });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Invalid op', code: 'REQUEST_VARIABLE_INVALID', var_name: 'op' });
+      t.strictSame(res.body, { result: 'error', msg: 'Invalid op', code: 'REQUEST_VARIABLE_INVALID', var_name: 'op' });
     });
 
     t.test('an unknown type is Invalid type', async (t) => {
       const res = await typing(alice, { type: 'huddle', op: 'start', to: [bob.id] });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: 'Invalid type', code: 'REQUEST_VARIABLE_INVALID', var_name: 'type' });
+      t.strictSame(res.body, { result: 'error', msg: 'Invalid type', code: 'REQUEST_VARIABLE_INVALID', var_name: 'type' });
     });
 
     t.test('a missing to is REQUEST_VARIABLE_MISSING', async (t) => {
       const res = await typing(alice, { op: 'start' });
       t.equal(res.status, 400);
-      t.same(res.body, { result: 'error', msg: "Missing 'to' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'to' });
+      t.strictSame(res.body, { result: 'error', msg: "Missing 'to' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'to' });
     });
 
     t.test("an empty to list is Empty 'to' list, for direct and stream typing", async (t) => {
       for (const type of ['direct', 'stream']) {
         const res = await typing(alice, { type, op: 'start', to: [], topic: 'x' });
         t.equal(res.status, 400);
-        t.same(res.body, BAD("Empty 'to' list"), type);
+        t.strictSame(res.body, BAD("Empty 'to' list"), type);
       }
     });
 
     t.test('two stream IDs are Cannot send to multiple streams', async (t) => {
       const res = await typing(alice, { type: 'stream', op: 'start', to: [roomId, secretId], topic: 'x' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Cannot send to multiple streams'));
+      t.strictSame(res.body, BAD('Cannot send to multiple streams'));
     });
 
     t.test('stream typing without a topic is Missing topic', async (t) => {
       const res = await typing(alice, { type: 'stream', op: 'start', to: [roomId] });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Missing topic'));
+      t.strictSame(res.body, BAD('Missing topic'));
     });
 
     t.test('an unknown stream is Invalid stream ID', async (t) => {
       const res = await typing(alice, { type: 'stream', op: 'start', to: [999_999], topic: 'x' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Invalid stream ID'));
+      t.strictSame(res.body, BAD('Invalid stream ID'));
     });
 
     t.test('a private stream the sender is not subscribed to is Invalid stream ID', async (t) => {
       const res = await typing(alice, { type: 'stream', op: 'start', to: [secretId], topic: 'x' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Invalid stream ID'));
+      t.strictSame(res.body, BAD('Invalid stream ID'));
     });
 
     t.test('an unknown user is Invalid user ID <id>', async (t) => {
       const res = await typing(alice, { op: 'start', to: [bob.id, 999_999] });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('Invalid user ID 999999'));
+      t.strictSame(res.body, BAD('Invalid user ID 999999'));
     });
 
     t.test('an unknown email is Invalid email', async (t) => {
       const res = await typing(alice, { op: 'start', to: ['nobody@example.com'] });
       t.equal(res.status, 400);
-      t.same(res.body, BAD("Invalid email 'nobody@example.com'"));
+      t.strictSame(res.body, BAD("Invalid email 'nobody@example.com'"));
     });
 
     t.test('a sender who turned direct typing notifications off is refused', async (t) => {
@@ -138,10 +138,10 @@ t.test('POST /typing', async (t) => {
       t.teardown(() => realmFile.run("UPDATE users SET settings = '{}' WHERE id = ?", alice.id));
       const res = await typing(alice, { op: 'start', to: [bob.id] });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('User has disabled typing notifications for direct messages'));
+      t.strictSame(res.body, BAD('User has disabled typing notifications for direct messages'));
       const stream = await typing(alice, { type: 'stream', op: 'start', to: [roomId], topic: 'still allowed' });
       t.equal(stream.status, 200, 'the stream setting is separate');
-      t.same(await reader.read(), [], 'the refused notice reached no one');
+      t.strictSame(await reader.read(), [], 'the refused notice reached no one');
     });
 
     t.test('a sender who turned stream typing notifications off is refused', async (t) => {
@@ -150,8 +150,8 @@ t.test('POST /typing', async (t) => {
       t.teardown(() => realmFile.run("UPDATE users SET settings = '{}' WHERE id = ?", alice.id));
       const res = await typing(alice, { type: 'stream', op: 'start', to: [roomId], topic: 'x' });
       t.equal(res.status, 400);
-      t.same(res.body, BAD('User has disabled typing notifications for stream messages'));
-      t.same(await reader.read(), []);
+      t.strictSame(res.body, BAD('User has disabled typing notifications for stream messages'));
+      t.strictSame(await reader.read(), []);
     });
   });
 
@@ -164,7 +164,7 @@ t.test('POST /typing', async (t) => {
     ]);
     const res = await typing(alice, { type: 'direct', op: 'start', to: [bob.id, carol.id] });
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '' });
+    t.strictSame(res.body, { result: 'success', msg: '' });
     const start = {
       type: 'typing',
       op: 'start',
@@ -226,7 +226,7 @@ t.test('POST /typing', async (t) => {
     const ownerCapableQueue = await QueueReader.register(owner, { stream_typing_notifications: true });
     const res = await typing(alice, { type: 'stream', op: 'start', to: [roomId], topic: 'plans' });
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '' });
+    t.strictSame(res.body, { result: 'success', msg: '' });
     const start = { type: 'typing', op: 'start', message_type: 'stream', sender: participant(alice), stream_id: roomId, topic: 'plans' };
     t.strictSame(await bobQueue.read(), [start]);
     t.strictSame(await ownerCapableQueue.read(), [start], `the owner (${ownerId}) with the capability`);

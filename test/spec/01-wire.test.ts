@@ -37,10 +37,10 @@ t.test('wire conventions', async (t) => {
     t.equal((raw.body['message'] as Record<string, unknown>)['content_type'], 'text/x-markdown');
     const bad = await api.get(`/messages/${String(sent.body['id'])}`, { apply_markdown: 'yes' });
     t.equal(bad.status, 400);
-    t.same(bad.body, { result: 'error', msg: 'Argument "apply_markdown" is not valid JSON.', code: 'BAD_REQUEST' });
+    t.strictSame(bad.body, { result: 'error', msg: 'Argument "apply_markdown" is not valid JSON.', code: 'BAD_REQUEST' });
     const wrongType = await api.get(`/messages/${String(sent.body['id'])}`, { apply_markdown: '5' });
     t.equal(wrongType.status, 400);
-    t.same(wrongType.body, {
+    t.strictSame(wrongType.body, {
       result: 'error',
       msg: 'apply_markdown is not a boolean',
       code: 'REQUEST_VARIABLE_INVALID',
@@ -58,7 +58,7 @@ t.test('wire conventions', async (t) => {
   t.test('a missing parameter is REQUEST_VARIABLE_MISSING with var_name', async (t) => {
     const res = await api.post('/messages', { type: 'stream', to: 'general', topic: 't' });
     t.equal(res.status, 400);
-    t.same(res.body, { result: 'error', msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' });
+    t.strictSame(res.body, { result: 'error', msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' });
   });
 
   t.test('a value outside an enumeration is REQUEST_VARIABLE_INVALID', async (t) => {
@@ -71,7 +71,7 @@ t.test('wire conventions', async (t) => {
   t.test('unknown parameters are listed, sorted, in ignored_parameters_unsupported', async (t) => {
     const res = await api.post('/messages', { type: 'stream', to: 'general', topic: 't', content: 'x', zeta: 1, alpha: 'a' });
     t.equal(res.status, 200);
-    t.same(res.body['ignored_parameters_unsupported'], ['alpha', 'zeta']);
+    t.strictSame(res.body['ignored_parameters_unsupported'], ['alpha', 'zeta']);
     const plain = await api.get('/users/me');
     t.notOk('ignored_parameters_unsupported' in plain.body, 'absent when nothing was ignored');
   });
@@ -79,7 +79,7 @@ t.test('wire conventions', async (t) => {
   t.test('a deprecated alias and its new name together are REQUEST_CONFUSING_VAR', async (t) => {
     const res = await api.post('/messages', { type: 'stream', to: 'general', topic: 'a', subject: 'b', content: 'x' });
     t.equal(res.status, 400);
-    t.same(res.body, {
+    t.strictSame(res.body, {
       result: 'error',
       msg: "Can't decide between 'topic' and 'subject' arguments",
       code: 'REQUEST_CONFUSING_VAR',
@@ -91,7 +91,7 @@ t.test('wire conventions', async (t) => {
   t.test('an unknown route is a 404 JSON error', async (t) => {
     const res = await api.get('/no/such/route');
     t.equal(res.status, 404);
-    t.same(res.body, { result: 'error', msg: 'Not found' });
+    t.strictSame(res.body, { result: 'error', msg: 'Not found' });
     const outside = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/nothing/here.html' });
     t.equal(outside.status, 404);
     t.equal(outside.body['result'], 'error');
@@ -100,9 +100,9 @@ t.test('wire conventions', async (t) => {
   t.test('a known path with the wrong method is a 405 with allowed_methods', async (t) => {
     const res = await api.call('DELETE', '/messages');
     t.equal(res.status, 405);
-    t.same(res.body, { result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'POST'] });
+    t.strictSame(res.body, { result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'POST'] });
     const dynamic = await api.call('PUT', '/messages/5');
-    t.same(dynamic.body['allowed_methods'], ['DELETE', 'GET', 'PATCH']);
+    t.strictSame(dynamic.body['allowed_methods'], ['DELETE', 'GET', 'PATCH']);
   });
 
   t.test('a trailing slash is accepted', async (t) => {

@@ -15,7 +15,7 @@ t.test('authentication', async (t) => {
     const res = await api.as(null).get('/users/me');
     t.equal(res.status, 401);
     t.match(res.headers['www-authenticate'], /^Basic realm="[^"]+"$/);
-    t.same(res.body, { result: 'error', msg: 'Not logged in: API authentication or user session required' });
+    t.strictSame(res.body, { result: 'error', msg: 'Not logged in: API authentication or user session required' });
   });
 
   t.test('an unparsable Authorization header is 401', async (t) => {
@@ -32,7 +32,7 @@ t.test('authentication', async (t) => {
   t.test('a wrong key is 401 INVALID_API_KEY', async (t) => {
     const res = await api.as({ email: server.owner.email, key: 'x'.repeat(32) }).get('/users/me');
     t.equal(res.status, 401);
-    t.same(res.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+    t.strictSame(res.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
     const unknown = await api.as({ email: 'nobody@example.com', key: server.owner.key }).get('/users/me');
     t.equal(unknown.status, 401);
     t.equal(unknown.body['code'], 'INVALID_API_KEY');
@@ -50,7 +50,7 @@ t.test('authentication', async (t) => {
     db.close();
     const res = await api.as(member).get('/users/me');
     t.equal(res.status, 401);
-    t.same(res.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+    t.strictSame(res.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
   });
 
   t.test('unauthenticated endpoints need no credentials', async (t) => {

@@ -117,7 +117,7 @@ t.test('realms', async (t) => {
     db.close();
     const res = await new ApiClient(server.baseUrl, { email: ini['email'] ?? '', key: ini['key'] ?? '' }, host('gone')).get('/users/me');
     t.equal(res.status, 401);
-    t.same(res.body, { result: 'error', msg: 'This organization has been deactivated', code: 'REALM_DEACTIVATED' });
+    t.strictSame(res.body, { result: 'error', msg: 'This organization has been deactivated', code: 'REALM_DEACTIVATED' });
   });
 
   t.test('a realm file from a newer server is refused with a 503, and its shard keeps serving', async (t) => {

@@ -34,7 +34,7 @@ t.test('shards', async (t) => {
   t.test('GET /health answers 200 when every shard answers', async (t) => {
     const res = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/health' });
     t.equal(res.status, 200);
-    t.same(res.body, { result: 'success', msg: '', shards: 2 });
+    t.strictSame(res.body, { result: 'success', msg: '', shards: 2 });
   });
 
   t.test('a crashed shard answers its in-flight requests with 503 and comes back', async (t) => {
@@ -59,7 +59,7 @@ t.test('shards', async (t) => {
     t.equal(crash.status, 503);
     const answer = await slowOther;
     t.equal(answer.status, 200, 'the other shard finished its request');
-    t.same(answer.body['slept'], 500);
+    t.strictSame(answer.body['slept'], 500);
     t.ok(await healthy(server.baseUrl));
   });
 });
@@ -69,7 +69,7 @@ t.test('an unexpected exception is a 500 JSON error, logged with its route', asy
   t.teardown(() => server.stop());
   const res = await new ApiClient(server.baseUrl, server.owner).post('/__test__/throw');
   t.equal(res.status, 500);
-  t.same(res.body, { result: 'error', msg: 'Internal server error' });
+  t.strictSame(res.body, { result: 'error', msg: 'Internal server error' });
   const logged = /"route":"POST \/__test__\/throw".*"msg":"unexpected error"/;
   // Waits for the line rather than a fixed 200 ms; the assertion below judges either way.
   await server.logLine((line) => logged.test(line)).catch(() => undefined);

@@ -9,7 +9,7 @@ import { startServer } from '../helpers/server';
 t.test('the schema check itself', async (t) => {
   t.test('a conforming envelope passes and a broken one fails', async (t) => {
     const schema = { $ref: '#/components/schemas/JsonSuccessBase' };
-    t.same(violations(schema, { result: 'success', msg: '' }), []);
+    t.strictSame(violations(schema, { result: 'success', msg: '' }), []);
     t.not(violations(schema, { result: 'nope', msg: '' }).length, 0, 'a result outside the enum fails');
     t.not(violations(schema, { result: 'success' }).length, 0, 'a missing required field fails');
   });
@@ -23,7 +23,7 @@ t.test('the schema check itself', async (t) => {
   t.test('neutral names replace the vendor ones', async (t) => {
     const reaction = componentSchema('EmojiReaction');
     const base = { emoji_code: 'x', emoji_name: 'x', user_id: 1, user: { id: 1, email: 'a@b.c', full_name: 'A', is_mirror_dummy: false } };
-    t.same(violations(reaction, { ...base, reaction_type: 'service_extra_emoji' }), []);
+    t.strictSame(violations(reaction, { ...base, reaction_type: 'service_extra_emoji' }), []);
   });
 });
 
@@ -79,7 +79,7 @@ t.test('endpoints answer as the reference schemas say', async (t) => {
     t.test(`${method.toUpperCase()} ${path}`, async (t) => {
       const res = await call();
       t.equal((res.body as Record<string, unknown>)['result'], 'success', JSON.stringify(res.body).slice(0, 400));
-      t.same(responseViolations(method, path, res.body), [], JSON.stringify(res.body).slice(0, 400));
+      t.strictSame(responseViolations(method, path, res.body), [], JSON.stringify(res.body).slice(0, 400));
     });
   }
 });

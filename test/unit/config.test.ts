@@ -2,7 +2,7 @@ import t from 'tap';
 import { loadConfig, SPEC_DURATIONS_MS } from '../../src/config';
 
 t.test('the duration defaults are the spec values (SPEC §Limits)', async (t) => {
-  t.same(SPEC_DURATIONS_MS, {
+  t.strictSame(SPEC_DURATIONS_MS, {
     EVENT_QUEUE_TIMEOUT_MS: 600_000,
     HEARTBEAT_INTERVAL_MS: 60_000,
     TYPING_STARTED_WAIT_MS: 10_000,
@@ -10,7 +10,7 @@ t.test('the duration defaults are the spec values (SPEC §Limits)', async (t) =>
     TYPING_STARTED_EXPIRY_MS: 15_000,
   });
   const config = loadConfig({});
-  t.same(config.durations, {
+  t.strictSame(config.durations, {
     eventQueueTimeoutMs: 600_000,
     heartbeatIntervalMs: 60_000,
     typingStartedWaitMs: 10_000,
@@ -53,7 +53,7 @@ t.test('members past the waiting period are promoted daily unless configured', a
 });
 
 t.test('web sessions end after two weeks idle and failed logins count for 30 minutes unless configured', async (t) => {
-  t.same(loadConfig({}).sessions, { idleMs: 14 * 24 * 60 * 60_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 });
+  t.strictSame(loadConfig({}).sessions, { idleMs: 14 * 24 * 60 * 60_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 });
   t.equal(loadConfig({ SESSION_IDLE_MS: '60000' }).sessions.idleMs, 60_000);
   t.equal(loadConfig({ LOGIN_FAILURE_WINDOW_MS: '1000' }).sessions.loginFailureWindowMs, 1000);
   t.throws(() => loadConfig({ SESSION_IDLE_MS: '0' }), { message: /SESSION_IDLE_MS/ });

@@ -45,7 +45,7 @@ t.test('the event union', async (t) => {
   });
 
   t.test('the union declares every type the issue lists', async (t) => {
-    t.same(new Set(declaredEventTypes()), new Set([
+    t.strictSame(new Set(declaredEventTypes()), new Set([
       'message', 'update_message', 'delete_message', 'reaction', 'update_message_flags', 'subscription', 'stream',
       'realm_user', 'typing', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm',
       'realm_linkifiers', 'realm_playgrounds', 'realm_emoji', 'user_status', 'user_topic', 'user_group', 'attachment',

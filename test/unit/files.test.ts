@@ -4,6 +4,7 @@ import { scanMultipart } from '../../src/http/multipart';
 import { sanitizeFileName } from '../../workers/actions/attachments';
 import { ApiError } from '../../workers/lib/errors';
 import { fileReply, type StoredFile } from '../../workers/lib/file-response';
+import { hasFields } from '../helpers/exact';
 
 function body(parts: string[], boundary = 'b0undary'): Buffer {
   return Buffer.from(parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`, 'latin1');
@@ -16,7 +17,7 @@ t.test('the multipart scanner', async (t) => {
       'Content-Disposition: form-data; name="file"; filename="a b.txt"\r\nContent-Type: text/plain\r\n\r\nline1\r\nline2',
     ]);
     const parts = scanMultipart(raw, 'multipart/form-data; boundary=b0undary');
-    t.same(parts?.fields, [['topic', 'café']]);
+    t.strictSame(parts?.fields, [['topic', 'café']]);
     const file = parts?.files[0];
     t.match(file, { field: 'file', filename: 'a b.txt', contentType: 'text/plain' });
     // Offsets count in the body's ArrayBuffer, which is what travels to the shard.
@@ -25,7 +26,7 @@ t.test('the multipart scanner', async (t) => {
   t.test('a quoted boundary, a file without a type, and no boundary at all', async (t) => {
     const raw = body(['Content-Disposition: form-data; name="f"; filename="x.bin"\r\n\r\n\u0000\u0001'], 'q b');
     const parts = scanMultipart(raw, 'multipart/form-data; boundary="q b"');
-    t.match(parts?.files, [{ filename: 'x.bin', contentType: 'application/octet-stream', length: 2 }]);
+    hasFields(t, parts?.files, [{ filename: 'x.bin', contentType: 'application/octet-stream', length: 2 }]);
     t.equal(scanMultipart(raw, 'multipart/form-data'), null);
   });
 });
@@ -63,7 +64,7 @@ t.test('ranges', async (t) => {
 
 t.test('the upload limits and lifecycle durations default to the public API and the spec', async (t) => {
   const config = loadConfig({});
-  t.same(config.files, { maxUploadMib: 25, maxImageMib: 5, unclaimedExpiryMs: 21 * 86_400_000, sweepIntervalMs: 3_600_000, temporaryUrlMs: 60_000 });
+  t.strictSame(config.files, { maxUploadMib: 25, maxImageMib: 5, unclaimedExpiryMs: 21 * 86_400_000, sweepIntervalMs: 3_600_000, temporaryUrlMs: 60_000 });
   t.equal(config.maxBodyBytes, 26 * 1024 * 1024, 'the upload limit plus room for the multipart framing');
   t.equal(loadConfig({ MAX_FILE_UPLOAD_SIZE_MIB: '4' }).maxBodyBytes, 5 * 1024 * 1024);
   t.equal(loadConfig({ MAX_BODY_BYTES: '1000' }).maxBodyBytes, 1000);

@@ -34,7 +34,7 @@ t.test('flags on a narrow queue one update_message_flags event for the acting us
   const range = { anchor: 'oldest' as const, numBefore: 0, numAfter: 10, includeAnchor: true };
 
   await doUpdateFlagsForNarrow(realm, other, everything, { op: 'add', flag: 'read' }, range);
-  t.same(delivered, [
+  t.strictSame(delivered, [
     {
       event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [streamMessage, direct], all: false },
       userIds: [otherId],
@@ -43,7 +43,7 @@ t.test('flags on a narrow queue one update_message_flags event for the acting us
 
   delivered.length = 0;
   await doUpdateFlagsForNarrow(realm, other, everything, { op: 'remove', flag: 'read' }, range);
-  t.same(delivered, [
+  t.strictSame(delivered, [
     {
       event: {
         type: 'update_message_flags',
@@ -64,5 +64,5 @@ t.test('flags on a narrow queue one update_message_flags event for the acting us
 
   delivered.length = 0;
   await doUpdateFlagsForNarrow(realm, other, everything, { op: 'remove', flag: 'read' }, range);
-  t.same(delivered, [], 'nothing changed: no event');
+  t.strictSame(delivered, [], 'nothing changed: no event');
 });

@@ -21,7 +21,7 @@ t.test('.publish( is called only in workers/actions/ and workers/actors/', async
   const offenders = sources(WORKERS)
     .map((file) => path.relative(WORKERS, file))
     .filter((file) => !ALLOWED.test(file) && /\.publish\(/.test(fs.readFileSync(path.join(WORKERS, file), 'utf8')));
-  t.same(offenders, []);
+  t.strictSame(offenders, []);
 });
 
 t.test('the check finds publish( where it is used', async (t) => {

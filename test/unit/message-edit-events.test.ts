@@ -14,6 +14,7 @@ import { streamByName } from '../../workers/queries/streams';
 import { userById, type UserRow } from '../../workers/queries/users';
 import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
+import { hasFields } from '../helpers/exact';
 
 // api-notes §d: the payloads of update_message and delete_message, and who they are queued to.
 t.test('edit, move and delete queue their events to the right users', async (t) => {
@@ -68,8 +69,8 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
     await edit({ content: 'final' });
     t.equal(delivered.length, 1);
     const [queued] = delivered;
-    t.same([...(queued?.userIds ?? [])].sort((a, b) => a - b), [owner.id, aliceId, bobId]);
-    t.match(queued?.event, {
+    t.strictSame([...(queued?.userIds ?? [])].sort((a, b) => a - b), [owner.id, aliceId, bobId]);
+    hasFields(t, queued?.event, {
       type: 'update_message',
       user_id: owner.id,
       edit_timestamp: Number,
@@ -85,7 +86,7 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
       is_me_message: false,
       prev_rendered_content_version: 1,
     });
-    t.same(queued?.event['flags_by_user'], { [owner.id]: [], [aliceId]: [], [bobId]: [] }, 'sent through the API: unread for all');
+    t.strictSame(queued?.event['flags_by_user'], { [owner.id]: [], [aliceId]: [], [bobId]: [] }, 'sent through the API: unread for all');
     t.notOk('propagate_mode' in (queued?.event ?? {}), 'no propagate_mode without a move');
   });
 
@@ -94,10 +95,10 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
     await edit({ streamId: vault, topic: 'secret plans' });
     const deletion = delivered.find((q) => q.event.type === 'delete_message');
     const update = delivered.find((q) => q.event.type === 'update_message');
-    t.same([...(deletion?.userIds ?? [])].sort((a, b) => a - b), [aliceId, bobId]);
-    t.same(deletion?.event, { type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'plans' });
-    t.same(update?.userIds, [owner.id]);
-    t.match(update?.event, {
+    t.strictSame([...(deletion?.userIds ?? [])].sort((a, b) => a - b), [aliceId, bobId]);
+    t.strictSame(deletion?.event, { type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'plans' });
+    t.strictSame(update?.userIds, [owner.id]);
+    hasFields(t, update?.event, {
       type: 'update_message',
       message_ids: [id],
       stream_id: general,
@@ -112,7 +113,7 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
   t.test('a deletion goes to the stream subscribers in the bulk form', async (t) => {
     delivered.length = 0;
     await doDeleteMessage(realm, owner, id);
-    t.same(delivered, [
+    t.strictSame(delivered, [
       { event: { type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: vault, topic: 'secret plans' }, userIds: [owner.id] },
     ]);
   });

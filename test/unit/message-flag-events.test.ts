@@ -58,7 +58,7 @@ t.test('reaction and flag events', async (t) => {
   t.test('a reaction event carries the legacy user object and goes to rows plus subscribers with history', async (t) => {
     await doAddReaction(realm, member, streamMessage, 'octopus', { emojiName: 'octopus', emojiCode: undefined, reactionType: undefined });
     const [added] = take();
-    t.same(added?.event, {
+    t.strictSame(added?.event, {
       type: 'reaction',
       op: 'add',
       message_id: streamMessage,
@@ -68,7 +68,7 @@ t.test('reaction and flag events', async (t) => {
       user_id: member.id,
       user: { user_id: member.id, email: member.email, full_name: 'Member' },
     });
-    t.same([...(added?.userIds ?? [])].sort((a, b) => a - b), [owner.id, member.id, lurker.id]);
+    t.strictSame([...(added?.userIds ?? [])].sort((a, b) => a - b), [owner.id, member.id, lurker.id]);
     await doRemoveReaction(realm, member, streamMessage, { emojiName: 'octopus', emojiCode: undefined, reactionType: undefined });
     const [removed] = take();
     t.match(removed?.event, { type: 'reaction', op: 'remove', emoji_code: '1f419', user_id: member.id });
@@ -77,14 +77,14 @@ t.test('reaction and flag events', async (t) => {
   t.test('a reaction on a direct message goes to its participants only', async (t) => {
     await doAddReaction(realm, owner, directMessage, '+1', { emojiName: '+1', emojiCode: undefined, reactionType: undefined });
     const [added] = take();
-    t.same([...(added?.userIds ?? [])].sort((a, b) => a - b), [owner.id, member.id]);
+    t.strictSame([...(added?.userIds ?? [])].sort((a, b) => a - b), [owner.id, member.id]);
   });
 
   t.test('update_message_flags lists only the messages that changed, to the acting user; no change, no event', async (t) => {
     await doUpdateMessageFlags(realm, member, 'add', 'read', [directMessage, directMessage]);
     await doUpdateMessageFlags(realm, member, 'add', 'read', [directMessage]);
     const events = take();
-    t.same(events, [{ event: readAdded([directMessage], false), userIds: [member.id] }]);
+    t.strictSame(events, [{ event: readAdded([directMessage], false), userIds: [member.id] }]);
   });
 
   t.test('marking unread carries message_details for direct and stream messages', async (t) => {
@@ -94,8 +94,8 @@ t.test('reaction and flag events', async (t) => {
     take();
     await doUpdateMessageFlags(realm, owner, 'remove', 'read', [streamMessage]);
     const [stream] = take();
-    t.same(direct?.event['message_details'], { [String(directMessage)]: { type: 'private', user_ids: [owner.id] } });
-    t.same(stream?.event['message_details'], {
+    t.strictSame(direct?.event['message_details'], { [String(directMessage)]: { type: 'private', user_ids: [owner.id] } });
+    t.strictSame(stream?.event['message_details'], {
       [String(streamMessage)]: { type: 'stream', stream_id: general.id, topic: 'events', unmuted_stream_msg: true },
     });
   });
@@ -103,7 +103,7 @@ t.test('reaction and flag events', async (t) => {
   t.test('mark_all_as_read sends all with an empty list; mark_stream_as_read lists the IDs', async (t) => {
     await doMarkStreamAsRead(realm, owner, general.id);
     await doMarkAllAsRead(realm, member);
-    t.same(take(), [
+    t.strictSame(take(), [
       { event: readAdded([streamMessage], false), userIds: [owner.id] },
       { event: readAdded([], true), userIds: [member.id] },
     ]);

@@ -116,7 +116,7 @@ t.test('every narrow shape reads messages and user_messages through an index', a
     const tableColumns = (db.prepare("SELECT name FROM pragma_table_info('messages')").all() as { name: string }[])
       .map((column) => column.name)
       .filter((name) => name !== 'rendered_content_version');
-    t.same(FULL_COLUMNS.split(', ').map((column) => column.slice('m.'.length)), tableColumns);
+    t.strictSame(FULL_COLUMNS.split(', ').map((column) => column.slice('m.'.length)), tableColumns);
     // The row only has to be read back: its sender, recipient and stream need not exist.
     db.pragma('foreign_keys = OFF');
     db.prepare(
@@ -127,6 +127,6 @@ t.test('every narrow shape reads messages and user_messages through an index', a
     const asArray = db.prepare(`SELECT ${FULL_COLUMNS} FROM messages m WHERE m.id = 77`).raw(true).get() as unknown[];
     const asObject = db.prepare('SELECT m.* FROM messages m WHERE m.id = 77').get() as Record<string, unknown>;
     delete asObject['rendered_content_version'];
-    t.same(messageRowFromArray(asArray), asObject);
+    t.strictSame(messageRowFromArray(asArray), asObject);
   });
 });

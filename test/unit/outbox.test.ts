@@ -25,7 +25,7 @@ t.test('the outbox', async (t) => {
     });
     t.equal(deliveredDuringTransaction, 0, 'nothing is sent while the transaction is open');
     t.equal(delivered.length, 1);
-    t.same(delivered[0], { event: { type: 'realm', op: 'update_dict' }, userIds: [1] });
+    t.strictSame(delivered[0], { event: { type: 'realm', op: 'update_dict' }, userIds: [1] });
   });
 
   t.test('drops the events and the writes of a transaction that throws', async (t) => {
@@ -56,15 +56,15 @@ t.test('group commit: actions of one turn share a commit, and a failing one undo
       return name;
     });
   const results = await Promise.allSettled([write('first', false), write('second', true), write('third', false)]);
-  t.same(
+  t.strictSame(
     results.map((r) => r.status),
     ['fulfilled', 'rejected', 'fulfilled'],
   );
   const names = (realm.db.prepare('SELECT name FROM user_groups WHERE is_system_group = 0 ORDER BY id').all() as { name: string }[]).map(
     (r) => r.name,
   );
-  t.same(names, ['first', 'third']);
-  t.same(
+  t.strictSame(names, ['first', 'third']);
+  t.strictSame(
     delivered.map((d) => d.event['name']),
     ['first', 'third'],
   );

@@ -36,32 +36,32 @@ t.test('presence and its flusher', async (t) => {
 
   await t.test('arms ONE timer for the interval', async (t) => {
     flusher.arm();
-    t.same(clock.armedAt(), [startMs + INTERVAL_MS]);
+    t.strictSame(clock.armedAt(), [startMs + INTERVAL_MS]);
   });
 
   await t.test('a ping is kept in memory, announced, and not written', async (t) => {
     doUpdatePresence(realm, owner, 'active');
-    t.same(stored(), []);
-    t.same(ownerShown()?.['aggregated'], { client: 'website', status: 'active', timestamp: startS });
-    t.same(events.map((e) => e.event['presence']), [{ website: { client: 'website', status: 'active', timestamp: startS, pushable: false } }]);
+    t.strictSame(stored(), []);
+    t.strictSame(ownerShown()?.['aggregated'], { client: 'website', status: 'active', timestamp: startS });
+    t.strictSame(events.map((e) => e.event['presence']), [{ website: { client: 'website', status: 'active', timestamp: startS, pushable: false } }]);
   });
 
   await t.test('the flush writes the pinged users in one go and re-arms', async (t) => {
     clock.advanceTo(startMs + INTERVAL_MS);
     await flusher.whenIdle();
-    t.same(stored(), [{ user_id: 1, last_connected_time: startS, last_active_time: startS }]);
-    t.same(clock.armedAt(), [startMs + 2 * INTERVAL_MS]);
+    t.strictSame(stored(), [{ user_id: 1, last_connected_time: startS, last_active_time: startS }]);
+    t.strictSame(clock.armedAt(), [startMs + 2 * INTERVAL_MS]);
   });
 
   await t.test('idle pings within 70 seconds of activity still show active, later ones idle', async (t) => {
     events.length = 0;
     clock.advanceTo(startMs + 60_000);
     doUpdatePresence(realm, owner, 'idle');
-    t.same(events, [], 'nothing others see changed');
+    t.strictSame(events, [], 'nothing others see changed');
     clock.advanceTo(startMs + 80_000);
     doUpdatePresence(realm, owner, 'idle');
-    t.same(ownerShown()?.['aggregated'], { client: 'website', status: 'idle', timestamp: startS + 80 });
-    t.same(events.map((e) => e.event['presence']), [{ website: { client: 'website', status: 'idle', timestamp: startS + 80, pushable: false } }]);
+    t.strictSame(ownerShown()?.['aggregated'], { client: 'website', status: 'idle', timestamp: startS + 80 });
+    t.strictSame(events.map((e) => e.event['presence']), [{ website: { client: 'website', status: 'idle', timestamp: startS + 80, pushable: false } }]);
   });
 
   await t.test('a user back after the offline threshold is announced again', async (t) => {
@@ -75,6 +75,6 @@ t.test('presence and its flusher', async (t) => {
     realm.close();
     const reopened = open();
     t.teardown(() => reopened.close());
-    t.same(reopened.presence.get(1), { lastConnected: startS + 400, lastActive: startS });
+    t.strictSame(reopened.presence.get(1), { lastConnected: startS + 400, lastActive: startS });
   });
 });

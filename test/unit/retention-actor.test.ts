@@ -40,25 +40,25 @@ t.test('the retention actor', async (t) => {
 
   t.test('arms ONE timer for the interval', async (t) => {
     actor.arm();
-    t.same(clock.armedAt(), [nowMs + INTERVAL_MS]);
+    t.strictSame(clock.armedAt(), [nowMs + INTERVAL_MS]);
   });
 
   t.test('without a retention period nothing is deleted', async (t) => {
     clock.advanceTo(nowMs + INTERVAL_MS);
     await actor.whenIdle();
     t.ok([...old, fresh].every(exists));
-    t.same(events.filter((e) => e.event.type === 'delete_message'), []);
-    t.same(clock.armedAt(), [nowMs + 2 * INTERVAL_MS], 're-armed for the next sweep');
+    t.strictSame(events.filter((e) => e.event.type === 'delete_message'), []);
+    t.strictSame(clock.armedAt(), [nowMs + 2 * INTERVAL_MS], 're-armed for the next sweep');
   });
 
   t.test('with 7 days on the stream, the expired messages go in batches, one event per topic', async (t) => {
     realm.stmt('UPDATE streams SET message_retention_days = 7 WHERE id = ?').run(generalId);
     clock.advanceTo(nowMs + 2 * INTERVAL_MS);
     await actor.whenIdle();
-    t.same(old.map(exists), [false, false, false], 'the expired messages are gone');
+    t.strictSame(old.map(exists), [false, false, false], 'the expired messages are gone');
     t.ok(exists(fresh), 'the fresh one stays');
     const deletes = events.filter((e) => e.event.type === 'delete_message').map((e) => e.event);
-    t.same(
+    t.strictSame(
       deletes.map((e) => [e['topic'], e['message_ids']]),
       [
         ['a', [old[0], old[1]]],
@@ -86,6 +86,6 @@ t.test('the retention actor', async (t) => {
 
   t.test('stop clears the timer', async (t) => {
     actor.stop();
-    t.same(clock.armedAt(), []);
+    t.strictSame(clock.armedAt(), []);
   });
 });

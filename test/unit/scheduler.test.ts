@@ -40,13 +40,13 @@ t.test('the scheduled-message delivery actor', async (t) => {
 
   t.test('arms nothing while no message is pending', async (t) => {
     scheduler.arm();
-    t.same(clock.armedAt(), []);
+    t.strictSame(clock.armedAt(), []);
   });
 
   const ids: number[] = [];
   t.test('keeps ONE timer, for the earliest due time, however many messages are pending', async (t) => {
     for (const offset of [500, 300, 100, 400, 200]) ids.push(await schedule(offset, `due at +${offset}`));
-    t.same(clock.armedAt(), [(startSeconds + 100) * 1000]);
+    t.strictSame(clock.armedAt(), [(startSeconds + 100) * 1000]);
   });
 
   t.test('creating queues op add, and editing op update, with the whole object, to the sender only', async (t) => {
@@ -62,7 +62,7 @@ t.test('the scheduled-message delivery actor', async (t) => {
       scheduled_delivery_timestamp: startSeconds + 900,
       failed: false,
     };
-    t.same(events, [{ event: { type: 'scheduled_messages', op: 'add', scheduled_messages: [object] }, userIds: [owner.id] }]);
+    t.strictSame(events, [{ event: { type: 'scheduled_messages', op: 'add', scheduled_messages: [object] }, userIds: [owner.id] }]);
     events.length = 0;
     await doUpdateScheduledMessage(realm, owner, id, {
       type: undefined,
@@ -71,7 +71,7 @@ t.test('the scheduled-message delivery actor', async (t) => {
       topic: undefined,
       scheduledTimestamp: undefined,
     });
-    t.same(events, [
+    t.strictSame(events, [
       {
         event: { type: 'scheduled_messages', op: 'update', scheduled_message: { ...object, content: 'edited', rendered_content: '<p>edited</p>' } },
         userIds: [owner.id],
@@ -79,8 +79,8 @@ t.test('the scheduled-message delivery actor', async (t) => {
     ]);
     events.length = 0;
     await doDeleteScheduledMessage(realm, owner, id);
-    t.same(events, [{ event: { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }, userIds: [owner.id] }]);
-    t.same(clock.armedAt(), [(startSeconds + 100) * 1000], 'still the one timer for the earliest');
+    t.strictSame(events, [{ event: { type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }, userIds: [owner.id] }]);
+    t.strictSame(clock.armedAt(), [(startSeconds + 100) * 1000], 'still the one timer for the earliest');
   });
 
   t.test('delivers the earliest when its time comes, then re-arms for the next', async (t) => {
@@ -92,16 +92,16 @@ t.test('the scheduled-message delivery actor', async (t) => {
     t.equal(state.delivered, 1);
     t.not(state.delivered_message_id, null);
     t.not(state.delivered_message_id, first, 'the sent message gets its own ID');
-    t.same(clock.armedAt(), [(startSeconds + 200) * 1000]);
+    t.strictSame(clock.armedAt(), [(startSeconds + 200) * 1000]);
     const remove = events.find((queued) => queued.event.type === 'scheduled_messages');
-    t.same(remove, { event: { type: 'scheduled_messages', op: 'remove', scheduled_message_id: first }, userIds: [owner.id] });
+    t.strictSame(remove, { event: { type: 'scheduled_messages', op: 'remove', scheduled_message_id: first }, userIds: [owner.id] });
     const message = events.find((queued) => queued.event.type === 'message');
     t.ok(message, 'the delivery queued the message event of a normal send');
   });
 
   t.test('re-arms for the next one when the earliest is deleted', async (t) => {
     await doDeleteScheduledMessage(realm, owner, ids[4] as number);
-    t.same(clock.armedAt(), [(startSeconds + 300) * 1000]);
+    t.strictSame(clock.armedAt(), [(startSeconds + 300) * 1000]);
   });
 
   t.test('delivers everything overdue in one round, each exactly once', async (t) => {
@@ -110,7 +110,7 @@ t.test('the scheduled-message delivery actor', async (t) => {
     for (const id of [ids[0], ids[1], ids[3]] as number[]) t.equal(rowState(realm, id).delivered, 1);
     const sent = realm.stmt("SELECT count(*) AS n FROM messages WHERE content LIKE 'due at +%'").get() as { n: number };
     t.equal(sent.n, 4, 'four delivered, the deleted one never');
-    t.same(clock.armedAt(), []);
+    t.strictSame(clock.armedAt(), []);
   });
 
   t.test('marks a message failed, with an update event, when its stream is gone by then', async (t) => {
@@ -130,8 +130,8 @@ t.test('the scheduled-message delivery actor', async (t) => {
     clock.jumpTo((startSeconds + 1100) * 1000);
     await scheduler.whenIdle();
     const row = realm.stmt('SELECT delivered, failed, failure_message FROM scheduled_messages WHERE id = ?').get(id);
-    t.same(row, { delivered: 0, failed: 1, failure_message: `Stream with ID '${generalId}' does not exist` });
-    t.same(events, [
+    t.strictSame(row, { delivered: 0, failed: 1, failure_message: `Stream with ID '${generalId}' does not exist` });
+    t.strictSame(events, [
       {
         event: {
           type: 'scheduled_messages',
@@ -150,18 +150,18 @@ t.test('the scheduled-message delivery actor', async (t) => {
         userIds: [owner.id],
       },
     ]);
-    t.same(clock.armedAt(), [], 'a failed message is not retried on its own');
+    t.strictSame(clock.armedAt(), [], 'a failed message is not retried on its own');
   });
 
   t.test('clamps a far-off delay to what setTimeout can hold, and only re-arms on that wake-up', async (t) => {
     const farOffset = 40 * 24 * 3600; // 40 days: more than 2^31 - 1 ms
     const id = await schedule(farOffset, 'far off');
     const now = clock.now();
-    t.same(clock.armedAt(), [now + MAX_TIMER_DELAY_MS]);
+    t.strictSame(clock.armedAt(), [now + MAX_TIMER_DELAY_MS]);
     clock.jumpTo(now + MAX_TIMER_DELAY_MS);
     await scheduler.whenIdle();
     t.equal(rowState(realm, id).delivered, 0, 'not yet due');
-    t.same(clock.armedAt(), [(startSeconds + farOffset) * 1000]);
+    t.strictSame(clock.armedAt(), [(startSeconds + farOffset) * 1000]);
   });
 
   t.test('stops its timer when the realm closes', async (t) => {

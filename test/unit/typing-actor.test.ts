@@ -41,13 +41,13 @@ t.test('the tick is a second for the spec duration and finer for shortened ones'
 t.test('a start is published at once and its stop follows when it is not renewed within the expiry', async (t) => {
   const { clock, actor, published } = setUp();
   actor.notify(directNotice(1, 2, 'start'));
-  t.same(ops(published), ['start:2']);
-  t.same(published[0]?.event, directNotice(1, 2, 'start').event);
+  t.strictSame(ops(published), ['start:2']);
+  t.strictSame(published[0]?.event, directNotice(1, 2, 'start').event);
   clock.advanceTo(START + EXPIRY_MS - 1);
-  t.same(ops(published), ['start:2'], 'nothing before the expiry');
+  t.strictSame(ops(published), ['start:2'], 'nothing before the expiry');
   clock.advanceTo(START + EXPIRY_MS + 1_000);
-  t.same(ops(published), ['start:2', 'stop:2']);
-  t.same(published[1]?.event, directNotice(1, 2, 'stop').event, 'the stop is the start with op stop');
+  t.strictSame(ops(published), ['start:2', 'stop:2']);
+  t.strictSame(published[1]?.event, directNotice(1, 2, 'stop').event, 'the stop is the start with op stop');
   t.equal(actor.pendingCount, 0);
   t.equal(clock.timers.size, 0, 'no timer is left armed when nothing is pending');
 });
@@ -58,9 +58,9 @@ t.test('a renewed start pushes the expiry back', async (t) => {
   clock.advanceTo(START + 10_000);
   actor.notify(directNotice(1, 2, 'start'));
   clock.advanceTo(START + EXPIRY_MS + 1_000);
-  t.same(ops(published), ['start:2', 'start:2'], 'the first start no longer expires');
+  t.strictSame(ops(published), ['start:2', 'start:2'], 'the first start no longer expires');
   clock.advanceTo(START + 10_000 + EXPIRY_MS + 1_000);
-  t.same(ops(published), ['start:2', 'start:2', 'stop:2']);
+  t.strictSame(ops(published), ['start:2', 'start:2', 'stop:2']);
 });
 
 t.test('an explicit stop is published and cancels the expiry', async (t) => {
@@ -68,7 +68,7 @@ t.test('an explicit stop is published and cancels the expiry', async (t) => {
   actor.notify(directNotice(1, 2, 'start'));
   actor.notify(directNotice(1, 2, 'stop'));
   clock.advanceTo(START + 10 * EXPIRY_MS);
-  t.same(ops(published), ['start:2', 'stop:2']);
+  t.strictSame(ops(published), ['start:2', 'stop:2']);
   t.equal(actor.pendingCount, 0);
 });
 
@@ -76,7 +76,7 @@ t.test('a stop without a start is published as sent', async (t) => {
   const { clock, actor, published } = setUp();
   actor.notify(directNotice(1, 2, 'stop'));
   clock.advanceTo(START + 10 * EXPIRY_MS);
-  t.same(ops(published), ['stop:2']);
+  t.strictSame(ops(published), ['stop:2']);
 });
 
 t.test('many conversations share one timer and expire in the sweep of their tick', async (t) => {
@@ -99,7 +99,7 @@ t.test('conversations of different senders expire separately', async (t) => {
   actor.notify(directNotice(2, 1, 'start'));
   actor.notify(directNotice(1, 2, 'stop'));
   clock.advanceTo(START + EXPIRY_MS + 1_000);
-  t.same(ops(published), ['start:2', 'start:1', 'stop:2', 'stop:1']);
+  t.strictSame(ops(published), ['start:2', 'start:1', 'stop:2', 'stop:1']);
 });
 
 t.test('a stopped actor publishes nothing and leaves no timer', async (t) => {
@@ -109,5 +109,5 @@ t.test('a stopped actor publishes nothing and leaves no timer', async (t) => {
   t.equal(clock.timers.size, 0);
   actor.notify(directNotice(1, 3, 'start'));
   clock.advanceTo(START + 10 * EXPIRY_MS);
-  t.same(ops(published), ['start:2']);
+  t.strictSame(ops(published), ['start:2']);
 });

@@ -61,10 +61,10 @@ t.test('after registering, the store knows the organization and opens its view a
   const state = h.store.current;
   t.equal(state.snapshot?.me.user_id, ME);
   t.equal(unreadByStream(state.unread).get(1), 2);
-  t.same(state.list.messages.map((message) => message.id), [40, 41]);
+  t.strictSame(state.list.messages.map((message) => message.id), [40, 41]);
   t.equal(state.listVersion, 1, 'a fresh list, for the view to scroll to its first unread');
   const fetch = h.calls.find((call) => call.path === '/messages');
-  t.same(fetch?.params['narrow'], [{ operator: 'stream', operand: 1 }]);
+  t.strictSame(fetch?.params['narrow'], [{ operator: 'stream', operand: 1 }]);
   t.equal(fetch?.params['anchor'], 'first_unread');
   t.equal(h.store.current.connection, 'connected');
   h.stop();
@@ -80,7 +80,7 @@ t.test('live events reach the snapshot, the unread counts and the open view toge
     { type: 'realm_user', op: 'update', person: { user_id: ANN, full_name: 'Ann B' } },
   ]);
   const state = h.store.current;
-  t.same(state.list.messages.map((message) => message.id), [40, 41, 42]);
+  t.strictSame(state.list.messages.map((message) => message.id), [40, 41, 42]);
   t.ok(isUnread(state.unread, 42));
   t.equal(state.snapshot?.users.get(ANN)?.full_name, 'Ann B');
   t.equal(state.typing.length, 1);
@@ -102,7 +102,7 @@ t.test('messages seen are marked read at once here and in one request to the ser
   t.ok(batch, 'one batch timer');
   batch?.run();
   const flags = h.calls.filter((call) => call.path === '/messages/flags');
-  t.same(flags.map((call) => call.params), [{ messages: [40, 41], op: 'add', flag: 'read' }], 'only the unread ones, once');
+  t.strictSame(flags.map((call) => call.params), [{ messages: [40, 41], op: 'add', flag: 'read' }], 'only the unread ones, once');
   h.stop();
 });
 
@@ -119,7 +119,7 @@ t.test('a sent message shows at once, then its event replaces the echo', async (
   t.equal(post?.params['queue_id'], 'queue-1', "the tab's queue");
   t.equal(post?.params['local_id'], echo?.localId);
   await h.deliver([{ type: 'message', message: streamMessage(500, 1, 'lunch', { sender_id: ME }), flags: ['read'], local_message_id: echo?.localId }]);
-  t.same(h.store.current.list.messages.map((message) => message.localId ?? message.id), [40, 41, 500]);
+  t.strictSame(h.store.current.list.messages.map((message) => message.localId ?? message.id), [40, 41, 500]);
   h.stop();
 });
 
@@ -142,9 +142,9 @@ t.test('opening another view fetches it, and older pages are added before', asyn
   await h.settle();
   t.equal(h.store.current.list.loading, false);
   await h.store.loadOlder();
-  t.same(h.store.current.list.messages.map((message) => message.id), [30, 40, 41]);
+  t.strictSame(h.store.current.list.messages.map((message) => message.id), [30, 40, 41]);
   const older = h.calls.filter((call) => call.path === '/messages').at(-1);
-  t.same([older?.params['anchor'], older?.params['num_before'], older?.params['num_after'], older?.params['include_anchor']], ['40', 50, 0, false]);
+  t.strictSame([older?.params['anchor'], older?.params['num_before'], older?.params['num_after'], older?.params['include_anchor']], ['40', 50, 0, false]);
   await h.store.loadOlder();
   t.equal(h.calls.filter((call) => call.path === '/messages').length, 3, 'nothing older to fetch once the oldest is found');
   h.stop();
@@ -157,6 +157,6 @@ t.test('messages moved into the open stream are fetched, since their event does 
   await h.deliver([{ type: 'update_message', message_id: 41, message_ids: [41], edit_timestamp: 1, stream_id: 1, subject: 'food', orig_subject: 'lunch', flags: [] }]);
   t.equal(h.calls.filter((call) => call.params['anchor'] === 'newest').length, 0, 'a topic renamed within the view needs no fetch');
   await h.deliver([{ type: 'update_message', message_id: 45, message_ids: [45], edit_timestamp: 1, stream_id: 2, new_stream_id: 1, subject: 'lunch', orig_subject: 'x', flags: [] }]);
-  t.same(h.store.current.list.messages.map((message) => message.id), [40, 41, 45]);
+  t.strictSame(h.store.current.list.messages.map((message) => message.id), [40, 41, 45]);
   h.stop();
 });

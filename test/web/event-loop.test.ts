@@ -64,8 +64,8 @@ t.test('the loop registers once with the page capabilities, then polls from the 
   void h.loop.run();
   const registration = await h.nextCall();
   t.equal(registration.path, '/register');
-  t.same(registration.params, REGISTER_PARAMS);
-  t.same(REGISTER_PARAMS['client_capabilities'], {
+  t.strictSame(registration.params, REGISTER_PARAMS);
+  t.strictSame(REGISTER_PARAMS['client_capabilities'], {
     notification_settings_null: true,
     bulk_message_deletion: true,
     user_avatar_url_field_optional: false,
@@ -76,13 +76,13 @@ t.test('the loop registers once with the page capabilities, then polls from the 
   t.notOk('event_types' in REGISTER_PARAMS, 'no event type filter');
   registration.answer({ value: register({ queue_id: 'q1', last_event_id: 4 }) });
   const poll = await h.nextCall();
-  t.same(poll.params, { queue_id: 'q1', last_event_id: 4 });
+  t.strictSame(poll.params, { queue_id: 'q1', last_event_id: 4 });
   t.equal(h.loop.queue, 'q1');
-  t.same(h.states, ['connected']);
+  t.strictSame(h.states, ['connected']);
   poll.answer({ value: { events: [{ id: 5, type: 'heartbeat' }, { id: 6, type: 'message' }] } });
   const next = await h.nextCall();
-  t.same(next.params, { queue_id: 'q1', last_event_id: 6 });
-  t.same(h.batches.map((batch) => batch.map((event) => event.type)), [['message']]);
+  t.strictSame(next.params, { queue_id: 'q1', last_event_id: 6 });
+  t.strictSame(h.batches.map((batch) => batch.map((event) => event.type)), [['message']]);
   h.loop.stop();
   next.answer({ value: { events: [] } });
 });
@@ -93,19 +93,19 @@ t.test('a lost server means reconnecting on the same queue with growing waits, a
   (await h.nextCall()).answer({ value: register({ queue_id: 'q1', last_event_id: 0 }) });
   (await h.nextCall()).answer({ error: new Failure(0, 'NETWORK') });
   await h.settle();
-  t.same(h.states, ['connected', 'reconnecting']);
-  t.same(h.timers.map((timer) => timer.ms), [1000]);
+  t.strictSame(h.states, ['connected', 'reconnecting']);
+  t.strictSame(h.timers.map((timer) => timer.ms), [1000]);
   h.timers[0]!.run();
   (await h.nextCall()).answer({ error: new Failure(502, 'BAD_RESPONSE') });
   await h.settle();
-  t.same(h.timers.map((timer) => timer.ms), [1000, 2000], 'the wait doubles');
+  t.strictSame(h.timers.map((timer) => timer.ms), [1000, 2000], 'the wait doubles');
   h.timers[1]!.run();
   const resumed = await h.nextCall();
-  t.same(resumed.params, { queue_id: 'q1', last_event_id: 0 }, 'the same queue, from the same place');
+  t.strictSame(resumed.params, { queue_id: 'q1', last_event_id: 0 }, 'the same queue, from the same place');
   resumed.answer({ value: { events: [{ id: 1, type: 'message' }, { id: 2, type: 'reaction' }] } });
   const after = await h.nextCall();
-  t.same(h.states, ['connected', 'reconnecting', 'connected']);
-  t.same(h.batches[0]?.map((event) => event.id), [1, 2]);
+  t.strictSame(h.states, ['connected', 'reconnecting', 'connected']);
+  t.strictSame(h.batches[0]?.map((event) => event.id), [1, 2]);
   t.equal(h.registers.length, 1, 'no new registration');
   h.loop.stop();
   after.answer({ value: { events: [] } });
@@ -120,8 +120,8 @@ t.test('a queue the server lost means registering again and telling the app to r
   t.equal(again.path, '/register');
   again.answer({ value: register({ queue_id: 'q2', last_event_id: 9 }) });
   const poll = await h.nextCall();
-  t.same(poll.params, { queue_id: 'q2', last_event_id: 9 });
-  t.same(h.registers.map(([response, kind]) => `${response.queue_id} ${kind}`), ['q1 first', 'q2 again']);
+  t.strictSame(poll.params, { queue_id: 'q2', last_event_id: 9 });
+  t.strictSame(h.registers.map(([response, kind]) => `${response.queue_id} ${kind}`), ['q1 first', 'q2 again']);
   t.equal(h.timers.length, 0, 'no wait before registering again');
   h.loop.stop();
   poll.answer({ value: { events: [] } });
@@ -132,13 +132,13 @@ t.test('a failed registration is retried with backoff, and an ended session sign
   const done = h.loop.run();
   (await h.nextCall()).answer({ error: new Failure(0, 'NETWORK') });
   await h.settle();
-  t.same(h.states, ['reconnecting']);
+  t.strictSame(h.states, ['reconnecting']);
   h.timers[0]!.run();
   (await h.nextCall()).answer({ value: register({ queue_id: 'q1' }) });
   (await h.nextCall()).answer({ error: new Failure(401, 'UNAUTHORIZED') });
   await done;
   t.ok(h.signedOut());
-  t.same(h.registers.map(([, kind]) => kind), ['first']);
+  t.strictSame(h.registers.map(([, kind]) => kind), ['first']);
 });
 
 t.test('a poll the server refuses for another reason registers again after a wait, never in a tight loop', async (t) => {
@@ -147,14 +147,14 @@ t.test('a poll the server refuses for another reason registers again after a wai
   (await h.nextCall()).answer({ value: register({ queue_id: 'q1' }) });
   (await h.nextCall()).answer({ error: new Failure(400, 'BAD_REQUEST') });
   await h.settle();
-  t.same(h.timers.map((timer) => timer.ms), [1000]);
-  t.same(h.states, ['connected'], 'the server answers, so this is not reconnecting');
+  t.strictSame(h.timers.map((timer) => timer.ms), [1000]);
+  t.strictSame(h.states, ['connected'], 'the server answers, so this is not reconnecting');
   h.timers[0]!.run();
   const again = await h.nextCall();
   t.equal(again.path, '/register');
   again.answer({ value: register({ queue_id: 'q2' }) });
   (await h.nextCall()).answer({ error: new Failure(400, 'BAD_REQUEST') });
   await h.settle();
-  t.same(h.timers.map((timer) => timer.ms), [1000, 2000], 'the wait grows while registering does not help');
+  t.strictSame(h.timers.map((timer) => timer.ms), [1000, 2000], 'the wait grows while registering does not help');
   h.loop.stop();
 });

@@ -14,7 +14,7 @@ const narrows: Narrow[] = [
 ];
 
 t.test('every narrow survives the trip through the location hash', async (t) => {
-  for (const narrow of narrows) t.same(parseHash(toHash(narrow)), narrow, toHash(narrow));
+  for (const narrow of narrows) t.strictSame(parseHash(toHash(narrow)), narrow, toHash(narrow));
 });
 
 t.test('hashes are written exactly as the panels contract documents them', async (t) => {
@@ -24,8 +24,8 @@ t.test('hashes are written exactly as the panels contract documents them', async
 });
 
 t.test('direct conversation hashes are read in ascending order, and malformed hashes are not views', async (t) => {
-  t.same(parseHash('#narrow/dm/5,3'), { kind: 'dm', userIds: [3, 5] });
-  t.same(parseHash('#narrow/stream/10/topic/x/near/42'), { kind: 'topic', streamId: 10, topic: 'x' }, 'a message link opens its conversation');
+  t.strictSame(parseHash('#narrow/dm/5,3'), { kind: 'dm', userIds: [3, 5] });
+  t.strictSame(parseHash('#narrow/stream/10/topic/x/near/42'), { kind: 'topic', streamId: 10, topic: 'x' }, 'a message link opens its conversation');
   t.equal(parseHash('#narrow/stream/10/near/x'), null);
   for (const bad of ['', '#narrow/', '#narrow/stream/x', '#narrow/stream/0', '#narrow/dm/1,a', '#narrow/is/unread', '#narrow/search/', '#narrow/stream/1/topic/%E0', '#other']) {
     t.equal(parseHash(bad), null, bad);
@@ -33,14 +33,14 @@ t.test('direct conversation hashes are read in ascending order, and malformed ha
 });
 
 t.test('each narrow becomes the API narrow parameter', async (t) => {
-  t.same(toApiNarrow({ kind: 'all' }), []);
-  t.same(toApiNarrow({ kind: 'topic', streamId: 4, topic: 'x' }), [
+  t.strictSame(toApiNarrow({ kind: 'all' }), []);
+  t.strictSame(toApiNarrow({ kind: 'topic', streamId: 4, topic: 'x' }), [
     { operator: 'stream', operand: 4 },
     { operator: 'topic', operand: 'x' },
   ]);
-  t.same(toApiNarrow({ kind: 'dm', userIds: [ANN] }), [{ operator: 'dm', operand: [ANN] }]);
-  t.same(toApiNarrow({ kind: 'search', words: 'hi' }), [{ operator: 'search', operand: 'hi' }]);
-  t.same(toApiNarrow({ kind: 'mentioned' }), [{ operator: 'is', operand: 'mentioned' }]);
+  t.strictSame(toApiNarrow({ kind: 'dm', userIds: [ANN] }), [{ operator: 'dm', operand: [ANN] }]);
+  t.strictSame(toApiNarrow({ kind: 'search', words: 'hi' }), [{ operator: 'search', operand: 'hi' }]);
+  t.strictSame(toApiNarrow({ kind: 'mentioned' }), [{ operator: 'is', operand: 'mentioned' }]);
 });
 
 t.test('a live message is placed only in the views it belongs to', async (t) => {

@@ -61,7 +61,7 @@ t.test('direct messages have no topic to move, resolve or mute', async (t) => {
   const dm = message(1, { type: 'private', display_recipient: [], subject: '' });
   delete dm.stream_id;
   const may = messagePermissions(author, dm, realm, SENT);
-  t.same([may.editTopic, may.moveToStream, may.muteTopic], [false, false, false]);
+  t.strictSame([may.editTopic, may.moveToStream, may.muteTopic], [false, false, false]);
 });
 
 t.test('realm policies by role', async (t) => {
@@ -102,7 +102,7 @@ t.test('a message link follows the hash grammar', async (t) => {
 });
 
 t.test('role labels', async (t) => {
-  t.same([100, 200, 300, 400, 600].map(roleLabel), ['Owner', 'Administrator', 'Moderator', 'Member', 'Guest']);
+  t.strictSame([100, 200, 300, 400, 600].map(roleLabel), ['Owner', 'Administrator', 'Moderator', 'Member', 'Guest']);
   t.equal(roleLabel(999), 'Role 999');
   t.notOk(assignableRoles({ role: 200 }).some((choice) => choice.value === 100), 'administrators cannot make owners');
   t.ok(assignableRoles({ role: 100 }).some((choice) => choice.value === 100));
@@ -110,12 +110,12 @@ t.test('role labels', async (t) => {
 
 t.test('the organization form sends only what changed', async (t) => {
   const before = organizationForm({ realm_name: 'Acme', realm_description: '', realm_allow_message_editing: true, realm_message_content_edit_limit_seconds: 600 });
-  t.same(organizationChanges(before, before), {});
-  t.same(organizationChanges(before, { ...before, name: ' Acme Inc ', message_content_edit_limit_seconds: '' }), {
+  t.strictSame(organizationChanges(before, before), {});
+  t.strictSame(organizationChanges(before, { ...before, name: ' Acme Inc ', message_content_edit_limit_seconds: '' }), {
     name: 'Acme Inc',
     message_content_edit_limit_seconds: 'unlimited',
   });
-  t.same(organizationChanges(before, { ...before, waiting_period_threshold: '3', edit_topic_policy: POLICY.ADMINS }), {
+  t.strictSame(organizationChanges(before, { ...before, waiting_period_threshold: '3', edit_topic_policy: POLICY.ADMINS }), {
     waiting_period_threshold: 3,
     edit_topic_policy: POLICY.ADMINS,
   });

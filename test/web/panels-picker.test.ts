@@ -14,7 +14,7 @@ t.test('choices are named by the name a person reads, not the canonical one', as
 });
 
 t.test('custom emoji come first and deactivated ones are not offered', async (t) => {
-  t.same(choices[0], { name: 'party_parrot', code: '3', reactionType: 'realm_emoji', names: ['party_parrot'], imageUrl: '/emoji/3.png' });
+  t.strictSame(choices[0], { name: 'party_parrot', code: '3', reactionType: 'realm_emoji', names: ['party_parrot'], imageUrl: '/emoji/3.png' });
   t.notOk(choices.some((choice) => choice.name === 'old_logo'));
 });
 
@@ -44,7 +44,7 @@ t.test('without a search the picker offers only the first choices, so it opens f
 });
 
 t.test('a search that matches nothing offers nothing', async (t) => {
-  t.same(filterChoices(choices, 'no_such_emoji_anywhere'), []);
+  t.strictSame(filterChoices(choices, 'no_such_emoji_anywhere'), []);
 });
 
 t.test('an emoji named exactly as searched comes first', async (t) => {

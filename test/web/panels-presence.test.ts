@@ -31,7 +31,7 @@ t.test('active humans come first, then the others by name; bots apart; deactivat
     [6, { active_timestamp: NOW, idle_timestamp: NOW }],
   ]);
   const { humans, bots } = peopleGroups({ users, presences }, NOW);
-  t.same(
+  t.strictSame(
     humans.map((row) => [row.user.full_name, row.presence]),
     [
       ['Zoe', 'active'],
@@ -40,7 +40,7 @@ t.test('active humans come first, then the others by name; bots apart; deactivat
       ['Carl', 'idle'],
     ],
   );
-  t.same(
+  t.strictSame(
     bots.map((row) => row.user.full_name),
     ['Notify bot'],
   );
@@ -49,7 +49,7 @@ t.test('active humans come first, then the others by name; bots apart; deactivat
 t.test('a user object without is_active (as register sends them) counts as active', async (t) => {
   const { is_active: _left, ...fields } = user(7, { full_name: 'Quiet' });
   const users = new Map([[7, fields as typeof fields & { is_active: boolean }]]);
-  t.same(
+  t.strictSame(
     peopleGroups({ users, presences: new Map() }, NOW).humans.map((row) => row.user.full_name),
     ['Quiet'],
   );

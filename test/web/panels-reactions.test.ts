@@ -8,7 +8,7 @@ const party: Reaction = { emoji_name: 'party_parrot', emoji_code: '7', reaction_
 
 t.test('reactions group by emoji type and code, in the order they first appeared', async (t) => {
   const groups = groupReactions([thumbs(2), party, thumbs(3, '+1')], 1);
-  t.same(
+  t.strictSame(
     groups.map((group) => [group.emojiName, group.userIds]),
     [
       ['thumbs_up', [2, 3]],
@@ -47,18 +47,18 @@ t.test('clicking a group I reacted to removes my reaction, otherwise adds it', a
   const [theirs] = groupReactions([party], 1);
   t.ok(mine && theirs);
   if (!mine || !theirs) return;
-  t.same(toggleRequest(5, mine), {
+  t.strictSame(toggleRequest(5, mine), {
     method: 'delete',
     path: '/messages/5/reactions',
     params: { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' },
   });
   t.equal(toggleRequest(5, theirs).method, 'post');
-  t.same(toggleRequest(5, theirs).params, { emoji_name: 'party_parrot', emoji_code: '7', reaction_type: 'realm_emoji' });
+  t.strictSame(toggleRequest(5, theirs).params, { emoji_name: 'party_parrot', emoji_code: '7', reaction_type: 'realm_emoji' });
 });
 
 t.test('unicode emoji show as characters, custom emoji as their image, unknown ones by name', async (t) => {
   const realmEmoji = { '7': { id: '7', name: 'party_parrot', source_url: '/user_avatars/2/emoji/images/7.png', deactivated: false, author_id: 2 } };
-  t.same(emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji), { kind: 'text', text: '👍' });
-  t.same(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji), { kind: 'image', url: '/user_avatars/2/emoji/images/7.png', alt: ':party_parrot:' });
-  t.same(emojiLook('realm_emoji', '8', 'gone', realmEmoji), { kind: 'name', text: ':gone:' });
+  t.strictSame(emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji), { kind: 'text', text: '👍' });
+  t.strictSame(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji), { kind: 'image', url: '/user_avatars/2/emoji/images/7.png', alt: ':party_parrot:' });
+  t.strictSame(emojiLook('realm_emoji', '8', 'gone', realmEmoji), { kind: 'name', text: ':gone:' });
 });

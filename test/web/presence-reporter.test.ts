@@ -25,12 +25,12 @@ function harness(visible = true) {
 t.test('the page reports active at once, then every minute', async (t) => {
   const h = harness();
   h.reporter.start();
-  t.same(h.posts, [{ status: 'active', new_user_input: true, ping_only: true }]);
+  t.strictSame(h.posts, [{ status: 'active', new_user_input: true, ping_only: true }]);
   t.equal(h.intervals.length, 1);
   t.equal(h.intervals[0]?.ms, PRESENCE_PING_MS);
   h.advance(PRESENCE_PING_MS);
   h.intervals[0]?.run();
-  t.same(h.posts[1], { status: 'active', new_user_input: false, ping_only: true }, 'no input since the last report');
+  t.strictSame(h.posts[1], { status: 'active', new_user_input: false, ping_only: true }, 'no input since the last report');
   h.reporter.start();
   t.equal(h.intervals.length, 1, 'starting twice keeps one timer');
   h.reporter.stop();
@@ -46,6 +46,6 @@ t.test('five minutes without input, or a hidden page, is idle', async (t) => {
   h.reporter.noteInput();
   t.equal(h.reporter.status(), 'active', 'a key press makes the person active again');
   h.reporter.report();
-  t.same(h.posts.at(-1), { status: 'active', new_user_input: true, ping_only: true });
+  t.strictSame(h.posts.at(-1), { status: 'active', new_user_input: true, ping_only: true });
   t.equal(harness(false).reporter.status(), 'idle');
 });

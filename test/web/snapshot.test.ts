@@ -11,12 +11,12 @@ t.test('the snapshot is built from the register response', async (t) => {
   t.equal(snapshot.me.full_name, 'Me');
   t.equal(snapshot.users.get(13)?.is_active, false, 'deactivated users are kept for their names');
   t.equal(snapshot.users.get(ANN)?.is_active, true);
-  t.same([...snapshot.streams.keys()], [1, 2, 3]);
-  t.same(sortedSubscriptions(snapshot).map((sub) => sub.name), ['design', 'general'], 'pinned first, then by name');
+  t.strictSame([...snapshot.streams.keys()], [1, 2, 3]);
+  t.strictSame(sortedSubscriptions(snapshot).map((sub) => sub.name), ['design', 'general'], 'pinned first, then by name');
   t.equal(snapshot.realm['realm_name'], 'Example');
   t.equal(snapshot.realm['max_message_length'], 10000);
   t.equal(snapshot.userSettings['enter_sends'], true);
-  t.same(snapshot.presences.get(ANN), { active_timestamp: 100, idle_timestamp: 100 });
+  t.strictSame(snapshot.presences.get(ANN), { active_timestamp: 100, idle_timestamp: 100 });
   t.equal(snapshot.userStatus.get(BO)?.status_text, 'on leave');
   t.ok(isTopicMuted(snapshot, 1, 'Noise'));
   t.equal(snapshot.serverTimeOffset, 10);
@@ -49,9 +49,9 @@ t.test('subscriptions follow add, remove, property updates and peers', async (t)
   snapshot = applySnapshotEvent(snapshot, event({ type: 'subscription', op: 'update', stream_id: 3, property: 'in_home_view', value: true }));
   t.equal(snapshot.subscriptions.get(3)?.is_muted, false, 'in_home_view is the inverse of is_muted');
   snapshot = applySnapshotEvent(snapshot, event({ type: 'subscription', op: 'peer_add', stream_ids: [3, 99], user_ids: [ANN, BO] }));
-  t.same(snapshot.subscriptions.get(3)?.subscribers, [ME, ANN, BO]);
+  t.strictSame(snapshot.subscriptions.get(3)?.subscribers, [ME, ANN, BO]);
   snapshot = applySnapshotEvent(snapshot, event({ type: 'subscription', op: 'peer_remove', stream_ids: [3], user_ids: [ANN] }));
-  t.same(snapshot.subscriptions.get(3)?.subscribers, [ME, BO]);
+  t.strictSame(snapshot.subscriptions.get(3)?.subscribers, [ME, BO]);
   snapshot = applySnapshotEvent(snapshot, event({ type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 3, name: 'random' }] }));
   t.notOk(snapshot.subscriptions.has(3));
   t.ok(snapshot.streams.has(3), 'the stream stays visible after unsubscribing');
@@ -72,11 +72,11 @@ t.test('streams are created, renamed and deleted', async (t) => {
 
 t.test('presence, status, settings, topics, realm, emoji and linkifiers are applied', async (t) => {
   let snapshot = applySnapshotEvent(base(), event({ type: 'presence', user_id: BO, email: 'bo@x', server_timestamp: 500, presence: { website: { client: 'website', status: 'active', timestamp: 500 } } }));
-  t.same(snapshot.presences.get(BO), { active_timestamp: 500, idle_timestamp: 500 });
+  t.strictSame(snapshot.presences.get(BO), { active_timestamp: 500, idle_timestamp: 500 });
   snapshot = applySnapshotEvent(snapshot, event({ type: 'presence', user_id: BO, email: 'bo@x', server_timestamp: 600, presence: { website: { client: 'website', status: 'idle', timestamp: 600 } } }));
-  t.same(snapshot.presences.get(BO), { active_timestamp: 500, idle_timestamp: 600 }, 'idle keeps the last active time');
+  t.strictSame(snapshot.presences.get(BO), { active_timestamp: 500, idle_timestamp: 600 }, 'idle keeps the last active time');
   snapshot = applySnapshotEvent(snapshot, event({ type: 'user_status', user_id: BO, emoji_name: 'palm_tree', emoji_code: '1f334' }));
-  t.same(snapshot.userStatus.get(BO), { status_text: 'on leave', emoji_name: 'palm_tree', emoji_code: '1f334' }, 'only the changed fields change');
+  t.strictSame(snapshot.userStatus.get(BO), { status_text: 'on leave', emoji_name: 'palm_tree', emoji_code: '1f334' }, 'only the changed fields change');
   snapshot = applySnapshotEvent(snapshot, event({ type: 'user_settings', op: 'update', property: 'color_scheme', value: 2 }));
   t.equal(snapshot.userSettings['color_scheme'], 2);
   snapshot = applySnapshotEvent(snapshot, event({ type: 'user_topic', stream_id: 1, topic_name: 'Noise', last_updated: 1, visibility_policy: 0 }));
@@ -87,7 +87,7 @@ t.test('presence, status, settings, topics, realm, emoji and linkifiers are appl
   t.equal(snapshot.realm['realm_allow_message_editing'], false);
   const emoji = { '1': { id: '1', name: 'party', source_url: '/e/1.png', deactivated: false, author_id: ME } };
   snapshot = applySnapshotEvent(snapshot, event({ type: 'realm_emoji', op: 'update', realm_emoji: emoji }));
-  t.same(snapshot.realmEmoji, emoji);
+  t.strictSame(snapshot.realmEmoji, emoji);
   snapshot = applySnapshotEvent(snapshot, event({ type: 'realm_linkifiers', realm_linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://x/{id}' }] }));
   t.equal(snapshot.linkifiers.length, 1);
 });

@@ -11,24 +11,24 @@ function typing(op: 'start' | 'stop', sender: number, where: { stream_id: number
 
 t.test('someone typing shows in every view that includes the conversation', async (t) => {
   const state = applyTypingEvent([], typing('start', ANN, { stream_id: 1, topic: 'Lunch' }), 0, ME);
-  t.same(typistsIn(state, { kind: 'topic', streamId: 1, topic: 'lunch' }, 1), [ANN]);
-  t.same(typistsIn(state, { kind: 'stream', streamId: 1 }, 1), [ANN]);
-  t.same(typistsIn(state, { kind: 'all' }, 1), [ANN]);
-  t.same(typistsIn(state, { kind: 'topic', streamId: 1, topic: 'other' }, 1), []);
-  t.same(typistsIn(state, { kind: 'dm', userIds: [ANN] }, 1), []);
+  t.strictSame(typistsIn(state, { kind: 'topic', streamId: 1, topic: 'lunch' }, 1), [ANN]);
+  t.strictSame(typistsIn(state, { kind: 'stream', streamId: 1 }, 1), [ANN]);
+  t.strictSame(typistsIn(state, { kind: 'all' }, 1), [ANN]);
+  t.strictSame(typistsIn(state, { kind: 'topic', streamId: 1, topic: 'other' }, 1), []);
+  t.strictSame(typistsIn(state, { kind: 'dm', userIds: [ANN] }, 1), []);
 });
 
 t.test('typing stops on a stop event or 15 seconds after the last start', async (t) => {
   let state: TypingState = applyTypingEvent([], typing('start', ANN, { recipients: [ME, ANN] }), 0, ME);
   const view = { kind: 'dm', userIds: [ANN] } as const;
-  t.same(typistsIn(state, view, 14_999), [ANN]);
-  t.same(typistsIn(state, view, 15_000), []);
+  t.strictSame(typistsIn(state, view, 14_999), [ANN]);
+  t.strictSame(typistsIn(state, view, 15_000), []);
   t.equal(nextExpiry(state, 0), 15_000);
   state = applyTypingEvent(state, typing('start', ANN, { recipients: [ME, ANN] }), 10_000, ME);
-  t.same(typistsIn(state, view, 20_000), [ANN], 'a repeated start extends the display');
+  t.strictSame(typistsIn(state, view, 20_000), [ANN], 'a repeated start extends the display');
   state = applyTypingEvent(state, typing('stop', ANN, { recipients: [ME, ANN] }), 11_000, ME);
-  t.same(typistsIn(state, view, 11_000), []);
-  t.same(applyTypingEvent([], typing('start', ME, { recipients: [ME, ANN] }), 0, ME), [], 'my own typing is not shown to me');
+  t.strictSame(typistsIn(state, view, 11_000), []);
+  t.strictSame(applyTypingEvent([], typing('start', ME, { recipients: [ME, ANN] }), 0, ME), [], 'my own typing is not shown to me');
 });
 
 t.test('names are joined into one sentence', async (t) => {
@@ -71,12 +71,12 @@ t.test('the sender sends start once per 10 seconds of typing and stop after 5 se
     clock.advance(2000);
     sender.typed(topic);
   }
-  t.same(sent, ['start stream'], 'keystrokes within 10 s send nothing more');
+  t.strictSame(sent, ['start stream'], 'keystrokes within 10 s send nothing more');
   clock.advance(2000);
   sender.typed(topic);
-  t.same(sent, ['start stream', 'start stream'], 'a start again after 10 s');
+  t.strictSame(sent, ['start stream', 'start stream'], 'a start again after 10 s');
   clock.advance(5000);
-  t.same(sent, ['start stream', 'start stream', 'stop stream']);
+  t.strictSame(sent, ['start stream', 'start stream', 'stop stream']);
 });
 
 t.test('the sender stops on send and when the conversation changes', async (t) => {
@@ -85,14 +85,14 @@ t.test('the sender stops on send and when the conversation changes', async (t) =
   const sender = new TypingSender({ ...clock, send: (op, destination) => sent.push(`${op} ${destination.type === 'direct' ? destination.to.join(',') : destination.topic}`) });
   sender.typed({ type: 'direct', to: [ANN] });
   sender.typed({ type: 'direct', to: [ANN, BO] });
-  t.same(sent, [`start ${ANN}`, `stop ${ANN}`, `start ${ANN},${BO}`]);
+  t.strictSame(sent, [`start ${ANN}`, `stop ${ANN}`, `start ${ANN},${BO}`]);
   sender.stop();
   sender.stop();
-  t.same(sent.at(-1), `stop ${ANN},${BO}`);
+  t.strictSame(sent.at(-1), `stop ${ANN},${BO}`);
   t.equal(sent.length, 4, 'stop is sent once');
 });
 
 t.test('typing goes to the server as a list: the stream ID alone, or the recipients', async (t) => {
-  t.same(typingParams('start', { type: 'stream', streamId: 4, topic: 'Lunch' }), { op: 'start', type: 'stream', to: [4], topic: 'Lunch' });
-  t.same(typingParams('stop', { type: 'direct', to: [ANN, BO] }), { op: 'stop', type: 'direct', to: [ANN, BO] });
+  t.strictSame(typingParams('start', { type: 'stream', streamId: 4, topic: 'Lunch' }), { op: 'start', type: 'stream', to: [4], topic: 'Lunch' });
+  t.strictSame(typingParams('stop', { type: 'direct', to: [ANN, BO] }), { op: 'stop', type: 'direct', to: [ANN, BO] });
 });

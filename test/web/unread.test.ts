@@ -22,10 +22,10 @@ const event = (fields: { type: string; [key: string]: unknown }): ServerEvent =>
 
 t.test('register unreads count by stream, topic and direct conversation', async (t) => {
   const state = start();
-  t.same([...unreadByStream(state)], [[1, 3], [2, 1]]);
-  t.same([...unreadByTopic(state, 1)], [['lunch', 2], ['Plans', 1]]);
+  t.strictSame([...unreadByStream(state)], [[1, 3], [2, 1]]);
+  t.strictSame([...unreadByTopic(state, 1)], [['lunch', 2], ['Plans', 1]]);
   t.equal(topicUnreadCount(state, 1, 'plans'), 1, 'topics compare without case');
-  t.same([...unreadByConversation(state)], [[String(ANN), 1], [`${ANN},${BO}`, 2]]);
+  t.strictSame([...unreadByConversation(state)], [[String(ANN), 1], [`${ANN},${BO}`, 2]]);
   t.equal(state.mentions.size, 2);
 });
 
