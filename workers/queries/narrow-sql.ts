@@ -62,18 +62,20 @@ const HAS_PATTERNS: Record<HasOperand, string> = {
 };
 
 /**
- * `unreadIndex`: read the viewer's rows through the partial index of unread rows (the planner
- * does not pick it without table statistics, and a user's read rows can be millions).
+ * `unreadOnly`: only the viewer's unread rows (first_unread). Those, and an `is:unread` narrow,
+ * are read through the partial index user_messages_unread, which the planner picks by itself
+ * (migration 17): a user's read rows can be millions. No INDEXED BY: it fails the whole
+ * statement ("no query solution") when a term that matches nothing folds the WHERE clause to false.
  */
-export function narrowSql(narrow: ResolvedNarrow, unreadIndex = false): NarrowSql {
+export function narrowSql(narrow: ResolvedNarrow, unreadOnly = false): NarrowSql {
   const history = narrow.includeHistory;
-  const unreadOnly =
-    unreadIndex || narrow.terms.some((term) => term.kind === 'is' && term.operand === 'unread' && !term.negated);
+  const readsUnreadRows =
+    unreadOnly || narrow.terms.some((term) => term.kind === 'is' && term.operand === 'unread' && !term.negated);
   // A search reads the full-text index newest first and stops at the limit, instead of
   // collecting every match (a common word matches a large part of the realm).
-  const driver = unreadOnly ? undefined : narrow.terms.find(isPositiveSearch);
-  const sql = driver ? searchDriven(history, narrow.viewerId, driver.match) : messageDriven(history, narrow.viewerId, unreadOnly);
-  if (unreadIndex) sql.where.push(unreadCondition(sql.flagsExpr));
+  const driver = readsUnreadRows ? undefined : narrow.terms.find(isPositiveSearch);
+  const sql = driver ? searchDriven(history, narrow.viewerId, driver.match) : messageDriven(history, narrow.viewerId);
+  if (unreadOnly) sql.where.push(unreadCondition(sql.flagsExpr));
   for (const term of narrow.terms) {
     if (term === driver) continue;
     const { condition, params } = termCondition(term, narrow.viewerId, sql.flagsExpr);
@@ -85,7 +87,7 @@ export function narrowSql(narrow: ResolvedNarrow, unreadIndex = false): NarrowSq
   return sql;
 }
 
-function messageDriven(history: boolean, viewerId: number, unreadOnly: boolean): NarrowSql {
+function messageDriven(history: boolean, viewerId: number): NarrowSql {
   return history
     ? {
         from: 'messages m LEFT JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id',
@@ -95,7 +97,7 @@ function messageDriven(history: boolean, viewerId: number, unreadOnly: boolean):
         params: [viewerId],
       }
     : {
-        from: `user_messages um ${unreadOnly ? 'INDEXED BY user_messages_unread ' : ''}JOIN messages m ON m.id = um.message_id`,
+        from: 'user_messages um JOIN messages m ON m.id = um.message_id',
         idColumn: 'um.message_id',
         flagsExpr: 'um.flags',
         where: ['um.user_id = ?'],

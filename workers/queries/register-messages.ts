@@ -21,17 +21,19 @@ interface UnreadRow {
   direct_key: string | null;
 }
 
+/**
+ * Parameters: the user and a limit. Exported for the query-plan test. user_messages_unread
+ * visits only unread rows (read is bit 1, workers/lib/flags.ts); the planner picks it by
+ * itself, as it holds the flags too (migration 17).
+ */
+export const UNREAD_STATE = `SELECT m.id, um.flags, m.stream_id, m.topic, r.direct_key
+  FROM user_messages um
+  JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
+  WHERE um.user_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id DESC LIMIT ?`;
+
 /** `unread_msgs` (api-notes §e): the user's unread messages grouped by conversation. */
 export function unreadState(realm: Realm, userId: number): Record<string, unknown> {
-  // user_messages_unread visits only unread rows (read is bit 1, workers/lib/flags.ts).
-  const rows = realm
-    .stmt(
-      `SELECT m.id, um.flags, m.stream_id, m.topic, r.direct_key
-       FROM user_messages um INDEXED BY user_messages_unread
-       JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
-       WHERE um.user_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id DESC LIMIT ?`,
-    )
-    .all(userId, UNREAD_CAP + 1) as UnreadRow[];
+  const rows = realm.stmt(UNREAD_STATE).all(userId, UNREAD_CAP + 1) as UnreadRow[];
   const oldUnreadsMissing = rows.length > UNREAD_CAP;
   const kept = rows.slice(0, UNREAD_CAP).reverse();
   const pms = new Map<number, number[]>();

@@ -38,25 +38,27 @@ export function unreadMessageDetails(realm: Realm, userId: number, messageIds: r
 /**
  * The user's unread message IDs, optionally of one stream (by recipient) and topic. The
  * `flags & 1 = 0` term matches the partial index user_messages_unread, so only unread rows are
- * visited (read is bit 1, workers/lib/flags.ts).
+ * visited (read is bit 1, workers/lib/flags.ts); the index holds the flags, so the planner
+ * picks it by itself (migration 17).
  */
 export function unreadMessageIds(realm: Realm, userId: number, where: { recipientId?: number; topic?: string }): number[] {
   let rows: { message_id: number }[];
   if (where.recipientId === undefined) {
-    rows = realm
-      .stmt('SELECT message_id FROM user_messages INDEXED BY user_messages_unread WHERE user_id = ? AND flags & 1 = 0 ORDER BY message_id')
-      .all(userId) as { message_id: number }[];
+    rows = realm.stmt(UNREAD_IDS).all(userId) as { message_id: number }[];
   } else {
     rows = realm
-      .stmt(
-        `SELECT um.message_id FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
-         WHERE um.user_id = ? AND um.flags & 1 = 0 AND m.recipient_id = ? AND (? IS NULL OR m.topic = ? COLLATE NOCASE)
-         ORDER BY um.message_id`,
-      )
+      .stmt(UNREAD_IDS_IN_CONVERSATION)
       .all(userId, where.recipientId, where.topic ?? null, where.topic ?? null) as { message_id: number }[];
   }
   return rows.map((r) => r.message_id);
 }
+
+// Exported for the query-plan test. Parameters: the user.
+export const UNREAD_IDS = 'SELECT message_id FROM user_messages WHERE user_id = ? AND flags & 1 = 0 ORDER BY message_id';
+// Parameters: the user, the recipient, the topic (or null) twice.
+export const UNREAD_IDS_IN_CONVERSATION = `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+  WHERE um.user_id = ? AND um.flags & 1 = 0 AND m.recipient_id = ? AND (? IS NULL OR m.topic = ? COLLATE NOCASE)
+  ORDER BY um.message_id`;
 
 /** Has the user a message in this topic? (index messages_stream_topic, then the user's row by key) */
 export function hasMessageInTopic(realm: Realm, userId: number, streamId: number, topic: string): boolean {
