@@ -35,7 +35,7 @@ export type NarrowTerm = { negated: boolean } & (
 );
 
 // Deprecated spellings (SPEC §Versioning, feature level 177) and the legacy underscore forms.
-const OPERATOR_ALIASES: Readonly<Record<string, NarrowTerm['operator']>> = {
+export const OPERATOR_ALIASES: Readonly<Record<string, NarrowTerm['operator']>> = {
   stream: 'stream',
   channel: 'stream',
   streams: 'streams',
@@ -59,7 +59,7 @@ const OPERATOR_ALIASES: Readonly<Record<string, NarrowTerm['operator']>> = {
 };
 
 // `is:private` is the deprecated name of `is:dm` (feature level 177).
-const IS_ALIASES: Readonly<Record<string, IsOperand>> = { private: 'dm' };
+export const IS_ALIASES: Readonly<Record<string, IsOperand>> = { private: 'dm' };
 
 /** Decodes the JSON-decoded `narrow` parameter into typed terms, or throws BAD_NARROW. */
 export function parseNarrow(raw: readonly unknown[]): NarrowTerm[] {
