@@ -3,7 +3,7 @@ import { ChatStore, type StoreDeps } from '../../src/web/app/store';
 import type { Params } from '../../src/web/common/api';
 import type { ServerEvent } from '../../src/web/state/events';
 import { isUnread, unreadByStream } from '../../src/web/state/unread';
-import { ANN, ME, register, streamMessage } from './fixtures';
+import { ANN, ME, directMessage, register, streamMessage } from './fixtures';
 
 class Failure extends Error {
   constructor(readonly status: number, readonly code: string) {
@@ -12,7 +12,7 @@ class Failure extends Error {
 }
 
 /** A server the test scripts, timers it fires by hand, and a clock that stands still. */
-function harness(options: { sendFails?: boolean } = {}) {
+function harness(options: { sendFails?: boolean; fetchFails?: boolean } = {}) {
   const calls: { method: string; path: string; params: Params }[] = [];
   const polls: ((events: ServerEvent[]) => void)[] = [];
   const timers: { ms: number; run: () => void }[] = [];
@@ -23,6 +23,7 @@ function harness(options: { sendFails?: boolean } = {}) {
     if (path === '/register') return register({ unread_msgs: { streams: [{ stream_id: 1, topic: 'lunch', unread_message_ids: [40, 41] }], pms: [], huddles: [], mentions: [] } });
     if (path === '/events') return new Promise((resolve) => polls.push((events) => resolve({ events })));
     if (path === '/messages' && method === 'GET') {
+      if (options.fetchFails) throw new Failure(500, 'INTERNAL');
       if (params['anchor'] === 'newest') return { messages: [streamMessage(41, 1, 'lunch'), streamMessage(45, 1, 'lunch')], found_oldest: false, found_newest: true };
       const messages = params['anchor'] === 'first_unread' ? [streamMessage(40, 1, 'lunch'), streamMessage(41, 1, 'lunch')] : [streamMessage(30, 1, 'lunch')];
       return { messages, found_oldest: params['anchor'] !== 'first_unread', found_newest: true };
@@ -130,6 +131,23 @@ t.test('a message the server refuses stays in view, marked as not sent', async (
   await t.rejects(h.store.send({ type: 'stream', to: 1, topic: 'lunch' }, 'hello', '<p>hello</p>'));
   t.equal(h.store.current.list.messages.at(-1)?.sendState, 'failed');
   t.notOk(h.signedOut());
+  h.stop();
+});
+
+t.test("a conversation whose fetch failed still shows the message sent from it, and the replies", async (t) => {
+  const h = harness({ fetchFails: true });
+  h.store.start();
+  await h.settle();
+  h.store.open({ kind: 'dm', userIds: [ANN] });
+  await h.settle();
+  t.strictSame([h.store.current.list.loading, h.store.current.list.messages.length], [false, 0], 'the fetch failed: nothing loaded');
+  const sending = h.store.send({ type: 'direct', to: [ANN] }, 'first words', '<p>first words</p>');
+  const echo = h.store.current.list.messages.at(-1);
+  t.equal(echo?.sendState, 'sending', 'the echo shows at once');
+  await sending;
+  await h.deliver([{ type: 'message', message: directMessage(500, [ME, ANN], { sender_id: ME }), flags: ['read'], local_message_id: echo?.localId }]);
+  await h.deliver([{ type: 'message', message: directMessage(501, [ME, ANN], { sender_id: ANN }), flags: [] }]);
+  t.same(h.store.current.list.messages.map((message) => message.localId ?? message.id), [500, 501]);
   h.stop();
 });
 

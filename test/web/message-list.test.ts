@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ServerEvent } from '../../src/web/state/events';
-import { addLocalEcho, applyListEvent, confirmLocalEcho, dropLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type MessageList } from '../../src/web/state/message-list';
+import { addLocalEcho, applyListEvent, confirmLocalEcho, dropLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, takesNewMessages, type MessageList } from '../../src/web/state/message-list';
 import { ANN, ME, directMessage, streamMessage } from './fixtures';
 
 const event = (fields: { type: string; [key: string]: unknown }): ServerEvent => ({ id: 1, ...fields });
@@ -41,6 +41,19 @@ t.test('a local echo shows at once and is replaced by the server copy of the sam
   list = applyListEvent(list, event({ type: 'message', message: directMessage(41, [ME, ANN], { sender_id: ME }), flags: ['read'], local_message_id: '1.01' }), ME);
   t.strictSame(ids(list), [40, 41]);
   t.equal(list.messages.at(-1)?.sendState, undefined);
+});
+
+t.test('a view whose fetch failed takes new messages: they are the newest there is', async (t) => {
+  // The first page never came (the server answered an error): nothing loaded, nothing found.
+  const failed: MessageList = { ...emptyList({ kind: 'dm', userIds: [ANN] }), loading: false };
+  t.equal(takesNewMessages(failed), true);
+  let list = addLocalEcho(failed, { ...directMessage(0, [ME, ANN], { sender_id: ME }), localId: '4.1' });
+  list = applyListEvent(list, event({ type: 'message', message: directMessage(80, [ME, ANN], { sender_id: ME }), flags: ['read'], local_message_id: '4.1' }), ME);
+  t.same(ids(list), [80], 'the sent message replaces its echo');
+  t.strictSame([list.foundOldest, list.foundNewest], [false, true], 'the view now ends at the newest; older pages load as usual');
+  list = applyListEvent(list, event({ type: 'message', message: directMessage(81, [ME, ANN], { sender_id: ANN }), flags: [] }), ME);
+  t.same(ids(list), [80, 81], 'and the reply after it');
+  t.equal(takesNewMessages(mergePage(emptyList({ kind: 'stream', streamId: 1 }), { messages: [streamMessage(5, 1, 'a')], found_oldest: true, found_newest: false }, 'around')), false, 'a view short of the newest still waits');
 });
 
 t.test('a failed local echo is marked, and can be dropped', async (t) => {

@@ -8,7 +8,7 @@ import { api } from '../common/api';
 import type { ChatSnapshot, Message } from '../common/types';
 import { EventLoop, type ConnectionState, type EventLoopApi } from '../state/event-loop';
 import type { RegisterResponse, ServerEvent, TypingEvent, UpdateMessageEvent } from '../state/events';
-import { addLocalEcho, applyListEvent, confirmLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, type ListedMessage, type MessageList, type Page } from '../state/message-list';
+import { addLocalEcho, applyListEvent, confirmLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, takesNewMessages, type ListedMessage, type MessageList, type Page } from '../state/message-list';
 import { matchesNarrow, sameNarrow, sameTopic, toApiNarrow, type Narrow } from '../state/narrow';
 import { applySnapshotEvent, buildSnapshot } from '../state/snapshot';
 import { applyTypingEvent, nextExpiry, type TypingState } from '../state/typing';
@@ -290,7 +290,7 @@ export class ChatStore {
       is_me_message: false,
       ...(request.type === 'stream' ? { stream_id: request.to } : {}),
     };
-    const shown = matchesNarrow(this.state.list.narrow, echo, me.user_id) && (this.state.list.foundNewest || this.state.list.loading);
+    const shown = matchesNarrow(this.state.list.narrow, echo, me.user_id) && takesNewMessages(this.state.list);
     if (shown) this.set({ list: addLocalEcho(this.state.list, echo) });
     const params = request.type === 'stream' ? { type: 'stream', to: request.to, topic: request.topic, content } : { type: 'direct', to: request.to, content };
     try {

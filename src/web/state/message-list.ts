@@ -94,15 +94,25 @@ function mapMessages(list: MessageList, change: (message: ListedMessage) => List
   return changed ? { ...list, messages } : list;
 }
 
+/**
+ * A new message of the view's narrow belongs at its end now: the view reaches the newest
+ * messages, or its first page is still coming (and merges with it), or it holds no message
+ * from the server at all (its fetch failed): a new message is then the newest there is, and
+ * leaves no gap. Otherwise the view stops short of the newest, and a later page brings it.
+ */
+export function takesNewMessages(list: MessageList): boolean {
+  return list.foundNewest || list.loading || oldestId(list) === undefined;
+}
+
 function applyMessage(list: MessageList, event: MessageEvent, myId: number): MessageList {
   const message: ListedMessage = { ...event.message, flags: event.flags, reactions: event.message.reactions ?? [] };
   const echoIndex = list.messages.findIndex((entry) => entry.localId !== undefined && (entry.localId === event.local_message_id || entry.id === message.id));
   const rest = echoIndex === -1 ? list.messages : list.messages.filter((_, index) => index !== echoIndex);
-  // Not in this view, or the view does not reach the newest messages yet (a later page brings it).
-  if (!matchesNarrow(list.narrow, message, myId) || (!list.foundNewest && !list.loading) || rest.some((entry) => entry.id === message.id)) {
+  if (!matchesNarrow(list.narrow, message, myId) || !takesNewMessages(list) || rest.some((entry) => entry.id === message.id)) {
     return echoIndex === -1 ? list : { ...list, messages: rest };
   }
-  return { ...list, messages: [...rest, message].sort(byId) };
+  // Once loaded, the view ends with this message: the newest end is reached (older pages load as usual).
+  return { ...list, messages: [...rest, message].sort(byId), foundNewest: list.loading ? list.foundNewest : true };
 }
 
 function applyUpdate(list: MessageList, event: UpdateMessageEvent, myId: number): MessageList {
