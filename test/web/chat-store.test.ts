@@ -147,7 +147,7 @@ t.test("a conversation whose fetch failed still shows the message sent from it, 
   await sending;
   await h.deliver([{ type: 'message', message: directMessage(500, [ME, ANN], { sender_id: ME }), flags: ['read'], local_message_id: echo?.localId }]);
   await h.deliver([{ type: 'message', message: directMessage(501, [ME, ANN], { sender_id: ANN }), flags: [] }]);
-  t.same(h.store.current.list.messages.map((message) => message.localId ?? message.id), [500, 501]);
+  t.strictSame(h.store.current.list.messages.map((message) => message.localId ?? message.id), [500, 501]);
   h.stop();
 });
 

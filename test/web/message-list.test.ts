@@ -49,10 +49,10 @@ t.test('a view whose fetch failed takes new messages: they are the newest there 
   t.equal(takesNewMessages(failed), true);
   let list = addLocalEcho(failed, { ...directMessage(0, [ME, ANN], { sender_id: ME }), localId: '4.1' });
   list = applyListEvent(list, event({ type: 'message', message: directMessage(80, [ME, ANN], { sender_id: ME }), flags: ['read'], local_message_id: '4.1' }), ME);
-  t.same(ids(list), [80], 'the sent message replaces its echo');
+  t.strictSame(ids(list), [80], 'the sent message replaces its echo');
   t.strictSame([list.foundOldest, list.foundNewest], [false, true], 'the view now ends at the newest; older pages load as usual');
   list = applyListEvent(list, event({ type: 'message', message: directMessage(81, [ME, ANN], { sender_id: ANN }), flags: [] }), ME);
-  t.same(ids(list), [80, 81], 'and the reply after it');
+  t.strictSame(ids(list), [80, 81], 'and the reply after it');
   t.equal(takesNewMessages(mergePage(emptyList({ kind: 'stream', streamId: 1 }), { messages: [streamMessage(5, 1, 'a')], found_oldest: true, found_newest: false }, 'around')), false, 'a view short of the newest still waits');
 });
 
