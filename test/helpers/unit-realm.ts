@@ -3,15 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createRealm } from '../../workers/db/create-realm';
+import type { Clock } from '../../workers/lib/clock';
 import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
 
 /**
  * A new realm on a fresh data directory, opened on this thread as a shard opens it, for unit
- * tests of actions and actors; its owner is "O" (o@<subdomain>.test).
+ * tests of actions and actors; its owner is "O" (o@<subdomain>.test). Given a `clock`, the
+ * realm's actions read the time from it.
  */
-export async function newUnitRealm(subdomain: string): Promise<Realm> {
+export async function newUnitRealm(subdomain: string, clock?: Clock): Promise<Realm> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
   const created = await createRealm(dataDir, { subdomain, name: subdomain, ownerEmail: `o@${subdomain}.test`, ownerName: 'O' });
-  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
+  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0), ...(clock ? { clock } : {}) });
 }

@@ -1,42 +1,36 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import pino from 'pino';
 import { doSendMessage } from '../../workers/actions/messages';
 import { RetentionActor } from '../../workers/actors/retention';
-import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
 import { userById, type UserRow } from '../../workers/queries/users';
-import { Realm } from '../../workers/realm';
-import { Renderer } from '../../workers/render/pool';
 import { FakeClock } from '../helpers/fake-clock';
+import { newUnitRealm } from '../helpers/unit-realm';
 
 const DAY_MS = 24 * 60 * 60_000;
 const INTERVAL_MS = 60_000;
 
 t.test('the retention actor', async (t) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
-  const created = await createRealm(dataDir, { subdomain: 'keep', name: 'keep', ownerEmail: 'o@keep.test', ownerName: 'O' });
-  const realm = new Realm('keep', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
+  const nowMs = Date.now();
+  // The realm's actions and the actor read the same clock: messages are sent in the past by moving it.
+  const clock = new FakeClock(nowMs - 10 * DAY_MS);
+  const realm = await newUnitRealm('keep', clock);
   t.teardown(() => realm.close());
   const owner = userById(realm, 1) as UserRow;
   const send = (topic: string) =>
     doSendMessage(realm, owner, { target: { kind: 'stream', to: ['general'], topic }, content: topic, client: 'test', queueId: undefined, localId: undefined });
   const exists = (id: number) => realm.stmt('SELECT 1 FROM messages WHERE id = ?').get(id) !== undefined;
   const generalId = (realm.stmt("SELECT id FROM streams WHERE name = 'general'").get() as { id: number }).id;
-  const nowMs = Date.now();
-  const clock = new FakeClock(nowMs);
   // Batches of 2: three expired messages take two transactions in one sweep.
   const actor = new RetentionActor(realm, clock, pino({ level: 'silent' }), { intervalMs: INTERVAL_MS, batchSize: 2 });
   realm.own(actor);
   const events: QueuedEvent[] = [];
   realm.events.subscribe((batch) => events.push(...batch));
 
+  // Sent ten days before now; the fresh one at now.
   const old = [await send('a'), await send('a'), await send('b')];
+  clock.jumpTo(nowMs);
   const fresh = await send('a');
-  // Sent ten days before the clock's now; the fresh one stays at now.
-  realm.stmt('UPDATE messages SET date_sent = ? WHERE id IN (?, ?, ?)').run(Math.floor((nowMs - 10 * DAY_MS) / 1000), ...old);
 
   t.test('arms ONE timer for the interval', async (t) => {
     actor.arm();
@@ -68,11 +62,13 @@ t.test('the retention actor', async (t) => {
   });
 
   t.test('-1 on the stream keeps messages forever, whatever the realm says', async (t) => {
+    // Back 400 days to send it, then on to the next sweep (no timer is due in between).
+    const sweptAt = nowMs + 3 * INTERVAL_MS;
+    clock.jumpTo(nowMs - 400 * DAY_MS);
     const older = await send('c');
-    realm.stmt('UPDATE messages SET date_sent = ? WHERE id = ?').run(Math.floor((nowMs - 400 * DAY_MS) / 1000), older);
     realm.stmt('UPDATE streams SET message_retention_days = -1 WHERE id = ?').run(generalId);
     realm.stmt(`UPDATE realm SET settings = json_set(settings, '$.message_retention_days', 30) WHERE id = 1`).run();
-    clock.advanceTo(nowMs + 3 * INTERVAL_MS);
+    clock.advanceTo(sweptAt);
     await actor.whenIdle();
     t.ok(exists(older));
     t.test('null on the stream inherits the realm setting', async (t) => {

@@ -1,4 +1,5 @@
 import { publishPersonAddedTxn } from './people-events';
+import { epochSeconds } from '../lib/clock';
 import { errors } from '../lib/errors';
 import { isAdminRole, ROLE } from '../lib/roles';
 import { generateApiKey } from '../lib/secrets';
@@ -109,7 +110,7 @@ export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise
   const hasService = spec.botType === BOT_TYPE.OUTGOING_WEBHOOK || spec.botType === BOT_TYPE.EMBEDDED;
   return realm.transact((tx) => {
     if (userByDeliveryEmail(tx.realm, email) || userByEmail(tx.realm, email)) throw errors.usernameTaken();
-    const now = Math.floor(Date.now() / 1000);
+    const now = epochSeconds(tx.realm.clock);
     const botId = Number(
       tx.realm
         .stmt(

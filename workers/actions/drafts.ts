@@ -1,4 +1,5 @@
 import { errors } from '../lib/errors';
+import { epochSeconds } from '../lib/clock';
 import { draftOf, type DraftObject, type DraftRow } from '../queries/drafts';
 import { accessStreamById } from '../queries/stream-access';
 import { userById, type UserRow } from '../queries/users';
@@ -29,7 +30,7 @@ function checkSynchronization(actor: UserRow): void {
  */
 function checkDraft(realm: Realm, actor: UserRow, draft: DraftInput): DraftValues {
   const content = normalizeContent(draft.content);
-  const timestamp = draft.timestamp === undefined ? Math.floor(Date.now() / 1000) : Math.floor(draft.timestamp);
+  const timestamp = draft.timestamp === undefined ? epochSeconds(realm.clock) : Math.floor(draft.timestamp);
   if (timestamp < 0) throw errors.badRequest('Timestamp must not be negative.');
   let topic = '';
   let to: number[] = [];

@@ -1,4 +1,5 @@
 import { errors } from '../lib/errors';
+import { epochSeconds } from '../lib/clock';
 import { attachmentIdsOfMessages } from '../queries/attachments';
 import { afterMessagesDeletedTxn } from './attachments';
 import { firstStreamMessageId } from '../queries/message-edit';
@@ -22,7 +23,7 @@ export function checkDeleteMessage(realm: Realm, user: UserRow, messageId: numbe
   const settings = messageEditSettings(realm);
   if (!passesRealmPolicy(realm, user, settings.delete_own_message_policy)) throw errors.noPermissionToDelete();
   const limit = settings.message_content_delete_limit_seconds;
-  if (limit !== null && Math.floor(Date.now() / 1000) - message.date_sent > limit) throw errors.deleteTimeLimitPassed();
+  if (limit !== null && epochSeconds(realm.clock) - message.date_sent > limit) throw errors.deleteTimeLimitPassed();
   return message;
 }
 
@@ -100,9 +101,9 @@ export async function doDeleteTopic(
   limits: DeleteTopicLimits,
 ): Promise<'complete' | 'partial'> {
   checkDeleteTopic(realm, user, streamId);
-  const started = Date.now();
+  const started = realm.clock.now();
   for (let batch = 0; ; batch++) {
-    if (batch > 0 && Date.now() - started >= limits.timeBudgetMs) {
+    if (batch > 0 && realm.clock.now() - started >= limits.timeBudgetMs) {
       const left = nextTopicBatch(realm, user, checkDeleteTopic(realm, user, streamId), topic, 1);
       return left.length > 0 ? 'partial' : 'complete';
     }

@@ -1,4 +1,5 @@
 import { topicLinks } from '../markdown';
+import { epochSeconds } from '../lib/clock';
 import { linkAttachmentsTxn } from './attachments';
 import { errors } from '../lib/errors';
 import { FLAG_BIT, flagNames } from '../lib/flags';
@@ -48,10 +49,6 @@ interface EditPlan {
 // messages.rendered_content_version: the renderer has had one version so far (insertMessageTxn stores 1).
 const RENDERED_CONTENT_VERSION = 1;
 
-function now(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
 /**
  * PATCH /messages/{message_id}: validates an edit against the realm's settings and the
  * current state, in the public API's order (SPEC PATCH /messages/{message_id}, openapi
@@ -60,7 +57,7 @@ function now(): number {
 export function checkUpdateMessage(realm: Realm, user: UserRow, request: UpdateMessageRequest): EditPlan {
   const { message } = accessMessage(realm, user, request.messageId);
   const settings = messageEditSettings(realm);
-  const at = now();
+  const at = epochSeconds(realm.clock);
 
   if (request.content !== undefined) {
     if (!settings.allow_message_editing) throw errors.messageEditingDisabled();
@@ -147,7 +144,7 @@ function updateMessageTxn(
 ): void {
   const realm = tx.realm;
   const { message, stream, move } = plan;
-  const editTimestamp = now();
+  const editTimestamp = epochSeconds(realm.clock);
   const event: { type: string } & Record<string, unknown> = {
     type: 'update_message',
     user_id: user.id,

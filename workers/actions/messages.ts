@@ -1,4 +1,5 @@
 import { errors } from '../lib/errors';
+import { epochSeconds } from '../lib/clock';
 import { linkAttachmentsTxn } from './attachments';
 import { FLAG_BIT } from '../lib/flags';
 import { usersWhoMuted } from '../queries/accounts';
@@ -153,7 +154,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   const realm = tx.realm;
   const { sender, stream, rendered } = m;
   const recipientId = stream ? stream.recipient_id : directRecipientId(realm, m.directMembers.map((u) => u.id));
-  const now = Math.floor(Date.now() / 1000);
+  const now = epochSeconds(realm.clock);
   const topicLinksJson = JSON.stringify(rendered.topicLinks);
   const id = Number(
     realm

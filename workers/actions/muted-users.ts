@@ -1,4 +1,5 @@
 import { errors } from '../lib/errors';
+import { epochSeconds } from '../lib/clock';
 import { hasMuted, mutedUsers, unreadMessageIdsFrom } from '../queries/accounts';
 import { userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -27,7 +28,7 @@ export function doMuteUser(realm: Realm, user: UserRow, mutedUserId: number): Pr
     if (hasMuted(tx.realm, user.id, mutedUserId)) throw errors.userAlreadyMuted();
     tx.realm
       .stmt('INSERT INTO muted_users (user_id, muted_user_id, date_muted) VALUES (?, ?, ?)')
-      .run(user.id, mutedUserId, Math.floor(Date.now() / 1000));
+      .run(user.id, mutedUserId, epochSeconds(tx.realm.clock));
     publishMutedUsers(tx, user.id);
     const unread = unreadMessageIdsFrom(tx.realm, user.id, mutedUserId);
     if (unread.length > 0) applyFlagChangeTxn(tx, user, { op: 'add', flag: 'read' }, unread);

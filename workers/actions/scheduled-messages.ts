@@ -1,4 +1,5 @@
 import { errors } from '../lib/errors';
+import { epochSeconds } from '../lib/clock';
 import {
   RECIPIENT_KIND,
   scheduledMessageById,
@@ -41,10 +42,6 @@ export interface ScheduledMessageChanges {
   scheduledTimestamp: number | undefined;
 }
 
-function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
 /** Validates a target with the same checks as sending now (actions/messages.ts). */
 export function checkScheduledTarget(
   realm: Realm,
@@ -68,8 +65,8 @@ export function checkScheduledTarget(
   return { kind: RECIPIENT_KIND.DIRECT, stream: null, directTo: others.length > 0 ? others : [sender.id], topic: '' };
 }
 
-export function checkDeliveryTime(scheduledTimestamp: number): void {
-  if (scheduledTimestamp <= nowSeconds()) throw errors.scheduledTimeNotInFuture();
+export function checkDeliveryTime(realm: Realm, scheduledTimestamp: number): void {
+  if (scheduledTimestamp <= epochSeconds(realm.clock)) throw errors.scheduledTimeNotInFuture();
 }
 
 /** The sender's own undelivered scheduled message, or the API's 404 (api-notes §b, §f). */
@@ -83,7 +80,7 @@ export function ownPendingScheduledMessage(realm: Realm, sender: UserRow, id: nu
 export async function doCreateScheduledMessage(realm: Realm, sender: UserRow, request: NewScheduledMessage): Promise<number> {
   const content = normalizeContent(request.content);
   const target = checkScheduledTarget(realm, sender, request.type, request.to, request.topic);
-  checkDeliveryTime(request.scheduledTimestamp);
+  checkDeliveryTime(realm, request.scheduledTimestamp);
   const rendered = await renderMessage(realm, sender, content, target.topic);
   return realm.transact((tx) => {
     const id = Number(
@@ -103,7 +100,7 @@ export async function doCreateScheduledMessage(realm: Realm, sender: UserRow, re
           rendered.html,
           request.scheduledTimestamp,
           request.client,
-          nowSeconds(),
+          epochSeconds(tx.realm.clock),
         ).lastInsertRowid,
     );
     const row = scheduledMessageById(tx.realm, id) as ScheduledMessageRow;
@@ -113,7 +110,7 @@ export async function doCreateScheduledMessage(realm: Realm, sender: UserRow, re
 }
 
 /** PATCH /scheduled_messages/{id} argument rules (api-notes §b), checked before any lookup. */
-export function checkScheduledMessageChanges(changes: ScheduledMessageChanges): void {
+export function checkScheduledMessageChanges(realm: Realm, changes: ScheduledMessageChanges): void {
   const { type, to, content, topic, scheduledTimestamp } = changes;
   if (type === undefined && to === undefined && content === undefined && topic === undefined && scheduledTimestamp === undefined) {
     throw errors.badRequest('Nothing to change');
@@ -122,7 +119,7 @@ export function checkScheduledMessageChanges(changes: ScheduledMessageChanges): 
   if (type === 'stream' && topic === undefined) {
     throw errors.badRequest('Topic required when updating scheduled message type to stream.');
   }
-  if (scheduledTimestamp !== undefined) checkDeliveryTime(scheduledTimestamp);
+  if (scheduledTimestamp !== undefined) checkDeliveryTime(realm, scheduledTimestamp);
 }
 
 function currentTo(row: ScheduledMessageRow): ScheduledTo {
@@ -136,7 +133,7 @@ export async function doUpdateScheduledMessage(
   id: number,
   changes: ScheduledMessageChanges,
 ): Promise<void> {
-  checkScheduledMessageChanges(changes);
+  checkScheduledMessageChanges(realm, changes);
   const existing = ownPendingScheduledMessage(realm, sender, id);
   // A message the server failed to send goes out again only at a new time (openapi).
   if (existing.failed === 1 && changes.scheduledTimestamp === undefined) throw errors.scheduledTimeNotInFuture();

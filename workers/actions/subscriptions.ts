@@ -1,4 +1,5 @@
 import { subscriptionColor } from '../lib/colors';
+import { epochSeconds } from '../lib/clock';
 import { ApiError, errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import { streamAudience, subscriptionObject } from '../queries/event-objects';
@@ -149,7 +150,7 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
 }
 
 function createStreamTxn(tx: Txn, name: string, description: string, settings: StreamSettings, subscribingIds: number[]): StreamRow {
-  const now = Math.floor(Date.now() / 1000);
+  const now = epochSeconds(tx.realm.clock);
   const recipientId = Number(tx.realm.stmt('INSERT INTO recipients (kind) VALUES (2)').run().lastInsertRowid);
   // Public streams always share history with subscribers; private ones only when asked.
   const historyPublic = settings.inviteOnly ? (settings.historyPublicToSubscribers ?? false) : true;

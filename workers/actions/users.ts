@@ -1,4 +1,5 @@
 import { errors } from '../lib/errors';
+import { epochSeconds } from '../lib/clock';
 import { ROLE, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
 import { apiEmailFor, defaultEmailVisibilityForNewUsers, EMAIL_VISIBILITY } from '../queries/people';
@@ -63,7 +64,7 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
   return realm.transact((tx) => {
     // Again: another request may have taken the email while the password was hashing.
     checkEmailFree(realm, email);
-    const now = Math.floor(Date.now() / 1000);
+    const now = epochSeconds(tx.realm.clock);
     const userId = Number(
       tx.realm
         .stmt(

@@ -16,3 +16,8 @@ export const systemClock: Clock = {
   setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/** The clock's time in whole seconds since the UNIX epoch, as the API's timestamps count. */
+export function epochSeconds(clock: Clock): number {
+  return Math.floor(clock.now() / 1000);
+}
