@@ -8,6 +8,7 @@ import { FailedLoginLimiter } from './lib/login-limiter';
 import type { TypingNotifier } from './events/typing';
 import type { Logger } from './lib/log';
 import { PresenceTable } from './lib/presence';
+import { RenderHold } from './lib/render-hold';
 import type { Renderer } from './render/pool';
 
 export interface RealmRow {
@@ -69,6 +70,8 @@ export class Realm {
   readonly presence = new PresenceTable();
   // Failed logins by username (POST /fetch_api_key, POST /login), in memory only.
   readonly loginFailures: FailedLoginLimiter;
+  // Held only by a test hook (TEST_HOOKS=1), to interleave a request with a send's render.
+  readonly renderHold = new RenderHold();
 
   constructor(
     readonly name: string,

@@ -122,7 +122,7 @@ export async function doSendMessage(realm: Realm, sender: UserRow, request: Send
   return realm.transact((tx) =>
     insertMessageTxn(tx, {
       sender,
-      stream,
+      stream: stream && target.kind === 'stream' ? streamStillOpenTxn(tx, sender, stream, target.to) : null,
       directMembers,
       topic,
       content,
@@ -132,6 +132,21 @@ export async function doSendMessage(realm: Realm, sender: UserRow, request: Send
       localId: request.localId ?? null,
     }),
   );
+}
+
+/**
+ * The stream read again in the writing transaction: while the message rendered, it may have
+ * been archived or closed to the sender (SPEC Stream.stream_post_policy), and then the send
+ * fails as it would have a moment later.
+ */
+function streamStillOpenTxn(tx: Txn, sender: UserRow, checked: StreamRow, to: (number | string)[]): StreamRow {
+  const stream = streamById(tx.realm, checked.id);
+  if (!stream) {
+    const requested = to[0] as number | string;
+    throw typeof requested === 'number' ? errors.streamIdDoesNotExist(requested) : errors.streamNameDoesNotExist(requested);
+  }
+  checkStreamPost(tx.realm, sender, stream);
+  return stream;
 }
 
 export interface NewMessage {

@@ -20,6 +20,8 @@ export interface RenderedMessage {
  * written by `author` (whose `translate_emoticons` setting applies).
  */
 export async function renderMessage(realm: Realm, author: UserRow, content: string, topic: string): Promise<RenderedMessage> {
+  const held = realm.renderHold.wait();
+  if (held) await held;
   const { result, topicLinks } = await realm.renderer.render(
     {
       realm: realm.name,

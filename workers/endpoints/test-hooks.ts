@@ -22,3 +22,17 @@ export const postSleep = openRoute(z.object({ ms: z.coerce.number().int().min(0)
 export const postThrow = openRoute(z.object({}), () => {
   throw new TypeError('unexpected failure requested by a test');
 });
+
+/**
+ * Holds this realm's message renders (`hold`), waits until `count` of them are waiting
+ * (`wait_parked`), or lets them go (`release`): a render that takes as long as a test needs.
+ */
+export const postRenderHold = openRoute(
+  z.object({ op: z.enum(['hold', 'wait_parked', 'release']), count: z.coerce.number().int().min(1).max(100).default(1) }),
+  async ({ realm }, { op, count }) => {
+    if (op === 'hold') realm.renderHold.hold();
+    else if (op === 'release') realm.renderHold.release();
+    else await realm.renderHold.whenParked(count);
+    return {};
+  },
+);
