@@ -209,29 +209,19 @@ export class FrontEnd {
     };
     if (!head.hasBody) return dispatch(null);
 
-    // With a Content-Length the body goes into one buffer of that size, owning its
-    // memory (allocUnsafeSlow: not a slice of the shared pool), so it can be transferred.
-    // Allocated when the first bytes arrive, so idle connections announcing big bodies hold none.
-    let preallocated: Buffer | null = null;
-    const chunks: Buffer[] = [];
-    let received = 0;
+    // Memory follows the bytes received, not the Content-Length announced: a client that
+    // announces a large upload and sends little holds little (see BodyBuffer).
+    const body = new BodyBuffer(head.contentLength ?? this.config.maxBodyBytes);
     res.onData((chunk, isLast) => {
       if (settled) return;
-      if (preallocated === null && head.contentLength !== null) preallocated = Buffer.allocUnsafeSlow(head.contentLength);
-      if (received + chunk.byteLength > (preallocated ? preallocated.length : this.config.maxBodyBytes)) {
+      if (!body.append(chunk)) {
         // Answer once and close, so the rest of an oversized body is never buffered.
         settle();
         writeJson(res, 413, this.tooLargeBody(), {}, true);
         logDone(413, realm, route);
         return;
       }
-      // uWS reuses the chunk's memory after this callback returns: copy it (once).
-      if (preallocated) preallocated.set(new Uint8Array(chunk), received);
-      else chunks.push(Buffer.from(new Uint8Array(chunk)));
-      received += chunk.byteLength;
-      if (!isLast) return;
-      if (preallocated) dispatch(received === preallocated.length ? preallocated : preallocated.subarray(0, received));
-      else dispatch(ownedConcat(chunks, received));
+      if (isLast) dispatch(body.bytes());
     });
   }
 
@@ -251,15 +241,42 @@ export class FrontEnd {
 
 const textDecoder = new TextDecoder();
 
+// A body's first allocation unless its first chunk is larger; a smaller Content-Length is allocated exactly.
+const FIRST_BODY_CAPACITY = 64 * 1024;
+
 /**
- * A chunked body joined into memory of its own: Buffer.concat may hand out a slice of
- * the shared pool, and transferring that to a shard would detach the pool under every Buffer.
+ * A request body read into memory that grows as its bytes arrive, doubling up to `limit` (the
+ * Content-Length, else the body limit), so its copies total under twice its size. The memory
+ * is its own (allocUnsafeSlow, not a slice of the shared pool): the body may be transferred to
+ * a shard, and transferring a pool slice would detach the pool under every Buffer.
  */
-function ownedConcat(chunks: readonly Buffer[], length: number): Buffer {
-  const joined = Buffer.allocUnsafeSlow(length);
-  let offset = 0;
-  for (const chunk of chunks) offset += chunk.copy(joined, offset);
-  return joined;
+class BodyBuffer {
+  private buffer: Buffer | null = null;
+  private length = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Copies `chunk` in (uWS reuses its memory after the callback); false past the limit. */
+  append(chunk: ArrayBuffer): boolean {
+    const needed = this.length + chunk.byteLength;
+    if (needed > this.limit) return false;
+    let buffer = this.buffer;
+    if (buffer === null || needed > buffer.length) {
+      const capacity = Math.min(this.limit, Math.max(needed, FIRST_BODY_CAPACITY, (buffer?.length ?? 0) * 2));
+      const grown = Buffer.allocUnsafeSlow(capacity);
+      buffer?.copy(grown, 0, 0, this.length);
+      this.buffer = buffer = grown;
+    }
+    buffer.set(new Uint8Array(chunk), this.length);
+    this.length = needed;
+    return true;
+  }
+
+  /** The bytes received, over memory of their own. */
+  bytes(): Buffer {
+    const buffer = this.buffer ?? Buffer.allocUnsafeSlow(0);
+    return this.length === buffer.length ? buffer : buffer.subarray(0, this.length);
+  }
 }
 
 function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
