@@ -15,7 +15,7 @@ import { RecipientFields } from './recipients';
 import { MessageBox } from './message-box';
 import { enhanceContent, handleContentClick } from './message-content';
 import type { ChatState, ChatStore } from './store';
-import { uploadFile, uploadLink } from './upload';
+import { uploadInto, type ComposeBox } from './upload';
 
 interface Fields {
   mode: ComposeMode;
@@ -126,17 +126,25 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     });
   };
 
+  // The box as an upload sees it: the conversation shown now, not the one of this render.
+  const box: ComposeBox = {
+    shown: () => conversationOf(fieldsRef.current),
+    edit: (change) =>
+      setContent((current) => {
+        const next = change(current);
+        drafts?.save(conversationOf(fieldsRef.current), next);
+        return next;
+      }),
+    drafts,
+  };
+
   const upload = async (files: File[]) => {
+    // Every file goes where the upload started, whatever is shown when it ends.
+    const conversation = box.shown();
     for (const file of files) {
       setProgress(0);
       try {
-        const url = await uploadFile(file, setProgress);
-        const link = uploadLink(file.name, url);
-        setContent((current) => {
-          const next = current === '' || current.endsWith('\n') ? `${current}${link}\n` : `${current}\n${link}\n`;
-          drafts?.save(conversationOf(fields), next);
-          return next;
-        });
+        await uploadInto(box, conversation, file, setProgress);
       } catch (failure) {
         setError(failure instanceof ApiError ? failure.message : 'The upload failed');
       } finally {

@@ -12,6 +12,11 @@ export function draftKey(userId: number, conversation: DraftConversation): strin
   return `drafts/${userId}/${where}`;
 }
 
+/** Do `a` and `b` name one conversation (and so one draft)? */
+export function sameConversation(a: DraftConversation, b: DraftConversation): boolean {
+  return draftKey(0, a) === draftKey(0, b);
+}
+
 /** "bo@x, ann@x" and "ann@x,bo@x" are the same conversation. */
 function normalizeRecipients(to: string): string {
   return to
