@@ -4,9 +4,10 @@ import { ApiClient, type ApiResponse } from '../helpers/http';
 import { RealmFile, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
-// POST /messages checks the stream, renders, then writes: the write must check the stream again,
-// as it is then. The renders are held by a test hook (TEST_HOOKS=1) while another request changes the stream.
-t.test('POST /messages to a stream that changes while the message renders', async (t) => {
+// POST /messages checks the stream or recipients, renders, then writes: the write must check them
+// again, as they are then. The renders are held by a test hook (TEST_HOOKS=1) while another request
+// changes them.
+t.test('POST /messages whose stream or recipient changes while the message renders', async (t) => {
   const server = await startServer();
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
@@ -16,10 +17,11 @@ t.test('POST /messages to a stream that changes while the message renders', asyn
   const alice = api.as(aliceCreds);
   await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'attic' }, { name: 'porch' }], principals: [aliceCreds.id] });
   const renderHold = async (op: 'hold' | 'wait_parked' | 'release'): Promise<unknown> => (await api.post('/__test__/render_hold', { op })).body;
-  /** Alice's send, held in its render while `change` is made; what each step answered. */
-  const sendWhile = async (streamId: number, change: () => Promise<ApiResponse>) => {
+  /** Alice's send (to a stream, or directly to people), held in its render while `change` is made; what each step answered. */
+  const sendWhile = async (to: number | number[], change: () => Promise<ApiResponse>) => {
     const held = await renderHold('hold');
-    const sending = alice.post('/messages', { type: 'stream', to: streamId, topic: 'meanwhile', content: 'sent during the change' });
+    const target = Array.isArray(to) ? { type: 'direct', to } : { type: 'stream', to, topic: 'meanwhile' };
+    const sending = alice.post('/messages', { ...target, content: 'sent during the change' });
     const parked = await renderHold('wait_parked');
     const changed = (await change()).status;
     const released = await renderHold('release');
@@ -61,5 +63,15 @@ t.test('POST /messages to a stream that changes while the message renders', asyn
     t.equal(changed, 200, 'the change was made while the message rendered');
     t.equal(res.status, 200);
     t.equal(aliceSentTo(generalId), 1);
+  });
+
+  t.test('a direct message whose recipient is deactivated meanwhile is refused, and nothing is stored', async (t) => {
+    const bobCreds = await createMember(api, 'Bob');
+    const { holds, changed, sent: res } = await sendWhile([bobCreds.id], () => api.call('DELETE', `/users/${bobCreds.id}`));
+    t.strictSame(holds, holdsAnswered);
+    t.equal(changed, 200, 'the change was made while the message rendered');
+    t.equal(res.status, 400);
+    t.strictSame(res.body, { result: 'error', msg: `'${bobCreds.email}' is no longer using this server.`, code: 'BAD_REQUEST' });
+    t.equal(file.value('SELECT count(*) FROM messages WHERE sender_id = ? AND stream_id IS NULL', aliceCreds.id), 0);
   });
 });

@@ -123,7 +123,8 @@ export async function doSendMessage(realm: Realm, sender: UserRow, request: Send
     insertMessageTxn(tx, {
       sender,
       stream: stream && target.kind === 'stream' ? streamStillOpenTxn(tx, sender, stream, target.to) : null,
-      directMembers,
+      // Again for the same reason: a recipient may have been deactivated meanwhile.
+      directMembers: target.kind === 'direct' ? resolveDirectRecipients(tx.realm, sender, target.to) : directMembers,
       topic,
       content,
       rendered,
