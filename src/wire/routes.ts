@@ -155,7 +155,10 @@ export const LONG_POLL_ROUTE_IDS: readonly RouteId[] = ['GET /events'];
 export type ApiRouteId = (typeof API_ROUTE_IDS)[number];
 
 /** Reachable only when the server runs with TEST_HOOKS=1 (see src/config.ts). */
-export const TEST_ROUTE_IDS = ['POST /__test__/crash_shard', 'POST /__test__/sleep', 'POST /__test__/throw', 'POST /__test__/render_hold'] as const;
+export const TEST_ROUTE_IDS = [
+  'POST /__test__/crash_shard', 'POST /__test__/sleep', 'POST /__test__/throw', 'POST /__test__/render_hold',
+  'GET /__test__/sleepers',
+] as const;
 
 export type TestRouteId = (typeof TEST_ROUTE_IDS)[number];
 

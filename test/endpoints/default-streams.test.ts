@@ -6,6 +6,7 @@ import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { setRole } from '../helpers/people';
 
 type Stream = Record<string, unknown> & { stream_id: number; name: string };
 
@@ -67,10 +68,7 @@ t.test('default streams', async (t) => {
 
   t.test('a guest sees no default streams and gets no default_streams events', async (t) => {
     const guestCredentials = await createMember(owner, 'Guest');
-    // No role-change endpoint exists yet: the role is set in the realm file (SPEC roles: 600 guest).
-    const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
-    db.prepare('UPDATE users SET role = 600 WHERE id = ?').run(guestCredentials.id);
-    db.close();
+    await setRole(owner, guestCredentials.id, 600);
     const guest = owner.as(guestCredentials);
     t.strictSame(await defaultNames(guest), []);
     const reader = await EventReader.register(guest, { event_types: ['default_streams'] });

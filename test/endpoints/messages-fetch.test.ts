@@ -5,6 +5,7 @@ import { ApiClient, type ApiResponse } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 import { createStream } from '../helpers/stream-notices';
+import { setRole } from '../helpers/people';
 
 type Message = Record<string, unknown>;
 type Narrow = (Record<string, unknown> | [string, string])[];
@@ -30,7 +31,7 @@ t.test('GET /messages', async (t) => {
   const guest = await createMember(api, 'Guest');
   const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
   t.teardown(() => db.close());
-  db.prepare('UPDATE users SET role = 600 WHERE id = ?').run(guest.id);
+  await setRole(api, guest.id, 600);
 
   const as = (who: { email: string; key: string }) => api.as(who);
   const fetch = (who: { email: string; key: string }, narrow: Narrow, extra: Record<string, string | number | boolean> = {}) =>

@@ -14,7 +14,7 @@ t.test('user reads', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const file = new RealmFile(server);
   t.teardown(() => file.close());
-  const viewers: Record<string, Person> = await onePersonOfEachRole(api, file, server.owner);
+  const viewers: Record<string, Person> = await onePersonOfEachRole(api, server.owner);
   const target = await createMember(api, 'Target');
 
   t.test('an unknown user id or API email is "No such user"', async (t) => {

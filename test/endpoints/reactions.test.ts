@@ -4,6 +4,7 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
+import { pngUpload, postFiles } from '../helpers/files';
 
 type Reaction = Record<string, unknown>;
 
@@ -16,12 +17,18 @@ t.test('reactions', async (t) => {
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
 
-  // Custom emoji have no endpoint yet: rows go straight into the realm file.
-  const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
-  const insertEmoji = db.prepare('INSERT INTO realm_emoji (name, file_name, author_id, deactivated) VALUES (?, ?, 1, ?)');
-  const partyId = String(insertEmoji.run('party_parrot', 'party_parrot.gif', 0).lastInsertRowid);
-  const retiredId = String(insertEmoji.run('retired', 'retired.png', 1).lastInsertRowid);
-  db.close();
+  // Custom emoji through the API: one in use, one uploaded and then removed.
+  const addEmoji = async (name: string): Promise<string> => {
+    const added = await postFiles(server.baseUrl, `/realm/emoji/${name}`, server.owner, pngUpload());
+    if (added.status !== 200) throw new Error(`emoji ${name}: ${added.status}`);
+    const listed = (await api.get('/realm/emoji')).body['emoji'] as Record<string, { id: string; name: string }>;
+    const id = Object.values(listed).find((emoji) => emoji.name === name)?.id;
+    if (id === undefined) throw new Error(`emoji ${name} is not listed`);
+    return id;
+  };
+  const partyId = await addEmoji('party_parrot');
+  const retiredId = await addEmoji('retired');
+  t.equal((await api.call('DELETE', '/realm/emoji/retired')).status, 200);
 
   const send = async (client: ApiClient, params: Record<string, string | number | object>) => {
     const res = await client.post('/messages', params);

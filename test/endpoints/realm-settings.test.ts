@@ -5,6 +5,7 @@ import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { setRole } from '../helpers/people';
 
 // PATCH /realm (administrators; owners for owner-only settings), its `realm` events
 // (api-notes §d update / update_dict), register's realm_* keys, and the rules that read them.
@@ -26,8 +27,7 @@ t.test('PATCH /realm', async (t) => {
   const admin = owner.as(adminCredentials);
   const file = new RealmFile(server);
   t.teardown(() => file.close());
-  // Role changes are another slice's endpoint (PATCH /users/{id}): an administrator, directly.
-  file.run('UPDATE users SET role = 200 WHERE id = ?', adminCredentials.id);
+  await setRole(owner, adminCredentials.id, 200);
   const realmState = async (client: ApiClient = member): Promise<Record<string, unknown>> =>
     (await client.post('/register', { fetch_event_types: ['realm', 'realm_user'] })).body;
 

@@ -246,10 +246,8 @@ t.test('scheduled messages', async (t) => {
     const streamSched = Number((await schedule(api, { content: 'on time, **stream**', topic: 'deliveries', scheduled_delivery_timestamp: due })).body['scheduled_message_id']);
     const directSched = Number((await schedule(api, { type: 'direct', to: [alice.id], content: 'on time, direct', scheduled_delivery_timestamp: due })).body['scheduled_message_id']);
     const doomedSched = Number((await schedule(api, { to: doomed, content: 'into the void', scheduled_delivery_timestamp: due })).body['scheduled_message_id']);
-    // Archive the stream behind the server's back (no endpoint yet): sending is no longer allowed.
-    const writable = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
-    writable.prepare('UPDATE streams SET deactivated = 1 WHERE id = ?').run(doomed);
-    writable.close();
+    // Archived before delivery: sending there is no longer allowed.
+    t.equal((await api.call('DELETE', `/streams/${doomed}`)).status, 200);
 
     // Wait for the event (the list changing), not for a duration; bounded.
     const deadline = Date.now() + 20_000;

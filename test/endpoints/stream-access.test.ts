@@ -4,6 +4,7 @@ import { createMember } from '../helpers/fixtures';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { STREAM_EVENTS_TOPIC, createStream } from '../helpers/stream-notices';
+import { setRole } from '../helpers/people';
 
 /*
  * The read access matrix (issue "Streams and subscriptions", slice stream-reads): administrator,
@@ -29,8 +30,8 @@ t.test('the read access matrix', async (t) => {
   const member = await createMember(api, 'Member');
   const guest = await createMember(api, 'Guest');
   const administrator = await createMember(api, 'Admin');
-  realmFile.run('UPDATE users SET role = ? WHERE id = ?', ROLE_GUEST, guest.id);
-  realmFile.run('UPDATE users SET role = ? WHERE id = ?', ROLE_ADMINISTRATOR, administrator.id);
+  await setRole(api, guest.id, ROLE_GUEST);
+  await setRole(api, administrator.id, ROLE_ADMINISTRATOR);
   const asAlice = api.as(alice);
 
   const names: Record<StreamKey, string> = { public: 'acc-public', shared: 'acc-shared', unshared: 'acc-unshared', web: 'acc-web' };

@@ -5,6 +5,7 @@ import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { setRole } from '../helpers/people';
 
 type Group = { id: number; name: string; description: string; members: number[]; direct_subgroup_ids: number[]; is_system_group: boolean };
 
@@ -53,7 +54,7 @@ t.test('user group management', async (t) => {
   const alice = await createMember(owner, 'Alice');
   const bob = await createMember(owner, 'Bob');
   const guest = await createMember(owner, 'Guest');
-  realmFile.run('UPDATE users SET role = 600 WHERE id = ?', guest.id);
+  await setRole(owner, guest.id, 600);
   const ownerId = Number((await owner.get('/users/me')).body['user_id']);
 
   const groups = async (): Promise<Group[]> => (await owner.get('/user_groups')).body['user_groups'] as Group[];
@@ -130,7 +131,7 @@ t.test('user group management', async (t) => {
     t.strictSame((await owner.as(alice).call('PATCH', `/user_groups/${id}`, { description: 'ours' })).body, { result: 'success', msg: '' });
     t.strictSame((await owner.as(guest).call('DELETE', `/user_groups/${id}`)).body, error('Not allowed for guest users'));
     const moderator = await createMember(owner, 'Moderator');
-    realmFile.run('UPDATE users SET role = 300 WHERE id = ?', moderator.id);
+    await setRole(owner, moderator.id, 300);
     t.strictSame((await owner.as(moderator).call('PATCH', `/user_groups/${id}`, { description: 'moderated' })).body, { result: 'success', msg: '' }, 'moderators manage any group');
   });
 

@@ -16,7 +16,7 @@ t.test('people events', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const file = new RealmFile(server);
   t.teardown(() => file.close());
-  const viewers: Record<string, Person> = await onePersonOfEachRole(api, file, server.owner);
+  const viewers: Record<string, Person> = await onePersonOfEachRole(api, server.owner);
 
   t.test('a setting change: user_settings to every queue, the legacy twin only without user_settings_object', async (t) => {
     const alice = await createMember(api, 'Alice');

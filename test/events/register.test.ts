@@ -4,6 +4,7 @@ import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { setRole } from '../helpers/people';
 
 type Body = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ t.test('POST /register', async (t) => {
 
   t.test('a guest may not ask for all_public_streams', async (t) => {
     const guest = await createMember(api, 'Guest');
-    file.run('UPDATE users SET role = 600 WHERE id = ?', guest.id);
+    await setRole(api, guest.id, 600);
     const res = await register(api.as(guest), { all_public_streams: true });
     t.equal(res.status, 400);
     t.strictSame(res.body, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' });

@@ -1,6 +1,5 @@
 import type { ApiClient } from './http';
 import { createMember } from './fixtures';
-import type { RealmFile } from './realm-file';
 import type { Credentials, TestServer } from './server';
 
 export type Person = Credentials & { id: number; role: number };
@@ -8,22 +7,31 @@ export type Person = Credentials & { id: number; role: number };
 /** SPEC User.role values. */
 export const ROLES = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
 
-/** A member made into `role` in the realm file (role changes are another endpoint's business). */
-export async function createWithRole(api: ApiClient, file: RealmFile, name: string, role: number): Promise<Person> {
+/**
+ * Gives a user `role` through `PATCH /users/{id}`, as an administrator would (so the system
+ * groups follow, as they do for a real role change); `api` must hold an owner's credentials.
+ */
+export async function setRole(api: ApiClient, userId: number, role: number): Promise<void> {
+  const answer = await api.call('PATCH', `/users/${userId}`, { role });
+  if (answer.status !== 200) throw new Error(`role ${role} for user ${userId}: ${answer.status} ${answer.text}`);
+}
+
+/** A new member made into `role` through the API. */
+export async function createWithRole(api: ApiClient, name: string, role: number): Promise<Person> {
   const created = await createMember(api, name);
-  file.run('UPDATE users SET role = ? WHERE id = ?', role, created.id);
+  await setRole(api, created.id, role);
   return { ...created, role };
 }
 
 /** The owner (whose credentials `api` holds) and one new person of each other role, by role name. */
-export async function onePersonOfEachRole(api: ApiClient, file: RealmFile, owner: Credentials): Promise<Record<keyof typeof ROLES, Person>> {
+export async function onePersonOfEachRole(api: ApiClient, owner: Credentials): Promise<Record<keyof typeof ROLES, Person>> {
   const ownerId = Number((await api.get('/users/me')).body['user_id']);
   return {
     owner: { ...owner, id: ownerId, role: ROLES.owner },
-    admin: await createWithRole(api, file, 'Admin', ROLES.admin),
-    moderator: await createWithRole(api, file, 'Moderator', ROLES.moderator),
-    member: await createWithRole(api, file, 'Member', ROLES.member),
-    guest: await createWithRole(api, file, 'Guest', ROLES.guest),
+    admin: await createWithRole(api, 'Admin', ROLES.admin),
+    moderator: await createWithRole(api, 'Moderator', ROLES.moderator),
+    member: await createWithRole(api, 'Member', ROLES.member),
+    guest: await createWithRole(api, 'Guest', ROLES.guest),
   };
 }
 

@@ -15,7 +15,16 @@ async function healthy(baseUrl: string): Promise<boolean> {
   return false;
 }
 
-// DESIGN §Crash isolation: a dead shard is restarted, its in-flight requests get 503, other
+/** Resolves once `count` test sleeps are running on the shard of `api`'s realm. */
+async function sleepersReach(api: ApiClient, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Number((await api.get('/__test__/sleepers')).body['sleeping']) < count) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} sleeps reached the shard`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+// Crash isolation: a dead shard is restarted, its in-flight requests get 503, other
 // shards are untouched, and nothing acknowledged is lost.
 t.test('shards', async (t) => {
   const server = await startServer({ env: { SHARDS: '2' } });
@@ -41,7 +50,7 @@ t.test('shards', async (t) => {
     const before = await api.post('/messages', { type: 'stream', to: 'general', topic: 'crash', content: 'before the crash' });
     t.equal(before.status, 200);
     const slow = api.post('/__test__/sleep', { ms: 3000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleepersReach(api, 1);
     const crash = await api.post('/__test__/crash_shard');
     t.equal(crash.status, 503);
     t.equal(crash.body['result'], 'error');
@@ -55,6 +64,7 @@ t.test('shards', async (t) => {
 
   t.test('a crash in one shard leaves the others untouched', async (t) => {
     const slowOther = otherClient.post('/__test__/sleep', { ms: 500 });
+    await sleepersReach(otherClient, 1);
     const crash = await api.post('/__test__/crash_shard');
     t.equal(crash.status, 503);
     const answer = await slowOther;
@@ -78,15 +88,12 @@ t.test('an unexpected exception is a 500 JSON error, logged with its route', asy
 
 t.test('a client that goes away mid-request does not disturb the server or its stop', async (t) => {
   const server = await startServer();
-  const aborted = new Promise<void>((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/v1/__test__/sleep?ms=500' });
-    req.on('error', () => resolve());
-    req.end();
-    setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, 100);
-  });
+  const req = http.request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/v1/__test__/sleep?ms=500' });
+  const aborted = new Promise<void>((resolve) => req.on('error', () => resolve()).on('close', () => resolve()));
+  req.end();
+  // Gone once the request is on the shard, not after a guessed while.
+  await sleepersReach(new ApiClient(server.baseUrl, null), 1);
+  req.destroy();
   await aborted;
   const health = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/health' });
   t.equal(health.status, 200);
@@ -97,7 +104,7 @@ t.test('a stopped server finishes in-flight requests and exits 0', async (t) => 
   const server = await startServer();
   const api = new ApiClient(server.baseUrl, server.owner);
   const slow = api.post('/__test__/sleep', { ms: 700 });
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await sleepersReach(api, 1);
   const exitCode = server.stop();
   const answer = await slow;
   t.equal(answer.status, 200, 'the in-flight request was answered');

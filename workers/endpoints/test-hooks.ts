@@ -13,10 +13,20 @@ export const postCrashShard = openRoute(z.object({}), () => {
   return new Promise<never>(() => undefined);
 });
 
+/** Sleeps in progress on this shard: a test waits for its request to be here, not for a while. */
+let sleeping = 0;
+
 export const postSleep = openRoute(z.object({ ms: z.coerce.number().int().min(0).max(10_000) }), async (_ctx, { ms }) => {
-  await new Promise((resolve) => setTimeout(resolve, ms));
+  sleeping++;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  } finally {
+    sleeping--;
+  }
   return { slept: ms };
 });
+
+export const getSleepers = openRoute(z.object({}), () => ({ sleeping }));
 
 /** An unexpected exception: the realm must answer a 500 JSON error and log the route. */
 export const postThrow = openRoute(z.object({}), () => {
