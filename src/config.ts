@@ -74,6 +74,19 @@ const envSchema = z.object({
   SESSION_IDLE_MS: duration.default(14 * 24 * 60 * 60_000),
   // api-notes §Limits: 5 failed logins per username in 30 minutes, then 429 until the oldest ages out.
   LOGIN_FAILURE_WINDOW_MS: duration.default(30 * 60_000),
+  // Failed sign-ins from one address within LOGIN_FAILURE_WINDOW_MS, whatever the usernames.
+  LOGIN_FAILURE_ADDRESS_LIMIT: positiveInt.default(20),
+  // api-notes §Limits: 200 API requests a minute per user, 100 per address for requests that
+  // no proven credential names; file requests (avatars, uploads, emoji) have their own budget.
+  RATE_LIMITING: flag.default(true),
+  RATE_LIMIT_USER_PER_MINUTE: positiveInt.default(200),
+  RATE_LIMIT_ADDRESS_PER_MINUTE: positiveInt.default(100),
+  RATE_LIMIT_FILES_PER_MINUTE: positiveInt.default(1000),
+  // The window the per-minute limits count in; tests shorten it.
+  RATE_LIMIT_WINDOW_MS: duration.default(60_000),
+  // Requests a shard may have waiting for an answer (parked polls aside) before new requests
+  // for its realms get 503 at once instead of queueing behind them.
+  SHARD_QUEUE_LIMIT: positiveInt.default(1000),
 });
 
 // api-notes §Limits: failed logins per username within the window.
@@ -101,6 +114,19 @@ export interface Config {
   presenceFlushIntervalMs: number;
   fullMembersIntervalMs: number;
   sessions: SessionSettings;
+  rateLimits: RateLimitSettings;
+  shardQueueLimit: number;
+}
+
+/** The front end's request budgets (src/http/rate-limit.ts). */
+export interface RateLimitSettings {
+  enabled: boolean;
+  userPerWindow: number;
+  addressPerWindow: number;
+  filesPerWindow: number;
+  windowMs: number;
+  loginFailuresPerAddress: number;
+  loginFailureWindowMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +179,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
     fullMembersIntervalMs: e.FULL_MEMBERS_INTERVAL_MS,
     sessions: { idleMs: e.SESSION_IDLE_MS, loginFailureLimit: LOGIN_FAILURE_LIMIT, loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MS },
+    rateLimits: {
+      enabled: e.RATE_LIMITING,
+      userPerWindow: e.RATE_LIMIT_USER_PER_MINUTE,
+      addressPerWindow: e.RATE_LIMIT_ADDRESS_PER_MINUTE,
+      filesPerWindow: e.RATE_LIMIT_FILES_PER_MINUTE,
+      windowMs: e.RATE_LIMIT_WINDOW_MS,
+      loginFailuresPerAddress: e.LOGIN_FAILURE_ADDRESS_LIMIT,
+      loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MS,
+    },
+    shardQueueLimit: e.SHARD_QUEUE_LIMIT,
   };
 }
 

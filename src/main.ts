@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     config.shards,
     config.shardRequestTimeoutMs,
     log,
+    config.shardQueueLimit,
   );
   const frontEnd = new FrontEnd(config, shards, log);
   const port = await frontEnd.listen();

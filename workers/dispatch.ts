@@ -18,6 +18,15 @@ import { ROUTES } from './routes';
  * nothing from the layers that serve requests.
  */
 export async function dispatch(realm: Realm, frame: RequestFrame): Promise<ResponseFrame> {
+  const asked: { caller: Caller | null } = { caller: null };
+  const response = await answer(realm, frame, asked);
+  // Said even when the handler failed: the credential was good (src/http/rate-limit.ts).
+  if (asked.caller) response.authenticatedUserId = asked.caller.user.id;
+  return response;
+}
+
+/** The answer to `frame`; `asked.caller` is set once the credentials are accepted. */
+async function answer(realm: Realm, frame: RequestFrame, asked: { caller: Caller | null }): Promise<ResponseFrame> {
   try {
     const route = ROUTES[frame.route as keyof typeof ROUTES];
     if (!route) return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
@@ -25,6 +34,7 @@ export async function dispatch(realm: Realm, frame: RequestFrame): Promise<Respo
     if (route.auth !== 'none') {
       if (realm.info.deactivated) throw errors.realmDeactivated();
       caller = await authenticateFor(realm, route, frame);
+      asked.caller = caller;
     }
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user: caller?.user ?? null, session: caller?.session ?? null, frame, cookies: [] };

@@ -2,9 +2,10 @@ import uWS from 'uWebSockets.js';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
-import { ShardPool, type ResponseHandler } from '../realm/router';
+import { busyResponse, ShardPool, type ResponseHandler } from '../realm/router';
 import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type ResponseFrame } from '../wire/protocol';
 import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
+import { RateLimits, type Admission, type LimitedRequest } from './rate-limit';
 import { cookieValue, readParams } from './read-request';
 import { StaticSite } from './static';
 import { jsonError, writeFrame, writeJson } from './write-response';
@@ -48,6 +49,7 @@ export class FrontEnd {
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
   // The web client: its pages and built files (src/http/static.ts)
   private readonly site: StaticSite;
+  private readonly limits: RateLimits;
 
   constructor(
     private readonly config: Config,
@@ -59,6 +61,7 @@ export class FrontEnd {
     if (config.testHooks) ids.push(...TEST_ROUTE_IDS);
     this.matcher = new RouteMatcher(ids);
     this.site = new StaticSite(log);
+    this.limits = new RateLimits(config.rateLimits, log);
     this.app.get('/health', (res) => this.health(res));
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -157,6 +160,14 @@ export class FrontEnd {
       writeJson(res, 413, this.tooLargeBody(), {}, true);
       return logDone(413, realm, matched.match.route);
     }
+    if (this.shards.isBusy(realm, matched.match.route)) {
+      const busy = busyResponse(0);
+      writeJson(res, busy.status, busy.body, busy.headers, head.hasBody);
+      return logDone(busy.status, realm, matched.match.route);
+    }
+    const { authorization, sessionCookie, clientIp } = head;
+    const limited: LimitedRequest = { realm, route: matched.match.route, surface, authorization, sessionCookie, clientIp };
+    const admission = this.limits.admit(limited);
 
     const id = this.shards.newRequestId();
     const longPoll = this.longPollRoutes.has(matched.match.route);
@@ -175,12 +186,15 @@ export class FrontEnd {
       if (settle()) this.shards.cancel(id);
     });
     const route = matched.match.route;
+    // The budget's verdict, once known; the request goes to its shard when both it and the body are in.
+    let admitted: Admission | null = null;
     const respond: ResponseHandler = (response: ResponseFrame) => {
       if (!settle()) return;
+      if (admitted) this.limits.answered(limited, admitted, response);
       writeFrame(res, response);
       logDone(response.status, realm, route);
     };
-    const dispatch = (body: Buffer | null): void => {
+    const send = (body: Buffer | null): void => {
       const { params, fileRanges } = readParams(head.query, head.contentType, body);
       const frame: RequestFrame = {
         kind: 'request',
@@ -207,7 +221,25 @@ export class FrontEnd {
         this.shards.send(frame, respond);
       }
     };
-    if (!head.hasBody) return dispatch(null);
+    // A refused request is answered at once; a body still coming is not read (the connection closes).
+    let bodyDone = !head.hasBody;
+    let fullBody: Buffer | null = null;
+    void admission.then((verdict) => {
+      if (settled) return;
+      if (!verdict.admitted) {
+        settle();
+        writeJson(res, verdict.status, verdict.body, verdict.headers, !bodyDone);
+        return logDone(verdict.status, realm, route);
+      }
+      admitted = verdict;
+      if (bodyDone) send(fullBody);
+    });
+    const dispatch = (body: Buffer | null): void => {
+      bodyDone = true;
+      fullBody = body;
+      if (admitted) send(body);
+    };
+    if (!head.hasBody) return;
 
     // Memory follows the bytes received, not the Content-Length announced: a client that
     // announces a large upload and sends little holds little (see BodyBuffer).

@@ -10,6 +10,8 @@ import { shardIndexFor } from '../wire/shard-hash';
 const SHARD_ENTRY = path.join(__dirname, '..', '..', 'workers', 'main.js');
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
+// What a busy shard's refusal asks clients to wait: its queue drains in well under a second.
+const BUSY_RETRY_AFTER_S = 1;
 
 /**
  * Writes the answer out before it returns: a binary body may be a view of the shard's body
@@ -21,15 +23,22 @@ interface PendingRequest {
   shard: number;
   deadline: number;
   respond: ResponseHandler;
+  /** A parked poll waits for news, not for its shard: it does not count as queued work. */
+  longPoll: boolean;
 }
 
 // The hash moved to src/wire/ so shards can use it too; re-exported for existing importers.
 export { shardIndexFor };
 
-export function errorResponse(id: number, status: number, msg: string, code?: string): ResponseFrame {
+export function errorResponse(id: number, status: number, msg: string, code?: string, headers: Record<string, string> = {}): ResponseFrame {
   const body: Record<string, string> = { result: 'error', msg };
   if (code) body['code'] = code;
-  return { kind: 'response', id, status, headers: {}, body: JSON.stringify(body) };
+  return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
+}
+
+/** The answer to a request for a shard whose queue is full: try again in a moment. */
+export function busyResponse(id: number): ResponseFrame {
+  return errorResponse(id, 503, 'The server is busy; try again in a moment', undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });
 }
 
 class Shard {
@@ -38,6 +47,8 @@ class Shard {
   restartDelayMs = 0;
   closing = false;
   onClosed: (() => void) | null = null;
+  /** Requests sent and not yet answered, parked polls aside. */
+  queued = 0;
 
   constructor(readonly index: number) {}
 }
@@ -59,6 +70,9 @@ export class ShardPool {
     shardCount: number,
     private readonly requestTimeoutMs: number,
     private readonly log: Logger,
+    // Past this many queued requests a shard's new requests get 503 at once: waiting behind a
+    // backlog they would time out anyway, and the backlog's memory stays bounded.
+    private readonly queueLimit: number,
   ) {
     this.shards = Array.from({ length: shardCount }, (_, i) => new Shard(i));
     for (const shard of this.shards) this.spawn(shard);
@@ -75,6 +89,15 @@ export class ShardPool {
     return this.nextId++;
   }
 
+  /**
+   * Whether a request for `realm` on `route` would be refused as the shard is now: checked
+   * before a body is read, so a busy shard costs no body buffers either.
+   */
+  isBusy(realm: string, route: string): boolean {
+    const shard = this.shards[shardIndexFor(realm, this.shards.length)] as Shard;
+    return !this.longPollRoutes.has(route) && shard.queued >= this.queueLimit;
+  }
+
   /** `attached`: the request body holding files, transferred to the shard (files). */
   send(frame: RequestFrame, respond: ResponseHandler, attached?: ArrayBuffer): void {
     const shardIndex = shardIndexFor(frame.realm, this.shards.length);
@@ -83,19 +106,33 @@ export class ShardPool {
       respond(errorResponse(frame.id, 503, 'Service temporarily unavailable; try again'));
       return;
     }
+    const longPoll = this.longPollRoutes.has(frame.route);
+    if (!longPoll && shard.queued >= this.queueLimit) {
+      respond(busyResponse(frame.id));
+      return;
+    }
     // A parked poll is answered within a heartbeat interval; the timeout counts from there.
-    const wait = this.longPollRoutes.has(frame.route) ? this.settings.durations.heartbeatIntervalMs : 0;
-    this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + wait + this.requestTimeoutMs, respond });
+    const wait = longPoll ? this.settings.durations.heartbeatIntervalMs : 0;
+    this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + wait + this.requestTimeoutMs, respond, longPoll });
+    if (!longPoll) shard.queued++;
     this.post(shard, frame, attached);
   }
 
   /** The client disconnected: forget the request and let its shard drop any parked work. */
   cancel(id: number): void {
-    const pending = this.pending.get(id);
+    const pending = this.forget(id);
     if (!pending) return;
-    this.pending.delete(id);
     const shard = this.shards[pending.shard] as Shard;
     if (shard.worker) this.post(shard, { kind: 'cancel', id });
+  }
+
+  /** Takes a request off the books (answered, cancelled, failed or timed out). */
+  private forget(id: number): PendingRequest | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    if (!pending.longPoll) (this.shards[pending.shard] as Shard).queued--;
+    return pending;
   }
 
   get inFlight(): number {
@@ -197,9 +234,8 @@ export class ShardPool {
   }
 
   private deliver(response: ResponseFrame): void {
-    const pending = this.pending.get(response.id);
+    const pending = this.forget(response.id);
     if (!pending) return; // the client went away or the request timed out
-    this.pending.delete(response.id);
     pending.respond(response);
   }
 
@@ -227,7 +263,7 @@ export class ShardPool {
   private failPending(shardIndex: number, msg: string): void {
     for (const [id, pending] of this.pending) {
       if (pending.shard !== shardIndex) continue;
-      this.pending.delete(id);
+      this.forget(id);
       pending.respond(errorResponse(id, 503, msg));
     }
   }
@@ -236,7 +272,7 @@ export class ShardPool {
     const now = Date.now();
     for (const [id, pending] of this.pending) {
       if (pending.deadline > now) continue;
-      this.pending.delete(id);
+      this.forget(id);
       pending.respond(errorResponse(id, 503, 'The server took too long to answer; try again'));
     }
   }

@@ -70,6 +70,11 @@ export interface ResponseFrame {
   headers: Record<string, string>;
   /** Set-Cookie values, one header each (a Record cannot hold two headers of one name). */
   cookies?: string[];
+  /**
+   * The user whose credential (API key or session cookie) the shard accepted for this request:
+   * the front end charges later requests bearing that same credential to this user's budget.
+   */
+  authenticatedUserId?: number;
   /** The JSON body, serialised by the shard so the front end only copies bytes. */
   body: string;
   // A binary answer (files, pages of cached messages): `bytes` with this Content-Type replace

@@ -58,3 +58,40 @@ t.test('web sessions end after two weeks idle and failed logins count for 30 min
   t.equal(loadConfig({ LOGIN_FAILURE_WINDOW_MS: '1000' }).sessions.loginFailureWindowMs, 1000);
   t.throws(() => loadConfig({ SESSION_IDLE_MS: '0' }), { message: /SESSION_IDLE_MS/ });
 });
+
+t.test('rate limits are the public API’s unless configured (api-notes §Limits)', async (t) => {
+  t.strictSame(loadConfig({}).rateLimits, {
+    enabled: true,
+    userPerWindow: 200,
+    addressPerWindow: 100,
+    filesPerWindow: 1000,
+    windowMs: 60_000,
+    loginFailuresPerAddress: 20,
+    loginFailureWindowMs: 30 * 60_000,
+  });
+  const configured = loadConfig({
+    RATE_LIMITING: '0',
+    RATE_LIMIT_USER_PER_MINUTE: '5',
+    RATE_LIMIT_ADDRESS_PER_MINUTE: '3',
+    RATE_LIMIT_FILES_PER_MINUTE: '7',
+    RATE_LIMIT_WINDOW_MS: '1000',
+    LOGIN_FAILURE_ADDRESS_LIMIT: '2',
+    LOGIN_FAILURE_WINDOW_MS: '5000',
+  });
+  t.strictSame(configured.rateLimits, {
+    enabled: false,
+    userPerWindow: 5,
+    addressPerWindow: 3,
+    filesPerWindow: 7,
+    windowMs: 1000,
+    loginFailuresPerAddress: 2,
+    loginFailureWindowMs: 5000,
+  });
+  t.throws(() => loadConfig({ RATE_LIMIT_USER_PER_MINUTE: '0' }), { message: /RATE_LIMIT_USER_PER_MINUTE/ });
+});
+
+t.test('a shard queues 1000 requests before refusing more unless configured', async (t) => {
+  t.equal(loadConfig({}).shardQueueLimit, 1000);
+  t.equal(loadConfig({ SHARD_QUEUE_LIMIT: '2' }).shardQueueLimit, 2);
+  t.throws(() => loadConfig({ SHARD_QUEUE_LIMIT: '0' }), { message: /SHARD_QUEUE_LIMIT/ });
+});

@@ -1,0 +1,71 @@
+import t from 'tap';
+import { shardIndexFor } from '../../src/realm/router';
+import { ApiClient, type ApiResponse } from '../helpers/http';
+import { manage } from '../helpers/manage';
+import { startServer } from '../helpers/server';
+
+// A shard whose queue of unanswered requests is full (SHARD_QUEUE_LIMIT) refuses new requests
+// for its realms at once with 503 and Retry-After, instead of queueing them until they time out.
+// The tests fill a queue of 2 with the test hook that holds a request for a while.
+
+const BUSY = { result: 'error', msg: 'The server is busy; try again in a moment' };
+const HOLD_MS = 4000;
+
+t.test('a shard with a full queue', async (t) => {
+  const server = await startServer({ env: { SHARDS: '2', SHARD_QUEUE_LIMIT: '2' } });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  let other = '';
+  for (let i = 0; other === ''; i++) if (shardIndexFor(`r${i}`, 2) !== shardIndexFor('default', 2)) other = `r${i}`;
+  const env = { DATA_DIR: server.dataDir, EXTERNAL_HOST: `localhost:${server.port}` };
+  const created = manage(['create-realm', '--subdomain', other, '--name', 'Other', '--owner-email', 'o@other.test'], env);
+  t.equal(created.status, 0, created.stderr);
+  const otherRealm = new ApiClient(server.baseUrl, null, `${other}.localhost:${server.port}`);
+  const registered = await api.post('/register', { event_types: ['message'] });
+  t.equal(registered.status, 200, registered.text);
+
+  t.test('answers 503 with Retry-After at once, serves its parked polls and leaves other shards alone', async (t) => {
+    const held = [api.post('/__test__/sleep', { ms: HOLD_MS }), api.post('/__test__/sleep', { ms: HOLD_MS })];
+    // The two held requests reach the shard in their own time; from then on it is full.
+    let busy: ApiResponse | null = null;
+    for (let i = 0; i < 200 && busy === null; i++) {
+      const res = await api.get('/users/me');
+      if (res.status === 503) busy = res;
+      else await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (busy === null) {
+      t.fail('the shard never became busy');
+      return;
+    }
+    t.strictSame(busy.body, BUSY);
+    t.equal(busy.headers['retry-after'], '1');
+    const withBody = await api.post('/messages', { type: 'stream', to: 'general', topic: 'busy', content: 'refused' });
+    t.strictSame([withBody.status, withBody.body, withBody.headers['retry-after']], [503, BUSY, '1'], 'a request with a body too');
+    const events = await api.get('/events', { queue_id: String(registered.body['queue_id']), last_event_id: -1, dont_block: true });
+    t.equal(events.status, 200, 'a poll is not queued work: it is still served');
+    const elsewhere = await otherRealm.get('/server_settings');
+    t.equal(elsewhere.status, 200, 'a realm on another shard is served');
+    const answers = await Promise.all(held);
+    t.strictSame(
+      answers.map((res) => [res.status, res.body['slept']]),
+      [
+        [200, HOLD_MS],
+        [200, HOLD_MS],
+      ],
+      'the held requests were answered',
+    );
+    const after = await api.get('/users/me');
+    t.equal(after.status, 200, 'normal service once the queue drained');
+  });
+
+  t.test('of several requests arriving together, as many as the bound are queued and the rest refused', async (t) => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api.post('/__test__/sleep', { ms: HOLD_MS })));
+    const statuses = answers.map((res) => res.status).sort();
+    t.strictSame(statuses, [200, 200, 503, 503, 503, 503]);
+    t.strictSame(
+      answers.filter((res) => res.status === 503).map((res) => [res.body, res.headers['retry-after']]),
+      Array.from({ length: 4 }, () => [BUSY, '1']),
+    );
+    t.equal((await api.get('/users/me')).status, 200);
+  });
+});
