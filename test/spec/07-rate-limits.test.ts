@@ -36,7 +36,7 @@ function assertRefused(t: tap.Test, res: ApiResponse, limit: string, maxSeconds:
 }
 
 t.test('the budget of each user', async (t) => {
-  const server = await limitedServer({ RATE_LIMIT_USER_PER_MINUTE: '5', RATE_LIMIT_ADDRESS_PER_MINUTE: '1000' });
+  const server = await limitedServer({ RATE_LIMIT_USER_PER_MINUTE: '5', RATE_LIMIT_ADDRESS_PER_MINUTE: '1000', RATE_LIMIT_FILES_PER_MINUTE: '2' });
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
   const [alice, bob, carol, dave] = [await createMember(owner), await createMember(owner), await createMember(owner), await createMember(owner)];
@@ -67,6 +67,22 @@ t.test('the budget of each user', async (t) => {
     const events = await api.get('/events', { queue_id: String(registered.body['queue_id']), last_event_id: -1, dont_block: true });
     t.equal(events.status, 200, events.text);
     t.strictSame(budget(events), ['5', '4']);
+  });
+
+  t.test('file requests have a budget of their own, per user or else per address', async (t) => {
+    const avatar = (auth: { email: string; key: string } | null): Promise<ApiResponse> =>
+      request({ baseUrl: server.baseUrl, method: 'GET', path: `/avatar/${alice.id}`, auth });
+    const anonymous = [await avatar(null), await avatar(null)];
+    t.strictSame(
+      anonymous.map((res) => [res.status, ...budget(res)]),
+      [
+        [302, '2', '1'],
+        [302, '2', '0'],
+      ],
+    );
+    assertRefused(t, await avatar(null), '2', 60);
+    const own = await avatar(alice);
+    t.strictSame([own.status, ...budget(own)], [302, '2', '1'], 'alice, past her API budget, still has her files budget');
   });
 
   t.test('a wrong key naming a user spends the sender’s address budget, never that user’s', async (t) => {
