@@ -84,6 +84,9 @@ const envSchema = z.object({
   RATE_LIMIT_FILES_PER_MINUTE: positiveInt.default(1000),
   // The window the per-minute limits count in; tests shorten it.
   RATE_LIMIT_WINDOW_MS: duration.default(60_000),
+  // Behind a reverse proxy every peer address is the proxy's: then the client's address is the
+  // last one in X-Forwarded-For (the one the proxy added). Set only behind such a proxy.
+  TRUST_FORWARDED_FOR: flag.default(false),
   // Requests a shard may have waiting for an answer (parked polls aside) before new requests
   // for its realms get 503 at once instead of queueing behind them.
   SHARD_QUEUE_LIMIT: positiveInt.default(1000),
@@ -125,6 +128,7 @@ export interface RateLimitSettings {
   addressPerWindow: number;
   filesPerWindow: number;
   windowMs: number;
+  trustForwardedFor: boolean;
   loginFailuresPerAddress: number;
   loginFailureWindowMs: number;
 }
@@ -185,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressPerWindow: e.RATE_LIMIT_ADDRESS_PER_MINUTE,
       filesPerWindow: e.RATE_LIMIT_FILES_PER_MINUTE,
       windowMs: e.RATE_LIMIT_WINDOW_MS,
+      trustForwardedFor: e.TRUST_FORWARDED_FOR,
       loginFailuresPerAddress: e.LOGIN_FAILURE_ADDRESS_LIMIT,
       loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MS,
     },

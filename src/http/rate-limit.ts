@@ -31,7 +31,10 @@ export interface LimitedRequest {
   surface: RequestSurface;
   authorization: string;
   sessionCookie: string;
+  /** The peer's address */
   clientIp: string;
+  /** The X-Forwarded-For header, '' when absent; read only with TRUST_FORWARDED_FOR. */
+  forwardedFor: string;
 }
 
 export type Admission =
@@ -94,7 +97,7 @@ export class RateLimits {
     if (!this.settings.enabled) return;
     Object.assign(response.headers, admission.headers);
     if (routeClass(request) === 'login') {
-      if (response.status === 401) void this.loginFailuresByAddress.penalty(request.clientIp);
+      if (response.status === 401) void this.loginFailuresByAddress.penalty(this.address(request));
       return;
     }
     const credential = credentialKey(request);
@@ -108,18 +111,29 @@ export class RateLimits {
 
   private async charge(request: LimitedRequest): Promise<Admission> {
     const kind = routeClass(request);
+    const address = this.address(request);
     if (kind === 'login') {
-      const failures = await this.loginFailuresByAddress.get(request.clientIp);
+      const failures = await this.loginFailuresByAddress.get(address);
       if (failures && failures.consumedPoints >= this.settings.loginFailuresPerAddress) {
         return refusal(this.settings.loginFailuresPerAddress, failures);
       }
-      return consume(this.byAddress, request.clientIp);
+      return consume(this.byAddress, address);
     }
     const credential = credentialKey(request);
     const user = credential === null ? undefined : this.provenCredentials.get(credential);
-    if (kind === 'files') return consume(this.files, user === undefined ? `address ${request.clientIp}` : `user ${user}`);
-    if (user === undefined) return consume(this.byAddress, request.clientIp);
+    if (kind === 'files') return consume(this.files, user === undefined ? `address ${address}` : `user ${user}`);
+    if (user === undefined) return consume(this.byAddress, address);
     return consume(kind === 'events' ? this.eventsByUser : this.byUser, user);
+  }
+
+  /**
+   * The client's address: the peer's, or behind a trusted proxy the last X-Forwarded-For
+   * entry, the one that proxy added (the earlier ones are whatever the client sent).
+   */
+  private address(request: LimitedRequest): string {
+    if (!this.settings.trustForwardedFor) return request.clientIp;
+    const last = request.forwardedFor.slice(request.forwardedFor.lastIndexOf(',') + 1).trim();
+    return last === '' ? request.clientIp : last;
   }
 
   private remember(credential: string, user: string): void {

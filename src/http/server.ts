@@ -26,6 +26,7 @@ interface RequestHead {
   hasBody: boolean;
   userAgent: string;
   clientIp: string;
+  forwardedFor: string;
   // File requests may ask for a byte range
   range: string;
   // The web page's session: its cookie, the CSRF header, and whether a proxy terminated TLS
@@ -165,8 +166,8 @@ export class FrontEnd {
       writeJson(res, busy.status, busy.body, busy.headers, head.hasBody);
       return logDone(busy.status, realm, matched.match.route);
     }
-    const { authorization, sessionCookie, clientIp } = head;
-    const limited: LimitedRequest = { realm, route: matched.match.route, surface, authorization, sessionCookie, clientIp };
+    const { authorization, sessionCookie, clientIp, forwardedFor } = head;
+    const limited: LimitedRequest = { realm, route: matched.match.route, surface, authorization, sessionCookie, clientIp, forwardedFor };
     const admission = this.limits.admit(limited);
 
     const id = this.shards.newRequestId();
@@ -326,6 +327,7 @@ function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
     hasBody: chunked || (contentLength !== null && contentLength > 0),
     userAgent: req.getHeader('user-agent'),
     clientIp: textDecoder.decode(res.getRemoteAddressAsText()),
+    forwardedFor: req.getHeader('x-forwarded-for'),
     range: req.getHeader('range'),
     sessionCookie: cookieValue(req.getHeader('cookie'), SESSION_COOKIE_NAME),
     csrfToken: req.getHeader('x-csrf-token'),

@@ -20,8 +20,8 @@ function budget(res: ApiResponse): [unknown, unknown] {
 }
 
 /** Checks a 429 exactly; resolves with its `retry-after` (seconds). */
-function assertRefused(t: tap.Test, res: ApiResponse, limit: string, maxSeconds: number): number {
-  t.equal(res.status, 429, res.text);
+function assertRefused(t: tap.Test, res: ApiResponse, limit: string, maxSeconds: number, why = 'refused'): number {
+  t.equal(res.status, 429, `${why}: ${res.text}`);
   const retryAfter = res.body['retry-after'];
   t.equal(typeof retryAfter, 'number', 'retry-after is a number of seconds');
   const seconds = Number(retryAfter);
@@ -145,6 +145,8 @@ t.test('the budget of an address', async (t) => {
   assertRefused(t, await anonymous.get('/server_settings'), '3', 60);
   assertRefused(t, await madeUp.get('/users/me'), '3', 60);
   assertRefused(t, await anonymous.post('/fetch_api_key', { username: server.owner.email, password: server.owner.password }), '3', 60);
+  const claimed = { baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/server_settings', headers: { 'X-Forwarded-For': '203.0.113.9' } };
+  assertRefused(t, await request(claimed), '3', 60, 'an X-Forwarded-For the server was not told to trust changes nothing');
   const proven = await owner.get('/users/me');
   t.strictSame([proven.status, ...budget(proven)], [200, '200', '199'], 'a proven credential spends its user’s budget, not the address’s');
 });
@@ -183,4 +185,23 @@ t.test('a refused client is served again once retry-after has passed', async (t)
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 50));
   const again = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/server_settings' });
   t.strictSame([again.status, ...budget(again)], [200, '1', '0']);
+});
+
+t.test('behind a trusted proxy the address is the last X-Forwarded-For entry', async (t) => {
+  const server = await limitedServer({ RATE_LIMIT_ADDRESS_PER_MINUTE: '1', TRUST_FORWARDED_FOR: '1' });
+  t.teardown(() => server.stop());
+  const from = (forwardedFor: string | null): Promise<ApiResponse> =>
+    request({
+      baseUrl: server.baseUrl,
+      method: 'GET',
+      path: '/api/v1/server_settings',
+      headers: forwardedFor === null ? {} : { 'X-Forwarded-For': forwardedFor },
+    });
+  const first = await from('192.0.2.7, 198.51.100.1');
+  t.strictSame([first.status, ...budget(first)], [200, '1', '0']);
+  assertRefused(t, await from('192.0.2.8, 198.51.100.1'), '1', 60, 'what the client put before the proxy’s entry does not count');
+  const other = await from('198.51.100.2');
+  t.strictSame([other.status, ...budget(other)], [200, '1', '0'], 'another client behind the proxy has its own budget');
+  const direct = await from(null);
+  t.strictSame([direct.status, ...budget(direct)], [200, '1', '0'], 'without the header, the peer address');
 });

@@ -66,6 +66,7 @@ t.test('rate limits are the public API’s unless configured (api-notes §Limits
     addressPerWindow: 100,
     filesPerWindow: 1000,
     windowMs: 60_000,
+    trustForwardedFor: false,
     loginFailuresPerAddress: 20,
     loginFailureWindowMs: 30 * 60_000,
   });
@@ -75,6 +76,7 @@ t.test('rate limits are the public API’s unless configured (api-notes §Limits
     RATE_LIMIT_ADDRESS_PER_MINUTE: '3',
     RATE_LIMIT_FILES_PER_MINUTE: '7',
     RATE_LIMIT_WINDOW_MS: '1000',
+    TRUST_FORWARDED_FOR: '1',
     LOGIN_FAILURE_ADDRESS_LIMIT: '2',
     LOGIN_FAILURE_WINDOW_MS: '5000',
   });
@@ -84,6 +86,7 @@ t.test('rate limits are the public API’s unless configured (api-notes §Limits
     addressPerWindow: 3,
     filesPerWindow: 7,
     windowMs: 1000,
+    trustForwardedFor: true,
     loginFailuresPerAddress: 2,
     loginFailureWindowMs: 5000,
   });
