@@ -36,6 +36,8 @@ export function errorResponse(id: number, status: number, msg: string, code?: st
   return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
 }
 
+const ignoreAnswer: ResponseHandler = () => undefined;
+
 /** The answer to a request for a shard whose queue is full: try again in a moment. */
 export function busyResponse(id: number): ResponseFrame {
   return errorResponse(id, 503, 'The server is busy; try again in a moment', undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });
@@ -118,10 +120,16 @@ export class ShardPool {
     this.post(shard, frame, attached);
   }
 
-  /** The client disconnected: forget the request and let its shard drop any parked work. */
+  /**
+   * The client disconnected: its answer goes nowhere, and its shard drops a parked poll. Other
+   * work goes on in the shard, so it stays queued until answered: clients that send and go
+   * away cannot pile work on a shard past the bound.
+   */
   cancel(id: number): void {
-    const pending = this.forget(id);
+    const pending = this.pending.get(id);
     if (!pending) return;
+    if (pending.longPoll) this.forget(id);
+    else pending.respond = ignoreAnswer;
     const shard = this.shards[pending.shard] as Shard;
     if (shard.worker) this.post(shard, { kind: 'cancel', id });
   }

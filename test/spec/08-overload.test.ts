@@ -1,6 +1,7 @@
+import http from 'node:http';
 import t from 'tap';
 import { shardIndexFor } from '../../src/realm/router';
-import { ApiClient, type ApiResponse } from '../helpers/http';
+import { ApiClient, basicAuth, type ApiResponse } from '../helpers/http';
 import { manage } from '../helpers/manage';
 import { startServer } from '../helpers/server';
 
@@ -10,6 +11,16 @@ import { startServer } from '../helpers/server';
 
 const BUSY = { result: 'error', msg: 'The server is busy; try again in a moment' };
 const HOLD_MS = 4000;
+
+/** GETs /users/me until the shard refuses it as busy (the held requests have reached it). */
+async function untilBusy(api: ApiClient): Promise<ApiResponse | null> {
+  for (let i = 0; i < 200; i++) {
+    const res = await api.get('/users/me');
+    if (res.status === 503) return res;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return null;
+}
 
 t.test('a shard with a full queue', async (t) => {
   const server = await startServer({ env: { SHARDS: '2', SHARD_QUEUE_LIMIT: '2' } });
@@ -27,12 +38,7 @@ t.test('a shard with a full queue', async (t) => {
   t.test('answers 503 with Retry-After at once, serves its parked polls and leaves other shards alone', async (t) => {
     const held = [api.post('/__test__/sleep', { ms: HOLD_MS }), api.post('/__test__/sleep', { ms: HOLD_MS })];
     // The two held requests reach the shard in their own time; from then on it is full.
-    let busy: ApiResponse | null = null;
-    for (let i = 0; i < 200 && busy === null; i++) {
-      const res = await api.get('/users/me');
-      if (res.status === 503) busy = res;
-      else await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const busy = await untilBusy(api);
     if (busy === null) {
       t.fail('the shard never became busy');
       return;
@@ -67,5 +73,32 @@ t.test('a shard with a full queue', async (t) => {
       Array.from({ length: 4 }, () => [BUSY, '1']),
     );
     t.equal((await api.get('/users/me')).status, 200);
+  });
+
+  t.test('requests whose clients went away stay queued until the shard has done them', async (t) => {
+    const held = [0, 1].map(() => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'POST',
+        path: `/api/v1/__test__/sleep?ms=${HOLD_MS}`,
+        headers: { Authorization: basicAuth(server.owner) },
+      });
+      req.on('error', () => undefined);
+      req.end();
+      return req;
+    });
+    t.ok(await untilBusy(api), 'the held requests filled the queue');
+    for (const req of held) req.destroy();
+    // Time for the server to see both clients go.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const meanwhile = await api.get('/users/me');
+    t.strictSame([meanwhile.status, meanwhile.body], [503, BUSY], 'the shard is still working on them');
+    let after = await api.get('/users/me');
+    for (let i = 0; i < 100 && after.status === 503; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await api.get('/users/me');
+    }
+    t.equal(after.status, 200, 'once done, normal service');
   });
 });
