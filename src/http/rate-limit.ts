@@ -48,8 +48,8 @@ type RouteClass = 'login' | 'events' | 'files' | 'api';
 const LOGIN_ROUTES = new Set<string>(['POST /fetch_api_key', 'POST /~/login']);
 const LONG_POLL_ROUTES = new Set<string>(LONG_POLL_ROUTE_IDS);
 
-// Credentials proven by a shard that are remembered at once; past this the oldest is
-// forgotten, and its next request is charged to its address until the shard proves it again.
+// At most this many credentials proven by a shard are remembered; past it the oldest is
+// forgotten, and its next request is charged to its address until a shard proves it again.
 const MAX_PROVEN_CREDENTIALS = 10_000;
 
 const ADMITTED_UNLIMITED: Promise<Admission> = Promise.resolve({ admitted: true, headers: {} });
