@@ -63,6 +63,6 @@ const PARAM_PATTERNS = {
 function dispositionParam(disposition: string, key: keyof typeof PARAM_PATTERNS): string | null {
   const [quoted, bare] = PARAM_PATTERNS[key];
   const match = quoted.exec(disposition) ?? bare.exec(disposition);
-  if (!match || match[1] === undefined) return null;
+  if (match?.[1] === undefined) return null;
   return Buffer.from(match[1].replace(/\\(.)/g, '$1'), 'latin1').toString('utf8');
 }

@@ -229,7 +229,7 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
     }
     for (const [column, property, value] of settingsChanges) {
       // `column` comes from the fixed list above, never from the request.
-      r.stmt(`UPDATE bot_settings SET ${column} = ? WHERE bot_id = ?`).run(value as number | null, botId);
+      r.stmt(`UPDATE bot_settings SET ${column} = ? WHERE bot_id = ?`).run(value, botId);
       const defaults = botDefaults(r, botSettings(r, botId));
       publishBotUpdate(tx, botId, { [property]: defaults[property] });
     }

@@ -43,7 +43,7 @@ function checkDraft(realm: Realm, actor: UserRow, draft: DraftInput): DraftValue
     to = [...new Set(draft.to)].sort((a, b) => a - b);
     for (const id of to) {
       const user = userById(realm, id);
-      if (!user || !user.is_active) throw errors.invalidUserId(id);
+      if (!user?.is_active) throw errors.invalidUserId(id);
     }
   }
   return { type: draft.type, to, topic, content, timestamp };

@@ -203,7 +203,7 @@ export function doReorderProfileFields(realm: Realm, actor: UserRow, order: numb
     const position = new Map(order.map((id, index) => [id, index]));
     if (ids.some((id) => !position.has(id))) throw errors.badRequest('Invalid order mapping.');
     const setOrder = tx.realm.stmt('UPDATE custom_profile_fields SET sort_order = ? WHERE id = ?');
-    for (const id of ids) setOrder.run(position.get(id) as number, id);
+    for (const id of ids) setOrder.run(position.get(id), id);
     publishFields(tx);
   });
 }

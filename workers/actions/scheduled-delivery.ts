@@ -44,7 +44,7 @@ function deliverTxn(
   let stream: StreamRow | null = null;
   let directMembers: UserRow[] = [];
   try {
-    if (!sender || !sender.is_active) throw errors.userDeactivated();
+    if (!sender?.is_active) throw errors.userDeactivated();
     if (row.recipient_kind === RECIPIENT_KIND.STREAM) {
       stream = resolveStream(realm, [row.stream_id as number]);
       checkStreamPost(realm, sender, stream);

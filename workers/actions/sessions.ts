@@ -53,7 +53,7 @@ export async function authenticateSession(realm: Realm, token: string): Promise<
     throw errors.sessionRequired();
   }
   const user = userById(realm, session.user_id);
-  if (!user || !user.is_active) throw errors.sessionUserDeactivated();
+  if (!user?.is_active) throw errors.sessionUserDeactivated();
   const refreshed = now - session.last_seen >= LAST_SEEN_REFRESH_MS;
   if (refreshed) {
     await realm.transact((tx) => tx.realm.stmt('UPDATE sessions SET last_seen = ? WHERE token_hash = ?').run(now, tokenHash));

@@ -115,7 +115,7 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
     }
     for (const [name, value] of Object.entries(checked.changed)) {
       tx.realm.stmt("UPDATE users SET settings = json_set(settings, '$.' || ?, json(?)) WHERE id = ?").run(name, JSON.stringify(value), user.id);
-      publishSettingChangeTxn(tx, user, name, value as string | number | boolean);
+      publishSettingChangeTxn(tx, user, name, value);
     }
     if (checked.changed.email_address_visibility !== undefined) applyVisibilityChangeTxn(tx, user, everyone);
     // Turning synchronization off deletes the stored drafts (SPEC PATCH /settings); as in the

@@ -65,7 +65,7 @@ function resolvePrincipals(realm: Realm, actor: UserRow, principals: (string | n
   const users = new Map<number, UserRow>();
   for (const principal of principals) {
     const user = typeof principal === 'number' ? userById(realm, principal) : userByEmail(realm, principal);
-    if (!user || !user.is_active) throw errors.unauthorizedPrincipal(principal);
+    if (!user?.is_active) throw errors.unauthorizedPrincipal(principal);
     users.set(user.id, user);
   }
   return [...users.values()];
@@ -76,7 +76,7 @@ export function checkGroupForRemoval(realm: Realm, groupId: number): number {
     | { name: string; is_system_group: number }
     | undefined;
   // SPEC Stream.can_remove_subscribers_group_id: system groups only, not internet or owners.
-  if (!group || !group.is_system_group || group.name === '@role:internet' || group.name === '@role:owners') {
+  if (!group?.is_system_group || group.name === '@role:internet' || group.name === '@role:owners') {
     throw errors.badRequest(`Invalid user group ID: ${groupId}`);
   }
   return groupId;

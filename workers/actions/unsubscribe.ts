@@ -16,7 +16,7 @@ function resolveTargets(realm: Realm, actor: UserRow, principals: (string | numb
   const users = new Map<number, UserRow>();
   for (const principal of principals) {
     const user = typeof principal === 'number' ? userById(realm, principal) : userByEmail(realm, principal);
-    if (!user || !user.is_active) throw errors.unauthorizedPrincipal(principal);
+    if (!user?.is_active) throw errors.unauthorizedPrincipal(principal);
     users.set(user.id, user);
   }
   return [...users.values()];

@@ -56,7 +56,7 @@ export function checkGroupUserIds(realm: Realm, userIds: readonly number[]): num
   const unique = [...new Set(userIds)];
   for (const id of unique) {
     const user = userById(realm, id);
-    if (!user || !user.is_active) throw errors.badRequest(`Invalid user ID: ${id}`);
+    if (!user?.is_active) throw errors.badRequest(`Invalid user ID: ${id}`);
   }
   return unique;
 }

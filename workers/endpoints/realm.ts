@@ -46,6 +46,6 @@ for (const [name, fallback] of Object.entries(USER_SETTING_DEFAULTS)) {
 
 /** PATCH /realm/user_settings_defaults (org): what new users start with. */
 export const patchRealmUserSettingsDefaults = userRoute(z.object(defaultsShape), async ({ realm, user }, p) => {
-  await doUpdateRealmUserSettingsDefaults(realm, user, p as UserDefaultsRequest);
+  await doUpdateRealmUserSettingsDefaults(realm, user, p);
   return {};
 });

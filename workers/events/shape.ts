@@ -143,7 +143,7 @@ export const AVATAR_FOR_HIDDEN_EMAIL = 'avatar_for_hidden_email';
 
 function withoutAvatarMarker(event: EventPayload): EventPayload {
   const { [AVATAR_FOR_HIDDEN_EMAIL]: _marker, ...rest } = event;
-  return rest as EventPayload;
+  return rest;
 }
 
 /**

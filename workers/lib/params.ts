@@ -108,7 +108,7 @@ export function parseParams<S extends z.ZodObject>(
   for (const [alias, canonical] of Object.entries(aliases)) {
     if (values[alias] === undefined) continue;
     if (values[canonical] !== undefined) throw errors.confusingArguments(canonical, alias);
-    values[canonical] = values[alias] as string;
+    values[canonical] = values[alias];
     delete values[alias];
   }
   Object.assign(values, pathParams);

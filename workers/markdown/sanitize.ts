@@ -59,7 +59,7 @@ function decodeAttribute(value: string): string {
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 function isAllowedUrl(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
+   
   const url = decodeAttribute(value).replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (url.startsWith('//') || url.startsWith('\\')) return false;
   const scheme = SCHEME.exec(url);

@@ -76,6 +76,7 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     setPreview(null);
     setError('');
     // Only a new view (or signing in) fills the fields: later events must not reset what the person typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new snapshot alone must not refill them
   }, [narrow, drafts]);
 
   useLayoutEffect(() => {

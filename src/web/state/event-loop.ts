@@ -64,7 +64,7 @@ export function retryDelay(failures: number, random: number): number {
 
 function failureOf(error: unknown): CallFailure {
   if (typeof error === 'object' && error !== null && 'status' in error && 'code' in error) {
-    const { status, code } = error as { status: unknown; code: unknown };
+    const { status, code } = error;
     if (typeof status === 'number' && typeof code === 'string') return { status, code };
   }
   return { status: 0, code: 'NETWORK' };

@@ -21,6 +21,7 @@ export function EditDialog({ message, onClose }: MessageDialogProps) {
       const answer = await api.get<{ raw_content?: string; message?: { content?: string } }>(`/messages/${message.id}`, { apply_markdown: false });
       setContent(answer.message?.content ?? answer.raw_content ?? '');
     });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `load` is a new object each render; loading follows the message alone
   }, [message.id]);
   const loaded = content !== null;
   useEffect(() => {
