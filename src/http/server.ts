@@ -7,6 +7,7 @@ import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type Respo
 import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
 import { RateLimits, type Admission, type LimitedRequest } from './rate-limit';
 import { cookieValue, readParams } from './read-request';
+import { RefusedBody } from './refused-body';
 import { StaticSite } from './static';
 import { jsonError, writeFrame, writeJson } from './write-response';
 
@@ -157,9 +158,16 @@ export class FrontEnd {
       writeJson(res, 405, jsonError('Method Not Allowed', { allowed_methods: allowed }), { Allow: allowed.join(', ') });
       return logDone(405, realm, null);
     }
-    if (head.contentLength !== null && head.contentLength > this.config.maxBodyBytes) {
+    const refuseBody = (): void => {
       writeJson(res, 413, this.tooLargeBody(), {}, true);
-      return logDone(413, realm, matched.match.route);
+      logDone(413, realm, matched.match.route);
+    };
+    if (head.contentLength !== null && head.contentLength > this.config.maxBodyBytes) {
+      if (!RefusedBody.lingersFor(head.contentLength)) return refuseBody();
+      const refusal = new RefusedBody(refuseBody);
+      res.onAborted(() => refusal.abort());
+      res.onData((chunk, isLast) => refusal.discard(chunk.byteLength, isLast));
+      return;
     }
     if (this.shards.isBusy(realm, matched.match.route)) {
       const busy = busyResponse(0);
@@ -183,7 +191,10 @@ export class FrontEnd {
     };
     this.openRequests++;
     if (longPoll) this.openLongPolls++;
+    // Set once a chunked body outgrows the limit: the rest is read and thrown away.
+    let refusal: RefusedBody | null = null;
     res.onAborted(() => {
+      refusal?.abort();
       if (settle()) this.shards.cancel(id);
     });
     const route = matched.match.route;
@@ -246,12 +257,13 @@ export class FrontEnd {
     // announces a large upload and sends little holds little (see BodyBuffer).
     const body = new BodyBuffer(head.contentLength ?? this.config.maxBodyBytes);
     res.onData((chunk, isLast) => {
+      if (refusal) return refusal.discard(chunk.byteLength, isLast);
       if (settled) return;
       if (!body.append(chunk)) {
-        // Answer once and close, so the rest of an oversized body is never buffered.
+        // The rest of an oversized body is never buffered, and the answer waits for its end.
         settle();
-        writeJson(res, 413, this.tooLargeBody(), {}, true);
-        logDone(413, realm, route);
+        refusal = new RefusedBody(refuseBody, body.received);
+        refusal.discard(chunk.byteLength, isLast);
         return;
       }
       if (isLast) dispatch(body.bytes());
@@ -286,6 +298,11 @@ const FIRST_BODY_CAPACITY = 64 * 1024;
 class BodyBuffer {
   private buffer: Buffer | null = null;
   private length = 0;
+
+  /** Bytes appended so far. */
+  get received(): number {
+    return this.length;
+  }
 
   constructor(private readonly limit: number) {}
 

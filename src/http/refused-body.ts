@@ -1,0 +1,52 @@
+/**
+ * A body refused as too large is read to its end and thrown away before the 413 goes out with
+ * `Connection: close` (nginx's "lingering close"). Answering and closing while the client is
+ * still sending leaves unread bytes in the kernel, which then resets the connection: the client
+ * gets EPIPE/ECONNRESET instead of the answer (RFC 9112 §9.6 asks servers to avoid this).
+ *
+ * The answer waits for the body's end rather than going first because this uWS build cannot
+ * close a connection once its answer is complete (the response handle is gone), and the wait
+ * must stay bounded. Bounds: what a slow uploader of an over-limit file needs, no more.
+ */
+export const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+export const LINGER_MAX_MS = 30_000;
+
+export class RefusedBody {
+  private discarded: number;
+  private finished = false;
+  private readonly timer: NodeJS.Timeout;
+
+  /** `answer` writes the 413 and closes; it is called once, at the body's end or at a bound. */
+  constructor(
+    private readonly answer: () => void,
+    alreadyRead = 0,
+  ) {
+    this.discarded = alreadyRead;
+    this.timer = setTimeout(() => this.finish(), LINGER_MAX_MS);
+    this.timer.unref();
+  }
+
+  /** Whether a body that announces this length is worth reading only to be thrown away. */
+  static lingersFor(contentLength: number): boolean {
+    return contentLength <= LINGER_MAX_BYTES;
+  }
+
+  /** Counts a chunk read and thrown away; answers at the body's end or past the byte bound. */
+  discard(bytes: number, isLast: boolean): void {
+    this.discarded += bytes;
+    if (isLast || this.discarded > LINGER_MAX_BYTES) this.finish();
+  }
+
+  /** The client went away: nothing more may touch its response. */
+  abort(): void {
+    this.finished = true;
+    clearTimeout(this.timer);
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.answer();
+  }
+}
