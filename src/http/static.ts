@@ -42,16 +42,16 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+// X-Content-Type-Options and Referrer-Policy go with every answer (write-response.ts);
+// X-Frame-Options repeats frame-ancestors for browsers that predate CSP level 2.
 const PAGE_HEADERS: Record<string, string> = {
   'Cache-Control': 'no-cache',
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
 };
 
 const ASSET_HEADERS: Record<string, string> = {
   'Cache-Control': 'public, max-age=31536000, immutable',
-  'X-Content-Type-Options': 'nosniff',
 };
 
 const JSON_TYPE = 'application/json';

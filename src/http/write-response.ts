@@ -64,7 +64,17 @@ export function writeFrame(res: HttpResponse, response: ResponseFrame): void {
   else writeJson(res, response.status, response.body, response.headers, false, cookies);
 }
 
+/**
+ * Sent with every answer unless the answer sets its own: no content sniffing (a JSON error must
+ * never be read as HTML), and no full URL (which may carry a temporary file token) in Referer.
+ */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
 function writeHeaders(res: HttpResponse, headers: Record<string, string>, cookies: readonly string[]): void {
+  for (const name in SECURITY_HEADERS) if (!(name in headers)) res.writeHeader(name, SECURITY_HEADERS[name] as string);
   for (const name in headers) res.writeHeader(name, headers[name] as string);
   // One Set-Cookie header per cookie: browsers do not split a joined one.
   for (const cookie of cookies) res.writeHeader('Set-Cookie', cookie);
