@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -22,6 +23,22 @@ const SPEC_DURATIONS_MS = {
 const positiveInt = z.coerce.number().int().positive();
 const duration = z.coerce.number().int().min(1);
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+// Loopback: a reverse proxy on the same machine, the deployment HOST=127.0.0.1 is made for.
+const LOOPBACK_PROXIES = ['127.0.0.0/8', '::1'];
+
+/** One TRUSTED_PROXIES entry: an IPv4 or IPv6 address, optionally with a CIDR prefix length. */
+function isProxyEntry(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+}
+
+const proxyList = z
+  .string()
+  .transform((text) => (text.trim() === 'none' ? [] : text.split(',').map((entry) => entry.trim())))
+  .refine((entries) => entries.every(isProxyEntry), 'must be "none" or comma-separated IP addresses or CIDR ranges');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(9991),
@@ -84,12 +101,11 @@ const envSchema = z.object({
   RATE_LIMIT_FILES_PER_MINUTE: positiveInt.default(1000),
   // The window the per-minute limits count in; tests shorten it.
   RATE_LIMIT_WINDOW_MS: duration.default(60_000),
-  // Behind a reverse proxy every peer address is the proxy's: then the client's address is the
-  // last one in X-Forwarded-For (the one the proxy added). Set only behind such a proxy.
-  TRUST_FORWARDED_FOR: flag.default(false),
   // Requests a shard may have waiting for an answer (parked polls aside) before new requests
   // for its realms get 503 at once instead of queueing behind them.
   SHARD_QUEUE_LIMIT: positiveInt.default(1000),
+  // Peers whose X-Forwarded-For / X-Forwarded-Proto are believed; anyone else's are ignored.
+  TRUSTED_PROXIES: proxyList.default(LOOPBACK_PROXIES),
 });
 
 // api-notes §Limits: failed logins per username within the window.
@@ -119,6 +135,8 @@ export interface Config {
   sessions: SessionSettings;
   rateLimits: RateLimitSettings;
   shardQueueLimit: number;
+  /** Addresses and CIDR ranges; empty: no proxy is trusted. */
+  trustedProxies: string[];
 }
 
 /** The front end's request budgets (src/http/rate-limit.ts). */
@@ -128,7 +146,6 @@ export interface RateLimitSettings {
   addressPerWindow: number;
   filesPerWindow: number;
   windowMs: number;
-  trustForwardedFor: boolean;
   loginFailuresPerAddress: number;
   loginFailureWindowMs: number;
 }
@@ -189,11 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressPerWindow: e.RATE_LIMIT_ADDRESS_PER_MINUTE,
       filesPerWindow: e.RATE_LIMIT_FILES_PER_MINUTE,
       windowMs: e.RATE_LIMIT_WINDOW_MS,
-      trustForwardedFor: e.TRUST_FORWARDED_FOR,
       loginFailuresPerAddress: e.LOGIN_FAILURE_ADDRESS_LIMIT,
       loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MS,
     },
     shardQueueLimit: e.SHARD_QUEUE_LIMIT,
+    trustedProxies: e.TRUSTED_PROXIES,
   };
 }
 

@@ -33,8 +33,6 @@ export interface LimitedRequest {
   sessionCookie: string;
   /** The peer's address */
   clientIp: string;
-  /** The X-Forwarded-For header, '' when absent; read only with TRUST_FORWARDED_FOR. */
-  forwardedFor: string;
 }
 
 export type Admission =
@@ -127,13 +125,11 @@ export class RateLimits {
   }
 
   /**
-   * The client's address: the peer's, or behind a trusted proxy the last X-Forwarded-For
-   * entry, the one that proxy added (the earlier ones are whatever the client sent).
+   * The client's address: the peer's, or behind TRUSTED_PROXIES the nearest X-Forwarded-For
+   * hop that is not one of them (src/http/forwarded.ts; earlier hops are whatever the client sent).
    */
   private address(request: LimitedRequest): string {
-    if (!this.settings.trustForwardedFor) return request.clientIp;
-    const last = request.forwardedFor.slice(request.forwardedFor.lastIndexOf(',') + 1).trim();
-    return last === '' ? request.clientIp : last;
+    return request.clientIp;
   }
 
   private remember(credential: string, user: string): void {

@@ -6,6 +6,7 @@ import { busyResponse, ShardPool, type ResponseHandler } from '../realm/router';
 import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type ResponseFrame } from '../wire/protocol';
 import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
 import { RateLimits, type Admission, type LimitedRequest } from './rate-limit';
+import { TrustedProxies } from './forwarded';
 import { cookieValue, readParams } from './read-request';
 import { RefusedBody } from './refused-body';
 import { StaticSite } from './static';
@@ -27,7 +28,6 @@ interface RequestHead {
   hasBody: boolean;
   userAgent: string;
   clientIp: string;
-  forwardedFor: string;
   // File requests may ask for a byte range
   range: string;
   // The web page's session: its cookie, the CSRF header, and whether a proxy terminated TLS
@@ -52,6 +52,7 @@ export class FrontEnd {
   // The web client: its pages and built files (src/http/static.ts)
   private readonly site: StaticSite;
   private readonly limits: RateLimits;
+  private readonly proxies: TrustedProxies;
 
   constructor(
     private readonly config: Config,
@@ -64,6 +65,7 @@ export class FrontEnd {
     this.matcher = new RouteMatcher(ids);
     this.site = new StaticSite(log);
     this.limits = new RateLimits(config.rateLimits, log);
+    this.proxies = new TrustedProxies(config.trustedProxies);
     this.app.get('/health', (res) => this.health(res));
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -118,7 +120,7 @@ export class FrontEnd {
 
   private onRequest(res: uWS.HttpResponse, req: uWS.HttpRequest): void {
     const started = process.hrtime.bigint();
-    const head = readHead(res, req);
+    const head = readHead(res, req, this.proxies);
     const logDone = (status: number, realm: string | null, route: string | null): void => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       this.log.info({ method: head.method, path: head.url, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
@@ -174,8 +176,8 @@ export class FrontEnd {
       writeJson(res, busy.status, busy.body, busy.headers, head.hasBody);
       return logDone(busy.status, realm, matched.match.route);
     }
-    const { authorization, sessionCookie, clientIp, forwardedFor } = head;
-    const limited: LimitedRequest = { realm, route: matched.match.route, surface, authorization, sessionCookie, clientIp, forwardedFor };
+    const { authorization, sessionCookie, clientIp } = head;
+    const limited: LimitedRequest = { realm, route: matched.match.route, surface, authorization, sessionCookie, clientIp };
     const admission = this.limits.admit(limited);
 
     const id = this.shards.newRequestId();
@@ -329,7 +331,8 @@ class BodyBuffer {
   }
 }
 
-function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
+function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest, proxies: TrustedProxies): RequestHead {
+  const peer = textDecoder.decode(res.getRemoteAddressAsText());
   const lengthHeader = req.getHeader('content-length');
   const contentLength = lengthHeader === '' ? null : Number(lengthHeader);
   const chunked = req.getHeader('transfer-encoding') !== '';
@@ -343,12 +346,11 @@ function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest): RequestHead {
     contentLength: contentLength !== null && Number.isFinite(contentLength) ? contentLength : null,
     hasBody: chunked || (contentLength !== null && contentLength > 0),
     userAgent: req.getHeader('user-agent'),
-    clientIp: textDecoder.decode(res.getRemoteAddressAsText()),
-    forwardedFor: req.getHeader('x-forwarded-for'),
+    clientIp: proxies.clientAddress(peer, req.getHeader('x-forwarded-for')),
     range: req.getHeader('range'),
     sessionCookie: cookieValue(req.getHeader('cookie'), SESSION_COOKIE_NAME),
     csrfToken: req.getHeader('x-csrf-token'),
-    // Only a TLS-terminating proxy in front of this plain-HTTP server sets this.
-    secure: req.getHeader('x-forwarded-proto').toLowerCase() === 'https',
+    // Only a TLS-terminating proxy in front of this plain-HTTP server may say so.
+    secure: proxies.isSecure(peer, req.getHeader('x-forwarded-proto')),
   };
 }

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';

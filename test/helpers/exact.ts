@@ -6,7 +6,7 @@
  * values in type.
  */
 
-type Assert = { strictSame(found: unknown, wanted: unknown, message?: string): boolean };
+type Assert = { strictSame(found: unknown, wanted: unknown, message: string): boolean };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,5 +35,5 @@ export function fieldsNamed(found: unknown, wanted: unknown): unknown {
 
 /** Passes when `found` has exactly the fields of `wanted`, strictly equal; other keys of objects are ignored. */
 export function hasFields(t: Assert, found: unknown, wanted: unknown, message?: string): boolean {
-  return t.strictSame(fieldsNamed(found, wanted), wanted, message);
+  return t.strictSame(fieldsNamed(found, wanted), wanted, message ?? 'the named fields are exactly these');
 }

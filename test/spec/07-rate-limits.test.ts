@@ -187,8 +187,8 @@ t.test('a refused client is served again once retry-after has passed', async (t)
   t.strictSame([again.status, ...budget(again)], [200, '1', '0']);
 });
 
-t.test('behind a trusted proxy the address is the last X-Forwarded-For entry', async (t) => {
-  const server = await limitedServer({ RATE_LIMIT_ADDRESS_PER_MINUTE: '1', TRUST_FORWARDED_FOR: '1' });
+t.test('behind a trusted proxy (loopback by default) the address is the nearest X-Forwarded-For hop not a proxy', async (t) => {
+  const server = await limitedServer({ RATE_LIMIT_ADDRESS_PER_MINUTE: '1' });
   t.teardown(() => server.stop());
   const from = (forwardedFor: string | null): Promise<ApiResponse> =>
     request({
@@ -204,4 +204,14 @@ t.test('behind a trusted proxy the address is the last X-Forwarded-For entry', a
   t.strictSame([other.status, ...budget(other)], [200, '1', '0'], 'another client behind the proxy has its own budget');
   const direct = await from(null);
   t.strictSame([direct.status, ...budget(direct)], [200, '1', '0'], 'without the header, the peer address');
+});
+
+t.test('with no trusted proxy, X-Forwarded-For does not choose the address', async (t) => {
+  const server = await limitedServer({ RATE_LIMIT_ADDRESS_PER_MINUTE: '1', TRUSTED_PROXIES: 'none' });
+  t.teardown(() => server.stop());
+  const from = (forwardedFor: string): Promise<ApiResponse> =>
+    request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/server_settings', headers: { 'X-Forwarded-For': forwardedFor } });
+  const first = await from('198.51.100.1');
+  t.strictSame([first.status, ...budget(first)], [200, '1', '0']);
+  assertRefused(t, await from('198.51.100.2'), '1', 60, 'a claimed address is the same peer');
 });

@@ -66,7 +66,6 @@ t.test('rate limits are the public API’s unless configured (api-notes §Limits
     addressPerWindow: 100,
     filesPerWindow: 1000,
     windowMs: 60_000,
-    trustForwardedFor: false,
     loginFailuresPerAddress: 20,
     loginFailureWindowMs: 30 * 60_000,
   });
@@ -76,7 +75,6 @@ t.test('rate limits are the public API’s unless configured (api-notes §Limits
     RATE_LIMIT_ADDRESS_PER_MINUTE: '3',
     RATE_LIMIT_FILES_PER_MINUTE: '7',
     RATE_LIMIT_WINDOW_MS: '1000',
-    TRUST_FORWARDED_FOR: '1',
     LOGIN_FAILURE_ADDRESS_LIMIT: '2',
     LOGIN_FAILURE_WINDOW_MS: '5000',
   });
@@ -86,7 +84,6 @@ t.test('rate limits are the public API’s unless configured (api-notes §Limits
     addressPerWindow: 3,
     filesPerWindow: 7,
     windowMs: 1000,
-    trustForwardedFor: true,
     loginFailuresPerAddress: 2,
     loginFailureWindowMs: 5000,
   });
@@ -97,4 +94,13 @@ t.test('a shard queues 1000 requests before refusing more unless configured', as
   t.equal(loadConfig({}).shardQueueLimit, 1000);
   t.equal(loadConfig({ SHARD_QUEUE_LIMIT: '2' }).shardQueueLimit, 2);
   t.throws(() => loadConfig({ SHARD_QUEUE_LIMIT: '0' }), { message: /SHARD_QUEUE_LIMIT/ });
+});
+
+t.test('forwarded headers are trusted from loopback unless TRUSTED_PROXIES says otherwise', async (t) => {
+  t.strictSame(loadConfig({}).trustedProxies, ['127.0.0.0/8', '::1']);
+  t.strictSame(loadConfig({ TRUSTED_PROXIES: 'none' }).trustedProxies, []);
+  t.strictSame(loadConfig({ TRUSTED_PROXIES: '10.1.2.3, 192.168.0.0/16,2001:db8::/32' }).trustedProxies, ['10.1.2.3', '192.168.0.0/16', '2001:db8::/32']);
+  for (const bad of ['proxy.example', '10.0.0.0/33', '2001:db8::/129', '10.0.0.1/8/8', '10.0.0.1,', '*']) {
+    t.throws(() => loadConfig({ TRUSTED_PROXIES: bad }), { message: /TRUSTED_PROXIES/ }, bad);
+  }
 });

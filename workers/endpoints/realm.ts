@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXCLUDED_FROM_DEFAULTS, doUpdateRealmUserSettingsDefaults, type UserDefaultsRequest } from '../actions/realm-user-defaults';
+import { EXCLUDED_FROM_DEFAULTS, doUpdateRealmUserSettingsDefaults } from '../actions/realm-user-defaults';
 import { BOOLEAN_REALM_SETTINGS, CHOICE_REALM_SETTINGS, doUpdateRealmSettings } from '../actions/realm-settings';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
