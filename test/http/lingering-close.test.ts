@@ -70,3 +70,19 @@ t.test('a chunked body that outgrows the limit is read to its end, then refused'
     [[413, { result: 'error', msg: 'Request body too large (limit: 1000 bytes)', code: 'BAD_REQUEST' }]],
   );
 });
+
+t.test('a client that announces a body over the limit and sends none still gets the 413', async (t) => {
+  const server = await startServer({ env: { MAX_BODY_BYTES: '1000' } });
+  t.teardown(() => server.stop());
+  const head = requestHead('POST', '/api/v1/messages', server.port, {
+    Authorization: basicAuth(server.owner),
+    'Content-Type': 'application/x-www-form-urlencoded',
+    'Content-Length': '5000',
+  });
+  // Answered when the client has sent nothing for a while, before uWS's idle timeout would close it silently.
+  const exchange = await rawExchange(server.port, [head]);
+  t.strictSame(
+    parseAnswers(exchange.received).map((answer) => [answer.status, answer.headers['connection'], JSON.parse(answer.body) as unknown]),
+    [[413, 'close', { result: 'error', msg: 'Request body too large (limit: 1000 bytes)', code: 'BAD_REQUEST' }]],
+  );
+});
