@@ -38,6 +38,7 @@ export class RefusedBody {
 
   /** Counts a chunk read and thrown away; answers at the body's end or past the byte bound. */
   discard(bytes: number, isLast: boolean): void {
+    if (this.finished) return;
     this.discarded += bytes;
     if (isLast || this.discarded > LINGER_MAX_BYTES || performance.now() > this.deadline) this.finish();
     else this.idleTimer.refresh();
