@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { doSendMessage } from '../actions/messages';
 import { renderMessage } from '../actions/render-message';
 import { clientName } from '../lib/client';
-import { errors } from '../lib/errors';
 import { param } from '../lib/params';
 import { decodeRecipients } from '../lib/recipients';
 import { userRoute } from '../lib/route';
@@ -45,8 +44,10 @@ export const getMessage = userRoute(
   },
 );
 
-/** POST /messages/render: a preview of what sending `content` would produce. */
+/**
+ * POST /messages/render: a preview of what sending `content` would produce. Empty content is
+ * no error here (unlike sending): the public server renders it to an empty string.
+ */
 export const postRenderMessage = userRoute(z.object({ content: z.string() }), async ({ realm, user }, p) => {
-  if (p.content.trim() === '') throw errors.badRequest('Message must not be empty');
   return { rendered: (await renderMessage(realm, user, p.content, '')).html };
 });
