@@ -62,6 +62,21 @@ t.test('messages', async (t) => {
       const owner = await api.post('/messages', { type: 'stream', to: 'announcements', topic: 't', content: 'x' });
       t.equal(owner.status, 200);
     });
+    t.test('a full-members-only stream refuses members and their bots inside the waiting period', async (t) => {
+      await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'veterans' }], stream_post_policy: 3, principals: [alice.id, 1] });
+      const bot = await api.as(alice).post('/bots', { full_name: 'Newcomer bot', short_name: 'newcomer' });
+      const botUser = (await api.get(`/users/${String(bot.body['user_id'])}`)).body['user'] as { email: string };
+      const botAuth = { email: botUser.email, key: String(bot.body['api_key']) };
+      const send = (client: ApiClient) => client.post('/messages', { type: 'stream', to: 'veterans', topic: 't', content: 'x' });
+      t.equal((await api.call('PATCH', '/realm', { waiting_period_threshold: 10 })).status, 200);
+      const newMember = await send(api.as(alice));
+      t.strictSame(newMember.body, { result: 'error', msg: 'New members cannot send to this stream.', code: 'BAD_REQUEST' });
+      t.equal(newMember.status, 400);
+      t.strictSame((await send(api.as(botAuth))).body, { result: 'error', msg: 'New members cannot send to this stream.', code: 'BAD_REQUEST' });
+      t.equal((await send(api)).status, 200, 'the owner is no new member');
+      t.equal((await api.call('PATCH', '/realm', { waiting_period_threshold: 0 })).status, 200);
+      t.equal((await send(api.as(alice))).status, 200, 'without a waiting period every member is a full member');
+    });
     t.test('fetching an unknown message or one the user cannot see is Invalid message(s)', async (t) => {
       const unknown = await api.get('/messages/999999');
       t.strictSame(unknown.body, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });

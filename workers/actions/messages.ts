@@ -3,6 +3,7 @@ import { epochSeconds } from '../lib/clock';
 import { linkAttachmentsTxn } from './attachments';
 import { FLAG_BIT } from '../lib/flags';
 import { usersWhoMuted } from '../queries/accounts';
+import { fullMemberJoinCutoff } from '../queries/full-members';
 import { ROLE } from '../lib/roles';
 import { MessageLookups, messageObject, type MessageRow } from '../queries/messages';
 import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from '../queries/streams';
@@ -68,18 +69,26 @@ export function checkStreamPost(realm: Realm, sender: UserRow, stream: StreamRow
   if ((stream.invite_only || sender.role === ROLE.GUEST) && !subscribed) {
     throw errors.badRequest(`Not authorized to send to stream '${stream.name}'`);
   }
-  switch (stream.stream_post_policy) {
+  const refusal = streamPostRefusal(realm, sender, stream.stream_post_policy);
+  if (refusal === null) return;
+  // A bot may post where its owner may, as the public server lets it.
+  const owner = sender.is_bot && sender.bot_owner_id !== null ? userById(realm, sender.bot_owner_id) : undefined;
+  if (owner === undefined || streamPostRefusal(realm, owner, stream.stream_post_policy) !== null) throw errors.badRequest(refusal);
+}
+
+/** Why `user`'s role or account age keeps them from posting under `policy`; null when it does not. */
+function streamPostRefusal(realm: Realm, user: UserRow, policy: number): string | null {
+  switch (policy) {
     case STREAM_POST_POLICY.ADMINS:
-      if (sender.role > ROLE.ADMINISTRATOR) throw errors.badRequest('Only organization administrators can send to this stream.');
-      break;
+      return user.role > ROLE.ADMINISTRATOR ? 'Only organization administrators can send to this stream.' : null;
     case STREAM_POST_POLICY.MODERATORS:
-      if (sender.role > ROLE.MODERATOR) {
-        throw errors.badRequest('Only organization administrators and moderators can send to this stream.');
-      }
-      break;
+      return user.role > ROLE.MODERATOR ? 'Only organization administrators and moderators can send to this stream.' : null;
     case STREAM_POST_POLICY.FULL_MEMBERS:
-      if (sender.role === ROLE.GUEST) throw errors.badRequest('Guests cannot send to this stream.');
-      break;
+      if (user.role === ROLE.GUEST) return 'Guests cannot send to this stream.';
+      // Members inside the realm's waiting period are new members; moderators and above never are.
+      return user.role === ROLE.MEMBER && user.date_joined > fullMemberJoinCutoff(realm) ? 'New members cannot send to this stream.' : null;
+    default:
+      return null;
   }
 }
 
