@@ -9,7 +9,7 @@ import { getMessage, postMessages, postRenderMessage } from './endpoints/message
 import { getStreams } from './endpoints/streams';
 import { postSubscriptions } from './endpoints/subscriptions';
 import { patchSubscriptionProperty, postSubscriptionProperties } from './endpoints/subscription-properties';
-import { postUserTopic } from './endpoints/user-topics';
+import { patchMutedTopic, postUserTopic } from './endpoints/user-topics';
 import { deleteDefaultStream, postDefaultStream } from './endpoints/default-streams';
 import {
   deleteDefaultStreamGroup,
@@ -128,6 +128,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /users/me/subscriptions/properties': postSubscriptionProperties, // endpoints/subscription-properties
   'PATCH /users/me/subscriptions/{stream_id}': patchSubscriptionProperty, // endpoints/subscription-properties
   'POST /user_topics': postUserTopic, // endpoints/user-topics
+  'PATCH /users/me/subscriptions/muted_topics': patchMutedTopic, // endpoints/user-topics (legacy, feature level 170)
   'POST /default_streams': postDefaultStream, // endpoints/default-streams
   'DELETE /default_streams': deleteDefaultStream, // endpoints/default-streams
   'POST /default_stream_groups/create': postDefaultStreamGroup, // endpoints/default-stream-groups

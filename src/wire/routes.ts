@@ -33,6 +33,7 @@ export const API_ROUTE_IDS = [
   'POST /users/me/subscriptions/properties',
   'PATCH /users/me/subscriptions/{stream_id}',
   'POST /user_topics',
+  'PATCH /users/me/subscriptions/muted_topics',
   'POST /default_streams',
   'DELETE /default_streams',
   'POST /default_stream_groups/create',

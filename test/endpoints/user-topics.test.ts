@@ -1,7 +1,7 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
-import { ApiClient } from '../helpers/http';
+import { ApiClient, badRequest } from '../helpers/http';
 import { sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
@@ -104,5 +104,56 @@ t.test('topic visibility policies', async (t) => {
     await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }] });
     const tulips = await sendToStream(owner, 'garden', 'tulips', 'open');
     t.equal(await firstUnread([]), tulips, 'in the muted stream only the unmuted topic counts');
+  });
+});
+
+t.test('the legacy PATCH /users/me/subscriptions/muted_topics, urlencoded as the Python client sends it', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const owner = new ApiClient(server.baseUrl, server.owner);
+  const alice = owner.as(await createMember(owner, 'Alice'));
+  await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'garden' }] });
+  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], invite_only: true });
+  const garden = await streamIdOf(owner, 'garden');
+  const vault = await streamIdOf(owner, 'vault');
+  const patchMuted = (params: Record<string, string | number>) => alice.call('PATCH', '/users/me/subscriptions/muted_topics', params, 'form');
+
+  t.test('errors', async (t) => {
+    t.strictSame((await patchMuted({ topic: 'weeds', op: 'add' })).body, badRequest("Missing 'stream_id' argument"), 'no stream');
+    const both = await patchMuted({ stream: 'garden', stream_id: garden, topic: 'weeds', op: 'add' });
+    t.equal(both.status, 400);
+    t.strictSame(both.body, { ...badRequest('Unsupported parameter combination: stream_id, stream'), parameters: 'stream_id, stream' });
+    const badOp = await patchMuted({ stream: 'garden', topic: 'weeds', op: 'toggle' });
+    t.strictSame(badOp.body, { result: 'error', msg: 'Invalid op', code: 'REQUEST_VARIABLE_INVALID', var_name: 'op' });
+    t.strictSame((await patchMuted({ stream: 'nowhere', topic: 'weeds', op: 'add' })).body, badRequest("Invalid stream name 'nowhere'"));
+    t.strictSame((await patchMuted({ stream_id: vault, topic: 'weeds', op: 'add' })).body, badRequest('Invalid stream ID'), 'a private stream');
+    t.strictSame((await patchMuted({ stream: 'nowhere', topic: 'weeds', op: 'remove' })).body, badRequest('Topic is not muted'));
+    t.strictSame((await patchMuted({ stream_id: 999999, topic: 'weeds', op: 'remove' })).body, badRequest('Topic is not muted'));
+  });
+
+  t.test('add by name mutes as POST /user_topics does, with the same events; remove by ID unmutes', async (t) => {
+    const modern = await EventReader.register(alice, { event_types: ['user_topic'] });
+    const legacy = await EventReader.register(alice, { event_types: ['muted_topics'] });
+    const added = await patchMuted({ stream: 'garden', topic: 'weeds', op: 'add' });
+    t.strictSame(added.body, { result: 'success', msg: '' });
+    const [event] = await modern.nextPayloads();
+    const lastUpdated = event?.['last_updated'];
+    t.ok(typeof lastUpdated === 'number' && Number.isInteger(lastUpdated), 'last_updated is whole seconds');
+    t.strictSame(event, { type: 'user_topic', stream_id: garden, topic_name: 'weeds', last_updated: lastUpdated, visibility_policy: 1 });
+    t.strictSame(await legacy.nextPayloads(), [{ type: 'muted_topics', muted_topics: [['garden', 'weeds', lastUpdated]] }]);
+    const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
+    t.strictSame(state['user_topics'], [{ stream_id: garden, topic_name: 'weeds', last_updated: lastUpdated, visibility_policy: 1 }]);
+
+    t.strictSame((await patchMuted({ stream: 'garden', topic: 'weeds', op: 'add' })).body, { result: 'success', msg: '' }, 'muting again is no error');
+    await modern.nextPayloads();
+    await legacy.nextPayloads();
+
+    const removed = await patchMuted({ stream_id: garden, topic: 'weeds', op: 'remove' });
+    t.strictSame(removed.body, { result: 'success', msg: '' });
+    const [gone] = await modern.nextPayloads();
+    t.strictSame(gone, { type: 'user_topic', stream_id: garden, topic_name: 'weeds', last_updated: gone?.['last_updated'], visibility_policy: 0 });
+    t.strictSame(await legacy.nextPayloads(), [{ type: 'muted_topics', muted_topics: [] }]);
+    t.strictSame((await alice.post('/register', { event_types: ['user_topic'] })).body['user_topics'], []);
+    t.strictSame((await patchMuted({ stream_id: garden, topic: 'weeds', op: 'remove' })).body, { result: 'success', msg: '' }, 'unmuting again is no error');
   });
 });

@@ -2,7 +2,8 @@ import { errors } from '../lib/errors';
 import { mutedTopicsOf, VISIBILITY_POLICY } from '../queries/user-topics';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
-import { accessStreamById } from '../queries/stream-access';
+import { accessStreamById, accessStreamByName } from '../queries/stream-access';
+import { streamById, streamByName, type StreamRow } from '../queries/streams';
 
 const POLICIES: readonly number[] = Object.values(VISIBILITY_POLICY);
 
@@ -14,6 +15,31 @@ const POLICIES: readonly number[] = Object.values(VISIBILITY_POLICY);
 export async function doSetTopicVisibility(realm: Realm, user: UserRow, streamId: number, rawTopic: string, policy: number): Promise<void> {
   if (!POLICIES.includes(policy)) throw errors.invalidVisibilityPolicy();
   const stream = accessStreamById(realm, user, streamId, false);
+  await setTopicVisibility(realm, user, stream, rawTopic, policy);
+}
+
+/** A stream named by ID or by name, as the legacy muting endpoint takes it. */
+export type StreamReference = { id: number } | { name: string };
+
+/**
+ * PATCH /users/me/subscriptions/muted_topics (legacy; deprecated at feature level 170): `add`
+ * sets the muted policy, `remove` removes the policy, with POST /user_topics' events. Since
+ * feature level 169 muting a muted topic, or unmuting one that is not muted, is no error.
+ * Unmuting needs no access to the stream, only that it exists (the public server's rule, so a
+ * user who lost access can still clean up): an unknown one is `Topic is not muted`.
+ */
+export async function doUpdateMutedTopic(realm: Realm, user: UserRow, ref: StreamReference, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
+  if (op === 'add') {
+    const stream = 'id' in ref ? accessStreamById(realm, user, ref.id, false) : accessStreamByName(realm, user, ref.name);
+    await setTopicVisibility(realm, user, stream, rawTopic, VISIBILITY_POLICY.MUTED);
+    return;
+  }
+  const stream = 'id' in ref ? streamById(realm, ref.id) : streamByName(realm, ref.name);
+  if (!stream) throw errors.topicNotMuted();
+  await setTopicVisibility(realm, user, stream, rawTopic, VISIBILITY_POLICY.NONE);
+}
+
+async function setTopicVisibility(realm: Realm, user: UserRow, stream: StreamRow, rawTopic: string, policy: number): Promise<void> {
   const topic = rawTopic.trim();
   const lastUpdated = Math.floor(realm.clock.now() / 1000);
   await realm.transact((tx) => {

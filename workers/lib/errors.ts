@@ -165,6 +165,11 @@ export const errors = {
   notSubscribedToStream: (id: number) => new ApiError(`Not subscribed to stream id ${id}`),
   unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
   invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
+  topicNotMuted: () => new ApiError('Topic is not muted'),
+  // A stream named both ways, or neither (the public server's check_for_exactly_one_stream_arg).
+  streamArgumentMissing: () => new ApiError("Missing 'stream_id' argument"),
+  incompatibleParameters: (names: readonly string[]) =>
+    new ApiError(`Unsupported parameter combination: ${names.join(', ')}`, 'BAD_REQUEST', 400, { parameters: names.join(', ') }),
   privateStreamCannotBeDefault: () => new ApiError('Private streams cannot be made default.'),
   defaultStreamGroupExists: (name: string) => new ApiError(`Default stream group '${name}' already exists`),
   defaultStreamGroupNotFound: (id: number) => new ApiError(`Default stream group with id '${id}' does not exist.`),
