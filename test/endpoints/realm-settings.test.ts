@@ -170,6 +170,40 @@ t.test('PATCH /realm', async (t) => {
     t.equal((await realmState())['realm_message_retention_days'], -1);
   });
 
+  await t.test('authentication_methods: owners switch methods, one must stay enabled, update_dict carries them all', async (t) => {
+    const methods = { result: 'error', code: 'BAD_REQUEST' } as const;
+    const notOwner = await admin.call('PATCH', '/realm', { authentication_methods: { Dev: true } });
+    t.strictSame(notOwner.body, { result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
+    const none = await owner.call('PATCH', '/realm', { authentication_methods: { Email: false, Dev: false } });
+    t.equal(none.status, 400);
+    t.strictSame(none.body, { ...methods, msg: 'At least one authentication method must be enabled.' });
+    const unknown = await owner.call('PATCH', '/realm', { authentication_methods: { Email: true, Carrier: true } });
+    t.strictSame(unknown.body, { ...methods, msg: "Invalid authentication method: Carrier. Valid methods are: ['Dev', 'Email', 'LDAP']" });
+    const notDict = await owner.call('PATCH', '/realm', { authentication_methods: ['Email'] });
+    t.strictSame(notDict.body, { result: 'error', msg: 'authentication_methods is not a dict', code: 'REQUEST_VARIABLE_INVALID', var_name: 'authentication_methods' });
+    t.strictSame((await realmState())['realm_authentication_methods'], { Email: true, Dev: false, LDAP: false }, 'nothing changed');
+
+    const watcher = await EventReader.register(member, { event_types: ['realm'] });
+    const res = await owner.call('PATCH', '/realm', { authentication_methods: { Email: false, LDAP: true } });
+    t.strictSame(res.body, { result: 'success', msg: '', authentication_methods: { Email: false, LDAP: true } });
+    t.strictSame(await watcher.nextPayloads(), [
+      { type: 'realm', op: 'update_dict', property: 'default', data: { authentication_methods: { Email: false, Dev: false, LDAP: true } } },
+    ]);
+    const state = await realmState();
+    t.strictSame(
+      [state['realm_authentication_methods'], state['realm_email_auth_enabled'], state['realm_password_auth_enabled']],
+      [{ Email: false, Dev: false, LDAP: true }, false, true],
+    );
+    const settings = (await owner.get('/server_settings')).body;
+    t.strictSame([settings['email_auth_enabled'], (settings['authentication_methods'] as Record<string, boolean>)['email']], [false, false]);
+
+    const same = await owner.call('PATCH', '/realm', { authentication_methods: { LDAP: true } });
+    t.strictSame(same.body, { result: 'success', msg: '' }, 'no change, no key');
+    t.strictSame(await watcher.nextPayloads(), []);
+    t.equal((await owner.call('PATCH', '/realm', { authentication_methods: { Email: true, LDAP: false } })).status, 200);
+    t.strictSame((await realmState())['realm_authentication_methods'], { Email: true, Dev: false, LDAP: false });
+  });
+
   await t.test('the notifications stream is a column of its own', async (t) => {
     const streams = (await owner.get('/streams')).body['streams'] as { stream_id: number; name: string }[];
     const general = streams.find((s) => s.name === 'general')?.stream_id ?? 0;

@@ -366,6 +366,12 @@ t.test('register state + events = a fresh register', async (t) => {
     },
     { name: 'changing the organization type', keys: ['realm_org_type'], act: () => owner.call('PATCH', '/realm', { org_type: 30 }) },
     {
+      name: 'switching authentication methods',
+      keys: ['realm_authentication_methods', 'realm_email_auth_enabled', 'realm_password_auth_enabled'],
+      act: () => owner.call('PATCH', '/realm', { authentication_methods: { Email: false, Dev: true } }),
+    },
+    { name: 'switching password login back on', keys: ['realm_authentication_methods'], act: () => owner.call('PATCH', '/realm', { authentication_methods: { Email: true } }) },
+    {
       name: 'changing the defaults for new users',
       keys: ['realm_user_settings_defaults'],
       act: () => owner.call('PATCH', '/realm/user_settings_defaults', { emojiset: 'text', color_scheme: 3, enter_sends: true }),

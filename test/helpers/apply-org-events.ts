@@ -30,7 +30,15 @@ export function applyUserStatus(state: Row, event: Row): void {
 export function applyRealm(state: Row, event: Row): void {
   if (event['op'] === 'update') state[`realm_${String(event['property'])}`] = event['value'];
   if (event['op'] === 'update_dict' && event['property'] === 'default') {
-    for (const [name, value] of Object.entries(event['data'] as Row)) state[`realm_${name}`] = value;
+    for (const [name, value] of Object.entries(event['data'] as Row)) {
+      state[`realm_${name}`] = value;
+      // Clients derive these from the methods (the public server's apply_event does the same).
+      if (name === 'authentication_methods') {
+        const methods = value as Record<string, boolean>;
+        state['realm_email_auth_enabled'] = methods['Email'] === true;
+        state['realm_password_auth_enabled'] = methods['Email'] === true || methods['LDAP'] === true;
+      }
+    }
   }
 }
 

@@ -4,6 +4,8 @@ import { ROLE } from '../lib/roles';
 import { accessStreamById } from '../queries/stream-access';
 import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
 import {
+  AUTHENTICATION_METHOD_DEFAULTS,
+  authenticationMethods,
   isPlainSettingName,
   isTimeLimitName,
   realmColumns,
@@ -90,6 +92,24 @@ export type RealmSettingsRequest = Record<string, boolean | number | string | un
 
 type Value = boolean | number | string | null;
 
+/** PATCH /realm's `authentication_methods`: method name → enabled, only the methods it changes. */
+export type AuthenticationMethodsRequest = Readonly<Record<string, boolean>>;
+
+/**
+ * The realm's authentication methods after `request`, or null when it names none. As the public
+ * server: owners only, known names only, and the dict sent must enable at least one method.
+ */
+function checkAuthenticationMethods(realm: Realm, actor: UserRow, request: AuthenticationMethodsRequest | undefined): Record<string, boolean> | null {
+  if (request === undefined) return null;
+  if (actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
+  const known = Object.keys(AUTHENTICATION_METHOD_DEFAULTS).sort();
+  for (const name of Object.keys(request)) {
+    if (!known.includes(name)) throw errors.invalidAuthenticationMethod(name, known);
+  }
+  if (!Object.values(request).includes(true)) throw errors.noAuthenticationMethod();
+  return { ...authenticationMethods(realm), ...request };
+}
+
 /** Validates every parameter before anything is written, so the request succeeds or fails whole. */
 export function checkUpdateRealmSettings(realm: Realm, actor: UserRow, request: RealmSettingsRequest): Map<string, Value> {
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
@@ -170,10 +190,16 @@ function currentValue(realm: Realm, name: string): Value {
  * Writes the changed settings in one transaction and announces each; resolves with the
  * response's changed keys (strings as "updated", as the public API answers).
  */
-export function doUpdateRealmSettings(realm: Realm, actor: UserRow, request: RealmSettingsRequest): Promise<Record<string, Value>> {
+export function doUpdateRealmSettings(
+  realm: Realm,
+  actor: UserRow,
+  request: RealmSettingsRequest,
+  methodsRequest?: AuthenticationMethodsRequest,
+): Promise<Record<string, Value | AuthenticationMethodsRequest>> {
   const wanted = checkUpdateRealmSettings(realm, actor, request);
+  const methods = checkAuthenticationMethods(realm, actor, methodsRequest);
   return realm.transact((tx) => {
-    const changed: Record<string, Value> = {};
+    const changed: Record<string, Value | AuthenticationMethodsRequest> = {};
     const stored = storedRealmJson(tx.realm);
     let jsonChanged = false;
     for (const [name, value] of wanted) {
@@ -189,11 +215,25 @@ export function doUpdateRealmSettings(realm: Realm, actor: UserRow, request: Rea
       changed[name] = typeof value === 'string' ? 'updated' : value;
       publishRealmUpdateTxn(tx, name, value);
     }
+    if (methods !== null && methodsRequest !== undefined && !sameMethods(authenticationMethods(tx.realm), methods)) {
+      stored['authentication_methods'] = methods;
+      jsonChanged = true;
+      // The response echoes the dict sent; the event carries every method (the public server's).
+      changed['authentication_methods'] = methodsRequest;
+      tx.publish(
+        { type: 'realm', op: 'update_dict', property: 'default', data: { authentication_methods: methods } },
+        activeUserIds(tx.realm),
+      );
+    }
     if (jsonChanged) tx.realm.stmt('UPDATE realm SET settings = ? WHERE id = 1').run(JSON.stringify(stored));
     // A new waiting period promotes or demotes at once (after the realm update event).
     if (Object.hasOwn(changed, 'waiting_period_threshold')) syncFullMembersTxn(tx);
     return changed;
   });
+}
+
+function sameMethods(a: Readonly<Record<string, boolean>>, b: Readonly<Record<string, boolean>>): boolean {
+  return Object.keys(AUTHENTICATION_METHOD_DEFAULTS).every((name) => a[name] === b[name]);
 }
 
 function publishRealmUpdateTxn(tx: Txn, name: string, value: Value): void {

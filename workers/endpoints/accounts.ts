@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkFetchApiKey } from '../actions/users';
 import { openRoute } from '../lib/route';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/version';
-import { realmColumns, spectatorAccessEnabled } from '../queries/realm-settings';
+import { authenticationMethods, realmColumns, spectatorAccessEnabled } from '../queries/realm-settings';
 import { avatarUrl, userById } from '../queries/users';
 
 /** GET /server_settings (api-notes §b): public facts a client needs before logging in. */
@@ -10,12 +10,14 @@ export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
   const owner = userById(realm, 1);
   // Read now, not from the row cached at open, so PATCH /realm shows at once.
   const columns = realmColumns(realm);
+  const methods = authenticationMethods(realm);
+  const passwordEnabled = methods['Email'] === true || methods['LDAP'] === true;
   return {
     authentication_methods: {
-      password: true,
-      dev: false,
-      email: true,
-      ldap: false,
+      password: passwordEnabled,
+      dev: methods['Dev'] === true,
+      email: methods['Email'] === true,
+      ldap: methods['LDAP'] === true,
       remoteuser: false,
       github: false,
       azuread: false,
@@ -31,7 +33,7 @@ export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
     service_merge_base: SERVICE_MERGE_BASE,
     push_notifications_enabled: false,
     is_incompatible: false,
-    email_auth_enabled: true,
+    email_auth_enabled: methods['Email'] === true,
     require_email_format_usernames: true,
     realm_uri: realm.url,
     realm_name: columns.name,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXCLUDED_FROM_DEFAULTS, doUpdateRealmUserSettingsDefaults } from '../actions/realm-user-defaults';
 import { BOOLEAN_REALM_SETTINGS, CHOICE_REALM_SETTINGS, doUpdateRealmSettings } from '../actions/realm-settings';
-import { param } from '../lib/params';
+import { json, param } from '../lib/params';
 import { userRoute } from '../lib/route';
 import { TIME_LIMIT_DEFAULTS } from '../queries/realm-settings';
 import { USER_SETTING_DEFAULTS } from '../queries/user-settings';
@@ -32,9 +32,15 @@ for (const name of BOOLEAN_REALM_SETTINGS) shape[name] = param.optionalBool();
 for (const name of Object.keys(CHOICE_REALM_SETTINGS)) shape[name] = param.optionalInt();
 for (const name of Object.keys(TIME_LIMIT_DEFAULTS)) shape[name] = intOrWord;
 
+const authenticationMethodsParam = json(z.record(z.string(), z.boolean()).optional());
+
 /** PATCH /realm (org): the realm's settings; the response names the changed ones. */
-export const patchRealm = userRoute(z.object(shape), async ({ realm, user }, p) =>
-  doUpdateRealmSettings(realm, user, p as Record<string, boolean | number | string | undefined>),
+export const patchRealm = userRoute(
+  z.object({ ...shape, authentication_methods: authenticationMethodsParam }),
+  async ({ realm, user }, p) => {
+    const { authentication_methods: methods, ...settings } = p;
+    return doUpdateRealmSettings(realm, user, settings as Record<string, boolean | number | string | undefined>, methods);
+  },
 );
 
 const defaultsShape: Record<string, z.ZodType> = {};

@@ -166,6 +166,10 @@ export const errors = {
   unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
   invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
   topicNotMuted: () => new ApiError('Topic is not muted'),
+  // PATCH /realm authentication_methods; the list as the public server prints it.
+  invalidAuthenticationMethod: (name: string, known: readonly string[]) =>
+    new ApiError(`Invalid authentication method: ${name}. Valid methods are: [${known.map((m) => `'${m}'`).join(', ')}]`),
+  noAuthenticationMethod: () => new ApiError('At least one authentication method must be enabled.'),
   // A stream named both ways, or neither (the public server's check_for_exactly_one_stream_arg).
   streamArgumentMissing: () => new ApiError("Missing 'stream_id' argument"),
   incompatibleParameters: (names: readonly string[]) =>

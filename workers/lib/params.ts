@@ -86,6 +86,7 @@ const TYPE_NAMES: Record<string, string> = {
   string: 'a string',
   array: 'a list',
   object: 'a dict',
+  record: 'a dict',
 };
 
 export interface ParsedParams<T> {

@@ -108,6 +108,24 @@ export function storedRealmJson(realm: Realm): Record<string, unknown> {
 }
 
 /**
+ * The authentication methods a realm may switch on and off, under the public server's names for
+ * them (register's `realm_authentication_methods`); Email is password login.
+ */
+export const AUTHENTICATION_METHOD_DEFAULTS: Readonly<Record<string, boolean>> = { Email: true, Dev: false, LDAP: false };
+
+/** The realm's authentication methods: what PATCH /realm stored over the defaults. */
+export function authenticationMethods(realm: Realm): Record<string, boolean> {
+  const stored = storedRealmJson(realm)['authentication_methods'];
+  const methods = { ...AUTHENTICATION_METHOD_DEFAULTS };
+  if (typeof stored !== 'object' || stored === null) return methods;
+  for (const name of Object.keys(methods)) {
+    const value = (stored as Record<string, unknown>)[name];
+    if (typeof value === 'boolean') methods[name] = value;
+  }
+  return methods;
+}
+
+/**
  * Every realm setting: a stored value of the default's type, else the default. Read from the
  * database on every call (one row by primary key): the row the shard caches at open would miss
  * a later PATCH /realm.

@@ -1,7 +1,7 @@
 import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
 import { listLinkifiers } from './linkifiers';
-import { realmColumns, realmSettings } from './realm-settings';
+import { authenticationMethods, realmColumns, realmSettings } from './realm-settings';
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
 
@@ -35,13 +35,14 @@ const GIPHY_RATINGS = {
 export function realmState(realm: Realm): Record<string, unknown> {
   const row = realmColumns(realm);
   const settings = realmSettings(realm);
+  const methods = authenticationMethods(realm);
   const state: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) state[`realm_${name}`] = value;
   Object.assign(state, {
     realm_name: row.name,
     realm_description: row.description,
     realm_uri: realm.url,
-    realm_authentication_methods: { Email: true, Dev: false, LDAP: false },
+    realm_authentication_methods: methods,
     realm_upload_quota_mib: null,
     realm_icon_url: '',
     realm_icon_source: 'G',
@@ -52,8 +53,9 @@ export function realmState(realm: Realm): Record<string, unknown> {
     realm_bot_domain: new URL(realm.url).hostname,
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
     realm_digest_emails_enabled: settings.digest_emails_enabled,
-    realm_email_auth_enabled: true,
-    realm_password_auth_enabled: true,
+    // Derived as clients derive them from an authentication_methods update (api-notes §d).
+    realm_email_auth_enabled: methods['Email'] === true,
+    realm_password_auth_enabled: methods['Email'] === true || methods['LDAP'] === true,
     realm_is_zephyr_mirror_realm: false,
     realm_plan_type: 1,
     realm_push_notifications_enabled: false,
