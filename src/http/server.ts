@@ -10,7 +10,7 @@ import { TrustedProxies } from './forwarded';
 import { cookieValue, readParams } from './read-request';
 import { RefusedBody } from './refused-body';
 import { StaticSite } from './static';
-import { jsonError, writeFrame, writeJson } from './write-response';
+import { jsonError, writeFrame, writeFrameHeaders, writeJson, writeJsonOrHeaders } from './write-response';
 
 const API_PREFIX = '/api/v1';
 // The web page's own surface: the same routes as /api/v1, authenticated by the session cookie.
@@ -137,27 +137,31 @@ export class FrontEnd {
       });
       return logDone(status, null, 'web');
     }
+    // HEAD is GET without the body (RFC 9110 §9.3.2), as the public server serves it from a
+    // path's GET view: files and avatars are checked this way before downloading.
+    const headOnly = head.method === 'HEAD';
+    const method = headOnly ? 'GET' : head.method;
     const surface: RequestSurface = head.url.startsWith(API_PREFIX + '/') ? 'api' : head.url.startsWith(JSON_PREFIX + '/') ? 'json' : 'root';
     if (surface === 'root' && !this.rootMatcher.hasPrefixFor(ROOT_PATH_MARK + head.url)) {
-      writeJson(res, 404, jsonError('Not found'));
+      writeJsonOrHeaders(res, headOnly, 404, jsonError('Not found'));
       return logDone(404, null, null);
     }
     const realm = this.resolver.resolve(head.host);
     if (realm === null) {
-      writeJson(res, 404, jsonError(`There is no organization at ${head.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
+      writeJsonOrHeaders(res, headOnly, 404, jsonError(`There is no organization at ${head.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
       return logDone(404, null, null);
     }
     const matched =
       surface === 'root'
-        ? this.rootMatcher.match(head.method, ROOT_PATH_MARK + head.url)
-        : this.matcher.match(head.method, head.url.slice(surface === 'api' ? API_PREFIX.length : JSON_PREFIX.length));
+        ? this.rootMatcher.match(method, ROOT_PATH_MARK + head.url)
+        : this.matcher.match(method, head.url.slice(surface === 'api' ? API_PREFIX.length : JSON_PREFIX.length));
     if (matched.kind === 'not_found') {
-      writeJson(res, 404, jsonError('Not found'));
+      writeJsonOrHeaders(res, headOnly, 404, jsonError('Not found'));
       return logDone(404, realm, null);
     }
     if (matched.kind === 'method_not_allowed') {
       const allowed = matched.allowedMethods;
-      writeJson(res, 405, jsonError('Method Not Allowed', { allowed_methods: allowed }), { Allow: allowed.join(', ') });
+      writeJsonOrHeaders(res, headOnly, 405, jsonError('Method Not Allowed', { allowed_methods: allowed }), { Allow: allowed.join(', ') });
       return logDone(405, realm, null);
     }
     const refuseBody = (): void => {
@@ -205,7 +209,8 @@ export class FrontEnd {
     const respond: ResponseHandler = (response: ResponseFrame) => {
       if (!settle()) return;
       if (admitted) this.limits.answered(limited, admitted, response);
-      writeFrame(res, response);
+      if (headOnly) writeFrameHeaders(res, response);
+      else writeFrame(res, response);
       logDone(response.status, realm, route);
     };
     const send = (body: Buffer | null): void => {

@@ -46,13 +46,20 @@ export function writeBinary(
 }
 
 /** A HEAD answer: the status, headers and length a GET would have, without the body. */
-export function writeBodyless(res: HttpResponse, status: number, contentType: string, length: number, headers: Record<string, string>): void {
+export function writeBodyless(
+  res: HttpResponse,
+  status: number,
+  contentType: string,
+  length: number,
+  headers: Record<string, string>,
+  cookies: readonly string[] = [],
+): void {
   // This uWS build counts endWithoutBody as no answer unless an abort handler is attached.
   res.onAborted(() => undefined);
   res.cork(() => {
     res.writeStatus(statusLine(status));
     if (contentType !== '') res.writeHeader('Content-Type', contentType);
-    writeHeaders(res, headers, []);
+    writeHeaders(res, headers, cookies);
     res.endWithoutBody(length);
   });
 }
@@ -72,6 +79,21 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
 };
+/** A shard's answer to a HEAD request: what writeFrame would send for GET, but the body. */
+export function writeFrameHeaders(res: HttpResponse, response: ResponseFrame): void {
+  const cookies = response.cookies ?? [];
+  if (response.binary) {
+    writeBodyless(res, response.status, response.binary.contentType, response.binary.bytes.byteLength, response.headers, cookies);
+  } else {
+    writeBodyless(res, response.status, 'application/json', Buffer.byteLength(response.body), response.headers, cookies);
+  }
+}
+
+/** A JSON answer, or for HEAD only its headers. */
+export function writeJsonOrHeaders(res: HttpResponse, headOnly: boolean, status: number, body: string, headers: Record<string, string> = {}): void {
+  if (headOnly) writeBodyless(res, status, 'application/json', Buffer.byteLength(body), headers);
+  else writeJson(res, status, body, headers);
+}
 
 function writeHeaders(res: HttpResponse, headers: Record<string, string>, cookies: readonly string[]): void {
   for (const name in SECURITY_HEADERS) if (!(name in headers)) res.writeHeader(name, SECURITY_HEADERS[name] as string);

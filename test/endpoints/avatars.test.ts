@@ -73,6 +73,14 @@ t.test('avatars', async (t) => {
     const range = await rawRequest(server.baseUrl, avatarUrl, { headers: { Range: 'bytes=1-3' } });
     t.equal(range.status, 206);
     t.ok(range.body.equals(TINY_PNG.subarray(1, 4)), 'bytes 1 to 3: "PNG"');
+    const headImage = await rawRequest(server.baseUrl, avatarUrl, { method: 'HEAD' });
+    t.strictSame(
+      [headImage.status, headImage.headers['content-type'], headImage.headers['content-length'], headImage.body.length],
+      [200, 'image/png', String(TINY_PNG.length), 0],
+      'HEAD on the image: its headers, no body',
+    );
+    const headRedirect = await rawRequest(server.baseUrl, `/avatar/${alice.id}?s=50`, { method: 'HEAD' });
+    t.strictSame([headRedirect.status, headRedirect.headers['location'], headRedirect.body.length], [302, `${avatarUrl}&s=50`, 0]);
     const me = await api.as(alice).get('/users/me');
     t.equal(me.body['avatar_url'], avatarUrl);
     t.equal(me.body['avatar_version'], 2);

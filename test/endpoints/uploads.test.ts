@@ -209,6 +209,21 @@ t.test('uploads', async (t) => {
     t.equal(html.headers['x-content-type-options'], 'nosniff');
   });
 
+  t.test("HEAD answers a file's GET headers without its body; refusals too", async (t) => {
+    const uri = await upload(alice, TINY_PNG, 'dot.png', 'image/png');
+    const get = await fetchFile(uri, alice);
+    const head = await rawRequest(server.baseUrl, uri, { method: 'HEAD', auth: alice });
+    t.equal(head.status, 200);
+    t.strictSame(head.body, Buffer.alloc(0), 'no body');
+    for (const name of ['content-type', 'content-length', 'content-disposition', 'x-content-type-options', 'content-security-policy']) {
+      t.equal(head.headers[name], get.headers[name], name);
+    }
+    t.equal(head.headers['content-length'], String(TINY_PNG.length));
+    const refused = await rawRequest(server.baseUrl, uri, { method: 'HEAD', auth: bob });
+    const refusedGet = await fetchFile(uri, bob);
+    t.strictSame([refused.status, refused.headers['content-length'], refused.body.length], [404, refusedGet.headers['content-length'], 0]);
+  });
+
   t.test('range requests: 206 with Content-Range, suffix ranges, 416 past the end', async (t) => {
     const data = randomBytes(1024 * 1024 + 500);
     const uri = await upload(alice, data, 'ranged.bin');
