@@ -80,6 +80,8 @@ const envSchema = z.object({
   // uploads deleted after three weeks (SPEC States "Attachment": a few weeks), temporary URLs.
   MAX_FILE_UPLOAD_SIZE_MIB: positiveInt.max(1024).default(25),
   MAX_IMAGE_UPLOAD_SIZE_MIB: positiveInt.max(1024).default(5),
+  // The public server's per-plan upload quota, one for every realm here; unset: unlimited.
+  REALM_UPLOAD_QUOTA_MIB: positiveInt.optional(),
   UNCLAIMED_UPLOAD_EXPIRY_MS: duration.default(21 * 24 * 60 * 60_000),
   ATTACHMENT_SWEEP_INTERVAL_MS: duration.default(60 * 60_000),
   TEMPORARY_URL_MS: duration.default(60_000),
@@ -196,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unclaimedExpiryMs: e.UNCLAIMED_UPLOAD_EXPIRY_MS,
       sweepIntervalMs: e.ATTACHMENT_SWEEP_INTERVAL_MS,
       temporaryUrlMs: e.TEMPORARY_URL_MS,
+      realmQuotaMib: e.REALM_UPLOAD_QUOTA_MIB ?? null,
     },
     presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
     fullMembersIntervalMs: e.FULL_MEMBERS_INTERVAL_MS,

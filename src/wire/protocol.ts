@@ -181,6 +181,8 @@ export interface FileSettings {
   sweepIntervalMs: number;
   /** How long a temporary URL (GET /api/v1/user_uploads/...) works. */
   temporaryUrlMs: number;
+  /** The most all of a realm's uploads may take, in MiB; null: unlimited (register's `realm_upload_quota_mib`). */
+  realmQuotaMib: number | null;
 }
 
 /** stream-prefs: how often the retention actor sweeps, and how many messages per transaction. */

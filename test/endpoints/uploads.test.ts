@@ -315,3 +315,31 @@ t.test('uploads', async (t) => {
     }
   });
 });
+
+t.test("the realm's upload quota (REALM_UPLOAD_QUOTA_MIB): register announces it, an upload past it is refused", async (t) => {
+  const server = await startServer({ env: { REALM_UPLOAD_QUOTA_MIB: '1' } });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const state = await api.post('/register', { fetch_event_types: ['realm'] });
+  t.equal(state.body['realm_upload_quota_mib'], 1);
+  const post = (size: number) =>
+    postFiles(server.baseUrl, '/user_uploads', server.owner, [{ field: 'file', filename: 'part.bin', contentType: 'application/octet-stream', data: randomBytes(size) }]);
+  const first = await post(700 * 1024);
+  t.equal(first.status, 200, 'within the quota');
+  const second = await post(400 * 1024);
+  t.equal(second.status, 400);
+  t.strictSame(second.json(), { result: 'error', msg: "Upload would exceed your organization's upload quota.", code: 'REALM_UPLOAD_QUOTA' });
+  const attachments = (await api.get('/attachments')).body;
+  t.equal(attachments['upload_space_used'], 700 * 1024, 'nothing of the refused upload was kept');
+  t.equal((await post(300 * 1024)).status, 200, '1000 KiB of the 1024 allowed');
+  const id = ((await api.get('/attachments')).body['attachments'] as { id: number }[])[0]?.id;
+  t.equal((await api.call('DELETE', `/attachments/${String(id)}`)).status, 200);
+  t.equal((await post(400 * 1024)).status, 200, 'deleting a file frees its space');
+});
+
+t.test('without REALM_UPLOAD_QUOTA_MIB there is no quota: register says null', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const state = await new ApiClient(server.baseUrl, server.owner).post('/register', { fetch_event_types: ['realm'] });
+  t.strictSame(state.body['realm_upload_quota_mib'], null);
+});

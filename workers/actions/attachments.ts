@@ -56,6 +56,9 @@ export async function doUpload(realm: Realm, user: UserRow, file: UploadedFile):
   const name = sanitizeFileName(file.filename);
   const pathId = `${REALM_ROW_ID}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${name}`;
   await realm.transact((tx) => {
+    // Checked in the writing transaction, so uploads arriving together cannot pass it together.
+    const quotaMib = realm.fileSettings.realmQuotaMib;
+    if (quotaMib !== null && uploadSpaceUsed(realm) + file.data.byteLength > quotaMib * MIB) throw errors.uploadQuotaExceeded();
     const id = Number(
       realm
         .stmt('INSERT INTO attachments (path_id, name, content_type, size, owner_id, create_time) VALUES (?, ?, ?, ?, ?, ?)')

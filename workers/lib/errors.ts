@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'BAD_NARROW'
   | 'BAD_IMAGE'
   | 'RATE_LIMIT_HIT'
-  | 'CSRF_FAILED';
+  | 'CSRF_FAILED'
+  | 'REALM_UPLOAD_QUOTA';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -166,6 +167,8 @@ export const errors = {
   unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
   invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
   topicNotMuted: () => new ApiError('Topic is not muted'),
+  // POST /user_uploads past REALM_UPLOAD_QUOTA_MIB (the public server's RealmUploadQuotaError)
+  uploadQuotaExceeded: () => new ApiError("Upload would exceed your organization's upload quota.", 'REALM_UPLOAD_QUOTA'),
   // PATCH /realm authentication_methods; the list as the public server prints it.
   invalidAuthenticationMethod: (name: string, known: readonly string[]) =>
     new ApiError(`Invalid authentication method: ${name}. Valid methods are: [${known.map((m) => `'${m}'`).join(', ')}]`),

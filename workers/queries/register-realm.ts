@@ -43,7 +43,7 @@ export function realmState(realm: Realm): Record<string, unknown> {
     realm_description: row.description,
     realm_uri: realm.url,
     realm_authentication_methods: methods,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: realm.fileSettings.realmQuotaMib,
     realm_icon_url: '',
     realm_icon_source: 'G',
     realm_logo_url: '',
