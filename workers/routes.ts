@@ -80,6 +80,7 @@ import {
   postRegenerateApiKey,
 } from './endpoints/user-admin';
 import { deleteBot, getBots, patchBot, postBot } from './endpoints/bots';
+import { deleteBotStorage, getBotStorage, putBotStorage } from './endpoints/bot-storage';
 import type { Route } from './lib/route';
 import {
   deleteAttachment,
@@ -219,6 +220,9 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /bots': getBots, // endpoints/bots
   'PATCH /bots/{bot_id}': patchBot, // endpoints/bots
   'DELETE /bots/{bot_id}': deleteBot, // endpoints/bots
+  'GET /bot_storage': getBotStorage, // endpoints/bot-storage
+  'PUT /bot_storage': putBotStorage, // endpoints/bot-storage
+  'DELETE /bot_storage': deleteBotStorage, // endpoints/bot-storage
   'POST /users/me/muted_users/{muted_user_id}': postMutedUser, // endpoints/user-admin
   'DELETE /users/me/muted_users/{muted_user_id}': deleteMutedUser, // endpoints/user-admin
   // Uploads, attachments, avatars, realm emoji

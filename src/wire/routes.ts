@@ -125,6 +125,10 @@ export const API_ROUTE_IDS = [
   'GET /bots',
   'PATCH /bots/{bot_id}',
   'DELETE /bots/{bot_id}',
+  // bot storage: a bot's own keys and values (the Python client's bot library)
+  'GET /bot_storage',
+  'PUT /bot_storage',
+  'DELETE /bot_storage',
   'POST /users/me/muted_users/{muted_user_id}',
   'DELETE /users/me/muted_users/{muted_user_id}',
   // Uploads, attachments, avatars, realm emoji (api-notes POST /user_uploads, GET /attachments)

@@ -2,6 +2,7 @@ import { CACHING_MIGRATIONS, type Migration } from './migrations-caching';
 import { MESSAGING_MIGRATIONS } from './migrations-messaging';
 import { PEOPLE_MIGRATIONS } from './migrations-people';
 import { READING_MIGRATIONS } from './migrations-reading';
+import { BOT_MIGRATIONS } from './migrations-bots';
 
 /**
  * Schema migrations, applied in order by db/open.ts; `PRAGMA user_version` is the number of
@@ -9,4 +10,4 @@ import { READING_MIGRATIONS } from './migrations-reading';
  * to a new file listed last here). Each file holds one era of the schema, so none grows long.
  * Timestamps are UNIX seconds (SPEC §Wire conventions 6) unless a column says otherwise.
  */
-export const MIGRATIONS: readonly Migration[] = [...MESSAGING_MIGRATIONS, ...PEOPLE_MIGRATIONS, ...CACHING_MIGRATIONS, ...READING_MIGRATIONS];
+export const MIGRATIONS: readonly Migration[] = [...MESSAGING_MIGRATIONS, ...PEOPLE_MIGRATIONS, ...CACHING_MIGRATIONS, ...READING_MIGRATIONS, ...BOT_MIGRATIONS];

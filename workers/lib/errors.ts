@@ -167,6 +167,11 @@ export const errors = {
   unknownSubscriptionProperty: (property: string) => new ApiError(`Unknown subscription property: ${property}`),
   invalidVisibilityPolicy: () => new ApiError('Invalid visibility_policy'),
   topicNotMuted: () => new ApiError('Topic is not muted'),
+  // bot storage (the public server's StateError texts)
+  mustBeBot: () => new ApiError('Must be a bot user'),
+  botStorageKeyMissing: () => new ApiError('Key does not exist.'),
+  botStorageLimit: (excess: number, limit: number) =>
+    new ApiError(`Request exceeds storage limit by ${excess} characters. The limit is ${limit} characters.`),
   // POST /user_uploads past REALM_UPLOAD_QUOTA_MIB (the public server's RealmUploadQuotaError)
   uploadQuotaExceeded: () => new ApiError("Upload would exceed your organization's upload quota.", 'REALM_UPLOAD_QUOTA'),
   // PATCH /realm authentication_methods; the list as the public server prints it.
