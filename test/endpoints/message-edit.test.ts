@@ -159,6 +159,7 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
         rendered_content: '<p>version 2</p>',
         prev_content: 'version 1',
         prev_rendered_content: '<p>version 1</p>',
+        content_html_diff: '<div><p>version <span class="highlight_text_inserted">2</span> <span class="highlight_text_deleted">1</span></p></div>',
         timestamp: history[1]?.['timestamp'],
         topic: 'history one',
         user_id: 1,
@@ -171,6 +172,23 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
         topic: 'history two',
         user_id: 1,
       });
+    });
+    t.test('content_html_diff marks the words each content edit inserted and deleted, in the new rendering', async (t) => {
+      const edited = await sendToStream(api, 'general', 'diffs', 'one **two** three');
+      t.equal((await api.call('PATCH', `/messages/${edited}`, { content: 'one three four' })).status, 200);
+      t.equal((await api.call('PATCH', `/messages/${edited}`, { topic: 'diffs renamed' })).status, 200);
+      t.equal((await api.call('PATCH', `/messages/${edited}`, { content: 'one three four\n\n* and a list' })).status, 200);
+      const snapshots = (await api.get(`/messages/${edited}/history`)).body['message_history'] as Record<string, unknown>[];
+      t.strictSame(
+        snapshots.map((snapshot) => snapshot['content_html_diff']),
+        [
+          undefined,
+          '<div><p>one <span class="highlight_text_deleted">two</span> three <span class="highlight_text_inserted">four</span></p></div>',
+          undefined,
+          '<div><p>one three four</p>\n<ul>\n<li><span class="highlight_text_inserted">and a list</span></li>\n</ul></div>',
+        ],
+        'only content edits have a diff',
+      );
     });
     t.test('the history of a message never edited is its original snapshot', async (t) => {
       const plain = await sendToStream(api, 'general', 'plain', 'as sent');

@@ -1,3 +1,4 @@
+import { highlightHtmlDifferences } from '../lib/html-diff';
 import type { MessageRow } from './messages';
 
 /** One stored entry of `messages.edit_history` (SPEC §Resources, Edit-history entry). */
@@ -22,7 +23,7 @@ export function storedEditHistory(message: MessageRow): EditHistoryEntry[] {
  * (openapi get-message-history). The stored history holds only what each edit changed, most
  * recent first, so the snapshots are rebuilt walking back from the current message; the
  * original snapshot has only `topic`, `content`, `rendered_content`, `timestamp`, `user_id`.
- * `content_html_diff` is not produced (it needs an HTML differ).
+ * A snapshot that changed the content has `content_html_diff`, its rendering against the one before.
  */
 export function messageHistorySnapshots(message: MessageRow): Record<string, unknown>[] {
   let content = message.content;
@@ -44,6 +45,7 @@ export function messageHistorySnapshots(message: MessageRow): Record<string, unk
     if (entry.prev_content !== undefined) {
       snapshot['prev_content'] = entry.prev_content;
       snapshot['prev_rendered_content'] = entry.prev_rendered_content ?? '';
+      snapshot['content_html_diff'] = highlightHtmlDifferences(entry.prev_rendered_content ?? '', renderedContent);
       content = entry.prev_content;
       renderedContent = entry.prev_rendered_content ?? '';
     }
