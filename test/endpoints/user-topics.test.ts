@@ -6,15 +6,19 @@ import { sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
-t.test('topic visibility policies', async (t) => {
+/** A server where Alice is subscribed to the public stream garden; vault is private, without her. */
+async function gardenAndVault(t: { teardown(stop: () => unknown): void }): Promise<{ owner: ApiClient; alice: ApiClient; garden: number; vault: number }> {
   const server = await startServer();
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
   const alice = owner.as(await createMember(owner, 'Alice'));
   await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'garden' }] });
   await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], invite_only: true });
-  const garden = await streamIdOf(owner, 'garden');
-  const vault = await streamIdOf(owner, 'vault');
+  return { owner, alice, garden: await streamIdOf(owner, 'garden'), vault: await streamIdOf(owner, 'vault') };
+}
+
+t.test('topic visibility policies', async (t) => {
+  const { owner, alice, garden, vault } = await gardenAndVault(t);
   const setPolicy = (stream_id: number, topic: string, visibility_policy: number) =>
     alice.post('/user_topics', { stream_id, topic, visibility_policy });
   const homeIds = async (): Promise<number[]> => {
@@ -108,14 +112,7 @@ t.test('topic visibility policies', async (t) => {
 });
 
 t.test('the legacy PATCH /users/me/subscriptions/muted_topics, urlencoded as the Python client sends it', async (t) => {
-  const server = await startServer();
-  t.teardown(() => server.stop());
-  const owner = new ApiClient(server.baseUrl, server.owner);
-  const alice = owner.as(await createMember(owner, 'Alice'));
-  await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'garden' }] });
-  await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], invite_only: true });
-  const garden = await streamIdOf(owner, 'garden');
-  const vault = await streamIdOf(owner, 'vault');
+  const { alice, garden, vault } = await gardenAndVault(t);
   const patchMuted = (params: Record<string, string | number>) => alice.call('PATCH', '/users/me/subscriptions/muted_topics', params, 'form');
 
   t.test('errors', async (t) => {
