@@ -196,12 +196,18 @@ t.test('PATCH /realm', async (t) => {
     );
     const settings = (await owner.get('/server_settings')).body;
     t.strictSame([settings['email_auth_enabled'], (settings['authentication_methods'] as Record<string, boolean>)['email']], [false, false]);
+    const login = await owner.as(null).post('/fetch_api_key', { username: memberCredentials.email, password: memberCredentials.password });
+    t.equal(login.status, 401);
+    t.strictSame(login.body, { result: 'error', msg: 'Password authentication is disabled in this organization', code: 'PASSWORD_AUTH_DISABLED' });
+    t.equal((await member.get('/users/me')).status, 200, 'API keys still work');
 
     const same = await owner.call('PATCH', '/realm', { authentication_methods: { LDAP: true } });
     t.strictSame(same.body, { result: 'success', msg: '' }, 'no change, no key');
     t.strictSame(await watcher.nextPayloads(), []);
     t.equal((await owner.call('PATCH', '/realm', { authentication_methods: { Email: true, LDAP: false } })).status, 200);
     t.strictSame((await realmState())['realm_authentication_methods'], { Email: true, Dev: false, LDAP: false });
+    const again = await owner.as(null).post('/fetch_api_key', { username: memberCredentials.email, password: memberCredentials.password });
+    t.equal(again.status, 200, 'password login is back');
   });
 
   await t.test('the notifications stream is a column of its own', async (t) => {

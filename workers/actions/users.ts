@@ -9,6 +9,7 @@ import { publishPersonAddedTxn } from './people-events';
 import { subscribeUsersTxn } from './subscriptions';
 import { syncFullMembersTxn } from './full-members';
 import { newUserSettingsJson } from '../queries/realm-user-defaults';
+import { authenticationMethods } from '../queries/realm-settings';
 
 export const MAX_FULL_NAME_LENGTH = 100;
 // A pragmatic shape check; deliverability is the inviter's business.
@@ -20,6 +21,8 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
  */
 export async function checkFetchApiKey(realm: Realm, email: string, password: string): Promise<UserRow> {
   if (realm.info.deactivated) throw errors.realmDeactivated();
+  // Password login is the Email method; this server has no LDAP to try instead.
+  if (authenticationMethods(realm)['Email'] !== true) throw errors.passwordAuthDisabled();
   const waitMs = realm.loginFailures.retryAfterMs(email);
   if (waitMs > 0) throw errors.rateLimitHit(waitMs);
   const user = userByDeliveryEmail(realm, email) ?? userByEmail(realm, email);

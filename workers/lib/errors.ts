@@ -23,7 +23,8 @@ export type ErrorCode =
   | 'BAD_IMAGE'
   | 'RATE_LIMIT_HIT'
   | 'CSRF_FAILED'
-  | 'REALM_UPLOAD_QUOTA';
+  | 'REALM_UPLOAD_QUOTA'
+  | 'PASSWORD_AUTH_DISABLED';
 
 export type ErrorExtras = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
@@ -73,6 +74,8 @@ export const errors = {
   userDeactivated: () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, WWW_AUTHENTICATE),
   realmDeactivated: () =>
     new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401, {}, WWW_AUTHENTICATE),
+  // The realm switched the Email method off (PATCH /realm authentication_methods).
+  passwordAuthDisabled: () => new ApiError('Password authentication is disabled in this organization', 'PASSWORD_AUTH_DISABLED', 401),
   authenticationFailed: () =>
     new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401),
   noSuchRealm: (realm: string) =>
