@@ -1,6 +1,7 @@
 import path from 'node:path';
 import t from 'tap';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 // Status, presence and realm settings through the official JavaScript client. zulip-js
 // has no methods of its own for these, so it reaches them as its users do: callEndpoint.
@@ -22,7 +23,7 @@ t.test('zulip-js sets a status, pings presence and changes realm settings', asyn
 
   const ping = await client.callEndpoint('/users/me/presence', 'POST', { status: 'active' });
   t.equal(ping['result'], 'success', JSON.stringify(ping));
-  t.match(ping['presences'], { [server.owner.email]: { aggregated: { status: 'active' } } });
+  hasFields(t, ping['presences'], { [server.owner.email]: { aggregated: { status: 'active' } } });
 
   // Every method but POST sends its parameters in the query string.
   const patched = await client.callEndpoint('/realm', 'PATCH', { name: 'Shipyard', create_private_stream_policy: 2 });
@@ -36,7 +37,7 @@ t.test('zulip-js sets a status, pings presence and changes realm settings', asyn
   t.equal(registered['result'], 'success');
   t.equal(registered['realm_name'], 'Shipyard');
   t.equal(registered['realm_create_private_stream_policy'], 2);
-  t.match(registered['user_status'], { 1: { status_text: 'Shipping' } });
+  hasFields(t, registered['user_status'], { 1: { status_text: 'Shipping' } });
   t.ok(server.owner.email in (registered['presences'] as object));
-  t.match(registered['realm_user_settings_defaults'], { twenty_four_hour_time: true });
+  hasFields(t, registered['realm_user_settings_defaults'], { twenty_four_hour_time: true });
 });

@@ -42,7 +42,7 @@ t.test('zulip-js reads streams, stream IDs, topics and subscriptions', async (t)
     const res = await client.streams.retrieve({ include_default: true });
     const stream = (res['streams'] as Body[]).find((s) => s['stream_id'] === streamId);
     // The notification bot's new-stream notice is the stream's first message.
-    t.match(stream, { name: 'js-reads', invite_only: false, is_default: false, first_message_id: noticeId });
+    hasFields(t, stream, { name: 'js-reads', invite_only: false, is_default: false, first_message_id: noticeId });
   });
 
   t.test('streams.topics.retrieve lists the topics newest first', async (t) => {

@@ -2,6 +2,7 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 t.test('accounts', async (t) => {
   const server = await startServer();
@@ -12,7 +13,7 @@ t.test('accounts', async (t) => {
   t.test('GET /server_settings describes the server and the realm without credentials', async (t) => {
     const res = await anonymous.get('/server_settings');
     t.equal(res.status, 200);
-    t.match(res.body, {
+    hasFields(t, res.body, {
       result: 'success',
       msg: '',
       service_feature_level: 185,
@@ -53,7 +54,7 @@ t.test('accounts', async (t) => {
     const member = await createMember(api, 'Cordelia');
     const me = await api.as(member).get('/users/me');
     t.equal(me.status, 200);
-    t.match(me.body, { email: member.email, delivery_email: member.email, role: 400, is_admin: false, is_owner: false, user_id: member.id });
+    hasFields(t, me.body, { email: member.email, delivery_email: member.email, role: 400, is_admin: false, is_owner: false, user_id: member.id });
     const streams = await api.as(member).get('/streams', { include_public: false });
     t.strictSame((streams.body['streams'] as { name: string }[]).map((s) => s.name), ['general']);
   });
@@ -80,7 +81,7 @@ t.test('accounts', async (t) => {
       'is_billing_admin', 'is_bot', 'is_guest', 'is_owner', 'max_message_id', 'msg', 'profile_data', 'result', 'role',
       'timezone', 'user_id',
     ]);
-    t.match(res.body, { is_owner: true, is_admin: true, role: 100, is_bot: false, is_active: true, user_id: 1 });
+    hasFields(t, res.body, { is_owner: true, is_admin: true, role: 100, is_bot: false, is_active: true, user_id: 1 });
     t.match(String(res.body['date_joined']), /^\d{4}-\d\d-\d\dT/);
   });
 

@@ -6,6 +6,7 @@ import { pngUpload, postFiles, rawRequest, TINY_PNG } from '../helpers/files';
 import { ApiClient, badRequest } from '../helpers/http';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 t.test('avatars', async (t) => {
   const server = await startServer({ env: { MAX_IMAGE_UPLOAD_SIZE_MIB: '1' } });
@@ -91,7 +92,7 @@ t.test('avatars', async (t) => {
     t.strictSame(deleted.body, { result: 'success', msg: '', avatar_url: external });
     const [reverted] = await events.nextPayloads();
     // Back to the external picture: a client_extavatar queue computes it itself (SPEC User.avatar_url).
-    t.match(reverted, { person: { user_id: alice.id, avatar_source: 'G', avatar_url: null, avatar_version: 3 } });
+    hasFields(t, reverted, { person: { user_id: alice.id, avatar_source: 'G', avatar_url: null, avatar_version: 3 } });
     t.equal((await rawRequest(server.baseUrl, avatarUrl)).status, 404);
   });
 

@@ -41,7 +41,7 @@ t.test('bots', async (t) => {
     for (const [name, client, params, expected] of cases) {
       const res = await client.post('/bots', params);
       t.equal(res.status, 400, `${name}: status`);
-      t.match(res.body, { result: 'error', ...expected }, name);
+      hasFields(t, res.body, { result: 'error', ...expected }, name);
     }
   });
 
@@ -55,7 +55,7 @@ t.test('bots', async (t) => {
     t.equal((await creator.post('/bots', { full_name: 'Generic two', short_name: 'generictwo' })).status, 200, 'policy 2: a generic one is fine');
     t.equal((await owner.post('/bots', { full_name: 'Admin hook', short_name: 'adminhook', bot_type: 2 })).status, 200, 'policy 2: administrators make any');
     realmFile.setRealmSettings({ bot_creation_policy: 3 });
-    t.match((await creator.post('/bots', { full_name: 'Generic three', short_name: 'genericthree' })).body, { msg: 'Must be an organization administrator' }, 'policy 3: members make none');
+    hasFields(t, (await creator.post('/bots', { full_name: 'Generic three', short_name: 'genericthree' })).body, { msg: 'Must be an organization administrator' }, 'policy 3: members make none');
     t.equal((await owner.post('/bots', { full_name: 'Admin three', short_name: 'adminthree' })).status, 200, 'policy 3: administrators still do');
     realmFile.setRealmSettings({});
   });
@@ -68,7 +68,7 @@ t.test('bots', async (t) => {
     const res = await creator.post('/bots', { full_name: 'Deploy bot', short_name: 'deploy', default_sending_stream: 'general' });
     t.equal(res.status, 200, res.text);
     const botId = res.body['user_id'] as number;
-    t.match(res.body, {
+    hasFields(t, res.body, {
       result: 'success',
       user_id: Number,
       api_key: /^[A-Za-z0-9]{32}$/,
@@ -99,9 +99,9 @@ t.test('bots', async (t) => {
     t.strictSame(await ownerEvents.nextPayloads(), [{ type: 'realm_bot', op: 'add', bot: expectedBot }], 'so do administrators');
     const bot = owner.as({ email, key: res.body['api_key'] as string });
     const me = await bot.get('/users/me');
-    t.match(me.body, { user_id: botId, is_bot: true, delivery_email: email }, 'the bot authenticates with its own email and key');
+    hasFields(t, me.body, { user_id: botId, is_bot: true, delivery_email: email }, 'the bot authenticates with its own email and key');
     t.notOk('profile_data' in me.body, 'bots have no profile_data');
-    t.match((await bot.post('/bots', { full_name: 'Bot bot', short_name: 'botbot' })).body, { msg: 'This endpoint does not accept bot requests.' }, 'bots make no bots');
+    hasFields(t, (await bot.post('/bots', { full_name: 'Bot bot', short_name: 'botbot' })).body, { msg: 'This endpoint does not accept bot requests.' }, 'bots make no bots');
 
     const listed = await creator.get('/bots');
     t.strictSame((listed.body['bots'] as { username: string }[]).filter((b) => b.username === email), [
@@ -142,7 +142,7 @@ t.test('bots', async (t) => {
     const strangerEvents = await EventReader.register(owner.as(strangerCredentials), { event_types: ['realm_bot', 'realm_user'] });
     const renamed = await creator.call('PATCH', `/bots/${botId}`, { full_name: 'Patched bot', default_events_register_stream: 'general' });
     t.equal(renamed.status, 200, renamed.text);
-    t.match(renamed.body, { full_name: 'Patched bot', default_events_register_stream: 'general', default_sending_stream: null, bot_owner: creatorCredentials.email });
+    hasFields(t, renamed.body, { full_name: 'Patched bot', default_events_register_stream: 'general', default_sending_stream: null, bot_owner: creatorCredentials.email });
     t.strictSame(await creatorEvents.nextPayloads(), [
       { type: 'realm_user', op: 'update', person: { user_id: botId, full_name: 'Patched bot' } },
       { type: 'realm_bot', op: 'update', bot: { user_id: botId, full_name: 'Patched bot' } },

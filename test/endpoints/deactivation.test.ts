@@ -5,6 +5,7 @@ import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 // DELETE /users/{user_id}, DELETE /users/me, POST /users/{user_id}/reactivate (openapi
 // deactivate-user, deactivate-own-user, reactivate-user) and POST /users/me/api_key/regenerate.
@@ -101,7 +102,7 @@ t.test('deactivation and reactivation', async (t) => {
     t.strictSame(polled.body, { result: 'error', msg: `Bad event queue ID: ${leaverQueue.queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: leaverQueue.queueId });
     t.ok((await members()).includes(leaverCredentials.id), 'back among the subscribers');
     const events = await observer.nextPayloads();
-    t.match(events[0], { type: 'realm_user', op: 'add', person: { user_id: leaverCredentials.id, is_active: true } }, 'realm_user add');
+    hasFields(t, events[0], { type: 'realm_user', op: 'add', person: { user_id: leaverCredentials.id, is_active: true } }, 'realm_user add');
     t.strictSame(events.slice(1), [{ type: 'subscription', op: 'peer_add', stream_ids: [generalId], user_ids: [leaverCredentials.id] }], 'peer_add for the streams they are in');
     t.equal((await botClient.get('/users/me')).status, 401, 'their bots stay deactivated');
   });
@@ -122,9 +123,9 @@ t.test('deactivation and reactivation', async (t) => {
     await owner.call('PATCH', `/users/${second.id}`, { role: 100 });
     const admin = await createMember(owner, 'Administrator');
     await owner.call('PATCH', `/users/${admin.id}`, { role: 200 });
-    t.match((await owner.as(admin).call('DELETE', `/users/${second.id}`)).body, { msg: 'Must be an organization owner' }, 'not by an administrator');
+    hasFields(t, (await owner.as(admin).call('DELETE', `/users/${second.id}`)).body, { msg: 'Must be an organization owner' }, 'not by an administrator');
     t.equal((await owner.as(second).call('DELETE', '/users/1')).status, 200, 'one owner deactivates the other');
-    t.match((await owner.as(second).call('DELETE', '/users/me')).body, { code: 'CANNOT_DEACTIVATE_LAST_USER', is_last_owner: true }, 'now the last');
+    hasFields(t, (await owner.as(second).call('DELETE', '/users/me')).body, { code: 'CANNOT_DEACTIVATE_LAST_USER', is_last_owner: true }, 'now the last');
     t.equal((await owner.as(second).post('/users/1/reactivate')).status, 200, 'the first owner is back');
   });
 

@@ -2,6 +2,7 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
+import { hasFields } from '../helpers/exact';
 
 const DAY_S = 24 * 60 * 60;
 
@@ -33,7 +34,7 @@ t.test('message retention through the API', async (t) => {
     for (const event of res.body['events'] as Record<string, unknown>[]) {
       lastEventId = Math.max(lastEventId, event['id'] as number);
       if (event['type'] !== 'delete_message') continue;
-      t.match(event, { message_type: 'stream', topic: 'old' });
+      hasFields(t, event, { message_type: 'stream', topic: 'old' });
       deleted.push(...(event['message_ids'] as number[]));
     }
   }

@@ -64,7 +64,7 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
     const res = await subscribe(alice, { subscriptions: [{ name: 'alices' }], invite_only: true, history_public_to_subscribers: true });
     t.strictSame(res.body['subscribed'], { [aliceCreds.email]: ['alices'] });
     const mine = (await alice.get('/streams', { include_public: false })).body['streams'] as Record<string, unknown>[];
-    t.match(mine.find((s) => s['name'] === 'alices'), { invite_only: true, history_public_to_subscribers: true });
+    hasFields(t, mine.find((s) => s['name'] === 'alices'), { invite_only: true, history_public_to_subscribers: true });
   });
 
   // As the public API does (send_messages_for_new_subscribers): in the new stream, topic

@@ -12,6 +12,7 @@ import type { QueuedEvent } from '../../workers/events/outbox';
 import { userById, type UserRow } from '../../workers/queries/users';
 import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
+import { hasFields } from '../helpers/exact';
 
 // Events have no queue yet: these check what the actions publish, and to whom (api-notes §d).
 t.test('reaction and flag events', async (t) => {
@@ -71,7 +72,7 @@ t.test('reaction and flag events', async (t) => {
     t.strictSame([...(added?.userIds ?? [])].sort((a, b) => a - b), [owner.id, member.id, lurker.id]);
     await doRemoveReaction(realm, member, streamMessage, { emojiName: 'octopus', emojiCode: undefined, reactionType: undefined });
     const [removed] = take();
-    t.match(removed?.event, { type: 'reaction', op: 'remove', emoji_code: '1f419', user_id: member.id });
+    hasFields(t, removed?.event, { type: 'reaction', op: 'remove', emoji_code: '1f419', user_id: member.id });
   });
 
   t.test('a reaction on a direct message goes to its participants only', async (t) => {

@@ -39,7 +39,7 @@ export const patchRealm = userRoute(
   z.object({ ...shape, authentication_methods: authenticationMethodsParam }),
   async ({ realm, user }, p) => {
     const { authentication_methods: methods, ...settings } = p;
-    return doUpdateRealmSettings(realm, user, settings as Record<string, boolean | number | string | undefined>, methods);
+    return doUpdateRealmSettings(realm, user, settings, methods);
   },
 );
 
