@@ -33,4 +33,10 @@ t.test('alert words', async (t) => {
     const noMatch = await fetchMessage(api.as(alice), partial.body['id']);
     t.strictSame(noMatch['flags'], [], 'only whole words match');
   });
+
+  t.test("a sender's own message never gets has_alert_word", async (t) => {
+    const sent = await api.as(alice).post('/messages', { type: 'stream', to: 'general', topic: 'ops', content: 'I will deploy now' });
+    // Sent through the API, not a human client: the sender's copy is neither read nor alerted.
+    t.strictSame((await fetchMessage(api.as(alice), sent.body['id']))['flags'], []);
+  });
 });

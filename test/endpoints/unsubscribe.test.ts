@@ -52,6 +52,18 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     });
   });
 
+  t.test("a bot's owner may remove it; another member may not", async (t) => {
+    const created = await alice.post('/bots', { full_name: 'Porch bot', short_name: 'porchbot' });
+    t.equal(created.status, 200, created.text);
+    const botId = created.body['user_id'] as number;
+    t.equal((await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'porch' }], principals: [botId] })).status, 200);
+    const byOther = await unsubscribe(bob, { subscriptions: ['porch'], principals: [botId] });
+    t.equal(byOther.status, 400);
+    t.strictSame(byOther.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+    const byOwner = await unsubscribe(alice, { subscriptions: ['porch'], principals: [botId] });
+    t.strictSame(byOwner.body, { result: 'success', msg: '', removed: ['porch'], not_removed: [] });
+  });
+
   t.test('leaving a public stream: remove to the user, peer_remove to those who can see it', async (t) => {
     const aliceQueue = await EventReader.register(alice, { event_types: ['subscription'] });
     const bobQueue = await EventReader.register(bob, { event_types: ['subscription'] });
