@@ -82,7 +82,7 @@ export const MUTANTS: Mutant[] = [
     file: 'workers/actions/reactions.ts',
     snippet: "  tx.publish(\n    {\n      type: 'reaction',",
     replacement: "  if (op === 'remove') tx.publish(\n    {\n      type: 'reaction',",
-    tests: [test('endpoints/reactions'), test('clients/zulip-js-reactions')],
+    tests: [test('endpoints/reactions'), test('events/message-change-events')],
   },
   {
     id: 'alert-words-event-duplicated',
@@ -160,7 +160,7 @@ export const MUTANTS: Mutant[] = [
     file: 'workers/actions/messages.ts',
     snippet: '    if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase())) flags |= FLAG_BIT.read;\n',
     replacement: '    if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase()) && userId < 0) flags |= FLAG_BIT.read;\n',
-    tests: [test('endpoints/messages'), test('events/message-events')],
+    tests: [test('endpoints/messages'), test('endpoints/web-sessions-traffic')],
   },
   {
     id: 'alert-word-flag-for-sender',
