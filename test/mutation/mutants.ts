@@ -229,6 +229,14 @@ export const MUTANTS: Mutant[] = [
     tests: [test('endpoints/bots')],
   },
   {
+    id: 'accounts-cache-shared-across-realms',
+    description: 'realm isolation: the cache of authenticated accounts is shared by the realms of a shard',
+    file: 'workers/actions/auth.ts',
+    snippet: 'const knownAccounts = versionedCache(() => new Map<string, UserRow>());',
+    replacement: 'const everyRealmsAccounts = new Map<string, UserRow>();\nconst knownAccounts = versionedCache(() => everyRealmsAccounts);',
+    tests: [test('spec/03-realms')],
+  },
+  {
     id: 'unsubscribe-any-bot',
     description: 'any user may unsubscribe anyone\'s bot from a stream',
     file: 'workers/actions/unsubscribe.ts',

@@ -91,6 +91,21 @@ t.test('realms', async (t) => {
     t.equal(onAcme.status, 401);
   });
 
+  t.test('a key of a realm on the same shard never authenticates in another', async (t) => {
+    // With SHARDS=2, `neighbour` hashes to the default realm's shard (src/wire/shard-hash.ts):
+    // both realms live in one worker thread, so nothing kept per thread may mix them.
+    const created = manage(['create-realm', '--subdomain', 'neighbour', '--name', 'Neighbour', '--owner-email', 'next@neighbour.test'], env);
+    t.equal(created.status, 0, created.stderr);
+    const ini = iniFromText(created.stdout);
+    const neighbourOwner = { email: ini['email'] ?? '', key: ini['key'] ?? '' };
+    t.equal((await new ApiClient(server.baseUrl, neighbourOwner, host('neighbour')).get('/users/me')).status, 200);
+    t.equal((await new ApiClient(server.baseUrl, server.owner).get('/users/me')).status, 200);
+    const onDefault = await new ApiClient(server.baseUrl, neighbourOwner).get('/users/me');
+    t.strictSame([onDefault.status, onDefault.body['code']], [401, 'INVALID_API_KEY']);
+    const onNeighbour = await new ApiClient(server.baseUrl, server.owner, host('neighbour')).get('/users/me');
+    t.strictSame([onNeighbour.status, onNeighbour.body['code']], [401, 'INVALID_API_KEY']);
+  });
+
   t.test('messages and streams of one realm are invisible in another', async (t) => {
     const acmeClient = new ApiClient(server.baseUrl, { email: acme['email'] ?? '', key: acme['key'] ?? '' }, host('acme'));
     await acmeClient.post('/users/me/subscriptions', { subscriptions: [{ name: 'acme-secrets' }] });
