@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ApiClient } from '../helpers/http';
+import { ApiClient, request } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
@@ -199,5 +199,26 @@ t.test('messages', async (t) => {
   t.test('the client name comes from the User-Agent', async (t) => {
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'ua', content: 'x' });
     t.equal((await fetchMessage(api, sent.body['id']))['client'], 'API', 'no User-Agent');
+  });
+
+  t.test("a person's own app marks the sender's copy read; API clients leave it unread", async (t) => {
+    const flagsSentAs = async (userAgent: string): Promise<unknown> => {
+      const sent = await request({
+        baseUrl: server.baseUrl,
+        method: 'POST',
+        path: '/api/v1/messages',
+        params: { type: 'stream', to: 'general', topic: 'ua', content: userAgent },
+        auth: server.owner,
+        headers: { 'User-Agent': userAgent },
+      });
+      const message = await fetchMessage(api, sent.body['id']);
+      return [message['client'], message['flags']];
+    };
+    t.strictSame(await flagsSentAs('ExampleMobile/27.1 (Android 14)'), ['ExampleMobile', ['read']]);
+    t.strictSame(await flagsSentAs('ExampleAndroid/1.0'), ['ExampleAndroid', ['read']]);
+    t.strictSame(await flagsSentAs('ExampleElectron/5.11'), ['ExampleElectron', ['read']]);
+    t.strictSame(await flagsSentAs('ios/16.1'), ['ios', ['read']]);
+    t.strictSame(await flagsSentAs('ExamplePython/0.9.0'), ['ExamplePython', []]);
+    t.strictSame(await flagsSentAs('node-fetch/1.0'), ['node-fetch', []]);
   });
 });

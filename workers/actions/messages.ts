@@ -16,9 +16,11 @@ export const MAX_MESSAGE_LENGTH = 10_000;
 export const MAX_TOPIC_LENGTH = 60;
 const TRUNCATED_MESSAGE_SUFFIX = '\n[message truncated]';
 
-// Messages sent from these clients count as read by their sender; API clients' do not
-// (api-notes §Summary 14), so a bot's own posts stay visible to it as unread.
-const HUMAN_CLIENTS = new Set(['website', 'desktop', 'mobile', 'terminal']);
+// Messages sent from a person's own app count as read by their sender; API clients' do not,
+// so a bot's own posts stay visible to it as unread. The public API's apps name themselves
+// after their platform, bare or behind the app's one-word name (`<app>android`, `<app>ios`,
+// `<app>desktop` ...), and desktop apps may say so in words.
+const HUMAN_CLIENT = /^(website|snipe|ios|android|desktop|mobile|terminal|electron|[a-z]{1,12}(android|ios|desktop|mobile|electron|terminal))$|desktop app/;
 
 export type SendTarget =
   | { kind: 'stream'; to: (number | string)[]; topic: string | undefined }
@@ -208,7 +210,7 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   const insertUserMessage = realm.stmt('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
   for (const userId of recipients) {
     let flags = 0;
-    if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase())) flags |= FLAG_BIT.read;
+    if (userId === sender.id && HUMAN_CLIENT.test(m.client.toLowerCase())) flags |= FLAG_BIT.read;
     if (m.readBy?.includes(userId)) flags |= FLAG_BIT.read;
     // a muted sender's messages arrive read for those who muted them (openapi mute-user).
     if (mutedBy.has(userId)) flags |= FLAG_BIT.read;
