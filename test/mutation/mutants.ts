@@ -158,8 +158,8 @@ export const MUTANTS: Mutant[] = [
     id: 'own-message-unread',
     description: 'a message sent from a human client is unread for its sender',
     file: 'workers/actions/messages.ts',
-    snippet: '    if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase())) flags |= FLAG_BIT.read;\n',
-    replacement: '    if (userId === sender.id && HUMAN_CLIENTS.has(m.client.toLowerCase()) && userId < 0) flags |= FLAG_BIT.read;\n',
+    snippet: '    if (userId === sender.id && HUMAN_CLIENT.test(m.client.toLowerCase())) flags |= FLAG_BIT.read;\n',
+    replacement: '    if (userId === sender.id && HUMAN_CLIENT.test(m.client.toLowerCase()) && userId < 0) flags |= FLAG_BIT.read;\n',
     tests: [test('endpoints/messages'), test('endpoints/web-sessions-traffic')],
   },
   {
