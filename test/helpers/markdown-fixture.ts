@@ -39,20 +39,12 @@ export function linkifyExpectation([, template, url]: LinkifyCase): string {
   return template.replace('%s', `<a href="${href}">${url}</a>`);
 }
 
-export const HIGHLIGHTING = 'needs Pygments syntax-highlighting spans (no JavaScript highlighter emits its class names)';
 export const NEUTRAL_NAMES =
   'the built-in image emoji carries the vendor name upstream; ours has the neutral name :teamchat: (workers/markdown/emoji.ts)';
 
 /** Cases no server of ours renders as the reference does, with the reason. */
 export const ALWAYS_SKIPPED: Readonly<Record<string, string>> = {
   zulip_emoji: NEUTRAL_NAMES,
-  codeblock_hilite_python: HIGHLIGHTING,
-  codeblock_canonicalize_lang_alias: HIGHLIGHTING,
-  tex_fenced_tex: HIGHLIGHTING,
-  tex_fenced_latex: HIGHLIGHTING,
-  codeblock_hilite_shebang_feature_no_path_1: HIGHLIGHTING,
-  codeblock_hilite_shebang_feature_no_path_2: HIGHLIGHTING,
-  codeblock_hilite_shebang_feature_with_path: HIGHLIGHTING,
 };
 
 export const REQUIRED_PASS_RATIO = 0.9;

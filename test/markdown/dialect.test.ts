@@ -227,7 +227,8 @@ t.test('fenced code', async (t) => {
     const result = render('```Python\nx = 1\n```\n\n~~~ inventedLanguage\ny\n~~~\n\n```\nz\n```');
     t.equal(
       result.html,
-      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = 1\n</code></pre></div>\n' +
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>' +
+        '<span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>\n' +
         '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>y\n</code></pre></div>\n' +
         '<div class="codehilite"><pre><span></span><code>z\n</code></pre></div>',
     );

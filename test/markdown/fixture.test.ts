@@ -8,7 +8,6 @@ import { katexAvailable } from '../../workers/markdown/math';
 import { sanitizeRenderedHtml } from '../../workers/markdown/sanitize';
 import {
   ALWAYS_SKIPPED,
-  HIGHLIGHTING,
   REQUIRED_PASS_RATIO,
   linkifyExpectation,
   loadFixture,
@@ -61,8 +60,6 @@ t.test('linkify fixture cases link exactly what the reference links', async (t) 
 
 t.test('the sanitizer admits every reference output unchanged, math included', async (t) => {
   for (const testCase of fixture.regular_tests) {
-    // Highlighter token classes are the one thing the dialect never produces here.
-    if (SKIPPED[testCase.name] === HIGHLIGHTING) continue;
     t.equal(sanitizeRenderedHtml(testCase.expected_output, true), testCase.expected_output, testCase.name);
   }
 });

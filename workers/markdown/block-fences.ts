@@ -9,6 +9,7 @@ import { FENCE } from './block-lines';
 import { lexNestedBlocks, mayNestBlocks } from './block-nesting';
 import { canonicalLanguageName } from './code-languages';
 import { escapeAttribute, escapeCodeBlock } from './escape';
+import { highlightCode } from './highlight';
 import { renderMathBlock } from './math';
 import { isToken, type FencedCodeToken, type MathBlockToken, type SpoilerToken } from './tokens';
 
@@ -103,10 +104,32 @@ function tokenizeFencedBlock(lexer: Lexer, src: string): Tokens.Generic | undefi
   }
 }
 
-/** The highlighter-shaped wrapper clients style; we do not highlight, so the code is plain. */
-export function renderCodeBlock(text: string, language: string | null): string {
+/**
+ * A block without a language may name one on its first line: `#!python`, `#!/usr/bin/python` or
+ * `:::python` (fixture `codeblock_hilite_shebang_*`). The reference keeps that line in fenced
+ * blocks; in indented blocks it drops it unless it names a path.
+ */
+const LANGUAGE_HEADER = /^(?:::+|#!)((?:\/\w+)*[/ ])?([\w#.+-]*)/;
+
+export type HeaderLine = 'kept' | 'droppedWithoutPath';
+
+/**
+ * The highlighter's wrapper clients style, with token spans when the language (given, or named by
+ * the header line) is one we highlight; `data-code-language` names only a given language.
+ */
+export function renderCodeBlock(text: string, language: string | null, headerLine: HeaderLine = 'kept'): string {
   const dataLanguage = language === null ? '' : ` data-code-language="${escapeAttribute(canonicalLanguageName(language))}"`;
-  return `<div class="codehilite"${dataLanguage}><pre><span></span><code>${escapeCodeBlock(text)}\n</code></pre></div>\n`;
+  let code = text;
+  let highlightAs = language;
+  if (language === null) {
+    const header = LANGUAGE_HEADER.exec(text);
+    if (header !== null) {
+      highlightAs = header[2] ?? '';
+      if (headerLine === 'droppedWithoutPath' && header[1] === undefined) code = text.replace(/^.*\n?/, '');
+    }
+  }
+  const html = (highlightAs === null ? undefined : highlightCode(`${code}\n`, highlightAs)) ?? `${escapeCodeBlock(code)}\n`;
+  return `<div class="codehilite"${dataLanguage}><pre><span></span><code>${html}</code></pre></div>\n`;
 }
 
 function renderFencedBlock(this: { parser: { parse(tokens: Token[]): string } }, token: Tokens.Generic): string | false {

@@ -14,7 +14,7 @@ export class DialectRenderer extends Renderer {
 
   /** Indented code blocks; fenced ones are rendered by block-fences.ts. */
   override code({ text }: Tokens.Code): string {
-    return renderCodeBlock(text.replace(/\n+$/, ''), null);
+    return renderCodeBlock(text.replace(/\n+$/, ''), null, 'droppedWithoutPath');
   }
 
   override blockquote({ tokens }: Tokens.Blockquote): string {

@@ -5,6 +5,7 @@
  * byte-identical); instead, URLs and styles are checked again with entities decoded.
  */
 import sanitizeHtml from 'sanitize-html';
+import { HIGHLIGHT_CLASSES } from './highlight';
 import { KATEX_ATTRIBUTES, KATEX_SPAN_CLASSES, KATEX_STYLE_PROPERTIES, KATEX_TAGS } from './sanitize-katex';
 import { ALLOWED_LINK_SCHEMES } from './url';
 
@@ -40,6 +41,7 @@ const ALLOWED_CLASSES: Record<string, (string | RegExp)[]> = {
   span: [
     'user-mention', 'user-group-mention', 'silent', 'emoji', /^emoji-[0-9a-f-]+$/, 'timestamp-error', 'tex-error',
     ...KATEX_SPAN_CLASSES,
+    ...HIGHLIGHT_CLASSES,
   ],
 };
 
