@@ -18,6 +18,8 @@ const DISPLAY_NAMES: Readonly<Record<string, string>> = {
   py3: 'Python', py2: 'Python 2.x', python2: 'Python 2.x', rb: 'Ruby', ruby: 'Ruby', rs: 'Rust',
   rust: 'Rust', scala: 'Scala', scss: 'SCSS', sql: 'SQL', swift: 'Swift', text: 'Text only',
   toml: 'TOML', ts: 'TypeScript', typescript: 'TypeScript', xml: 'XML', yaml: 'YAML', yml: 'YAML',
+  sage: 'Python', bazel: 'Python', starlark: 'Python', pyi: 'Python', 'json-object': 'JSON', openrc: 'Bash',
+  'shell-session': 'Bash Session', udiff: 'Diff', duby: 'Ruby', php3: 'PHP', php4: 'PHP', php5: 'PHP',
 };
 
 export function canonicalLanguageName(language: string): string {

@@ -4,12 +4,37 @@
  * are looked up by the reference's lexer aliases; any other language stays plain text.
  */
 import { highlightToHtml, tokenClassesOf, type LexerDefinition } from './lexer';
+import { C, CPP, GO, JAVA, RUST } from './languages/c-family';
+import { DIFF, SQL, YAML } from './languages/data';
+import { JAVASCRIPT, JSON_DATA, TYPESCRIPT } from './languages/javascript';
+import { CSS, HTML, XML } from './languages/markup';
 import { PYTHON, PYTHON_2 } from './languages/python';
+import { PHP, RUBY } from './languages/scripting';
+import { BASH, SHELL_SESSION } from './languages/shell';
 import { TEX } from './languages/tex';
 
+/** Each lexer with the language names (the reference's aliases) that select it. */
 const LEXERS: readonly [LexerDefinition, readonly string[]][] = [
   [PYTHON, ['python', 'py', 'sage', 'python3', 'py3', 'bazel', 'starlark', 'pyi']],
   [PYTHON_2, ['python2', 'py2']],
+  [JAVASCRIPT, ['javascript', 'js']],
+  [TYPESCRIPT, ['typescript', 'ts']],
+  [JSON_DATA, ['json', 'json-object']],
+  [BASH, ['bash', 'sh', 'ksh', 'zsh', 'shell', 'openrc']],
+  [SHELL_SESSION, ['console', 'shell-session']],
+  [SQL, ['sql']],
+  [HTML, ['html']],
+  [XML, ['xml']],
+  [CSS, ['css']],
+  [C, ['c']],
+  [CPP, ['cpp', 'c++']],
+  [JAVA, ['java']],
+  [GO, ['go', 'golang']],
+  [RUST, ['rust', 'rs']],
+  [RUBY, ['ruby', 'rb', 'duby']],
+  [PHP, ['php', 'php3', 'php4', 'php5']],
+  [YAML, ['yaml', 'yml']],
+  [DIFF, ['diff', 'udiff', 'patch']],
   [TEX, ['tex', 'latex']],
 ];
 

@@ -10,8 +10,13 @@ import { escapeCodeBlock } from '../escape';
 /** A short CSS class name, or '' for plain text (which gets no span). */
 export type TokenClass = string;
 
-/** What a match emits: one class, one class per capture group (the groups tile the match), or a sub-lexer. */
-export type RuleAction = TokenClass | readonly TokenClass[] | { readonly using: LexerDefinition | 'this' };
+/** The matched text tokenized by another lexer (or this one) from its initial states. */
+export interface Using {
+  readonly using: LexerDefinition | 'this';
+}
+
+/** What a match emits: one class, a sub-lexer, or either per capture group (the groups tile the match). */
+export type RuleAction = TokenClass | Using | readonly (TokenClass | Using)[];
 
 /** A state name to push, `#pop`, `#pop:N`, or several states to push in order. */
 export type Transition = string | readonly string[];
@@ -82,6 +87,15 @@ function applyTransition(stack: string[], next: Transition): void {
   }
 }
 
+function isGroupActions(action: RuleAction): action is readonly (TokenClass | Using)[] {
+  return Array.isArray(action);
+}
+
+function emitAction(sink: TokenSink, action: TokenClass | Using, text: string, lexer: LexerDefinition): void {
+  if (typeof action === 'string') emit(sink, action, text);
+  else if (text !== '') tokenizeInto(sink, text, action.using === 'this' ? lexer : action.using);
+}
+
 /** Zero-width state changes in a row at one position before the position is given up on. */
 const MAX_ZERO_WIDTH_STEPS = 32;
 
@@ -101,12 +115,10 @@ function tokenizeInto(sink: TokenSink, text: string, lexer: LexerDefinition): vo
         if (next === undefined || zeroWidthSteps >= MAX_ZERO_WIDTH_STEPS) continue;
         zeroWidthSteps++;
       } else zeroWidthSteps = 0;
-      if (typeof action === 'string') emit(sink, action, whole);
-      else if ('using' in action) tokenizeInto(sink, whole, action.using === 'this' ? lexer : action.using);
-      else {
+      if (isGroupActions(action)) {
         // Groups tile the match in order (every table's grouped patterns are written so).
-        action.forEach((tokenClass, index) => emit(sink, tokenClass, match[index + 1] ?? ''));
-      }
+        action.forEach((groupAction, index) => emitAction(sink, groupAction, match[index + 1] ?? '', lexer));
+      } else emitAction(sink, action, whole, lexer);
       position += whole.length;
       if (next !== undefined) applyTransition(stack, next);
       matched = true;
@@ -145,8 +157,10 @@ export function tokenClassesOf(lexer: LexerDefinition): Set<string> {
   const classes = new Set<string>(['err']);
   for (const rules of Object.values(lexer.states)) {
     for (const { action } of rules) {
-      const emitted = typeof action === 'string' ? [action] : 'using' in action ? [] : action;
-      for (const tokenClass of emitted) for (const name of tokenClass.split(' ')) if (name !== '') classes.add(name);
+      const emitted = isGroupActions(action) ? action : [action];
+      for (const tokenClass of emitted) {
+        if (typeof tokenClass === 'string') for (const name of tokenClass.split(' ')) if (name !== '') classes.add(name);
+      }
     }
   }
   return classes;

@@ -49,12 +49,14 @@ export const NameVariableInstance = 'vi';
 export const NameVariableMagic = 'vm';
 
 export const LiteralScalarPlain = 'l l-Scalar l-Scalar-Plain';
+export const LiteralScalarBlock = 'l l-Scalar l-Scalar-Block';
 
 export const String = 's';
 export const StringAffix = 'sa';
 export const StringBacktick = 'sb';
 export const StringChar = 'sc';
 export const StringDoc = 'sd';
+export const StringDelimiter = 'dl';
 export const StringDouble = 's2';
 export const StringEscape = 'se';
 export const StringHeredoc = 'sh';
