@@ -236,7 +236,12 @@ t.test('fenced code', async (t) => {
   });
 
   t.test('an unclosed fence runs to the end of the message', async (t) => {
-    t.equal(html('```js\nlet a = 1;\n\nlet b;'), '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code>let a = 1;\n\nlet b;\n</code></pre></div>');
+    t.equal(
+      html('```js\nlet a = 1;\n\nlet b;'),
+      '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code>' +
+        '<span class="kd">let</span> <span class="nx">a</span> <span class="o">=</span> <span class="mf">1</span><span class="p">;</span>\n\n' +
+        '<span class="kd">let</span> <span class="nx">b</span><span class="p">;</span>\n</code></pre></div>',
+    );
   });
 });
 
