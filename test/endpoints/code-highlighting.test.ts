@@ -88,6 +88,16 @@ t.test('code highlighting through the API', async (t) => {
     t.strictSame(await render('```\nx = "1"\n```'), rendered(block('x = &quot;1&quot;')));
   });
 
+  t.test('each block keeps its own language among blocks of the same code', async (t) => {
+    const x = '<span class="n">x</span>';
+    t.strictSame(
+      await render('```text\nx\n```\n\n> ```python\n> x\n> ```\n\n```\nx\n```\n\n```py\nx\n```'),
+      rendered(
+        `${block('x', 'Text only')}\n<blockquote>\n${block(x, 'Python')}\n</blockquote>\n${block('x')}\n${block(x, 'Python')}`,
+      ),
+    );
+  });
+
   t.test('a header line names the language of a block without one', async (t) => {
     // Fenced blocks keep the line; indented blocks drop it unless it names a path.
     t.strictSame(

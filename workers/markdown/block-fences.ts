@@ -10,6 +10,7 @@ import { lexNestedBlocks, mayNestBlocks } from './block-nesting';
 import { canonicalLanguageName } from './code-languages';
 import { escapeAttribute, escapeCodeBlock } from './escape';
 import { highlightCode } from './highlight';
+import { activeRenderState, type RenderedCode } from './render-state';
 import { renderMathBlock } from './math';
 import { isToken, type FencedCodeToken, type MathBlockToken, type SpoilerToken } from './tokens';
 
@@ -128,8 +129,34 @@ export function renderCodeBlock(text: string, language: string | null, headerLin
       if (headerLine === 'droppedWithoutPath' && header[1] === undefined) code = text.replace(/^.*\n?/, '');
     }
   }
-  const html = (highlightAs === null ? undefined : highlightCode(`${code}\n`, highlightAs)) ?? `${escapeCodeBlock(code)}\n`;
-  return `<div class="codehilite"${dataLanguage}><pre><span></span><code>${html}</code></pre></div>\n`;
+  const plain = `${escapeCodeBlock(code)}\n`;
+  activeRenderState().codeBlocks.push({ plain, highlighted: highlightAs === null ? undefined : highlightCode(`${code}\n`, highlightAs) });
+  return `${CODE_BLOCK_START}${dataLanguage}><pre><span></span><code>${plain}</code></pre></div>\n`;
+}
+
+const CODE_BLOCK_START = '<div class="codehilite"';
+const CODE_START = '<pre><span></span><code>';
+
+/**
+ * Puts the token spans into the sanitized HTML. The sanitizer would spend many times longer on a
+ * highlighted block's spans than on the rest of the message, and they need no check: their
+ * classes come from the lexers' tables and their text is escaped as the plain code is (a test
+ * holds highlighted output to the sanitizer's allow-list). The k-th `<div class="codehilite"` is
+ * the k-th block rendered (authors' text never yields that tag unescaped); if any block is not
+ * found exactly as written, the message keeps its plain code.
+ */
+export function insertHighlightedCode(html: string, blocks: readonly RenderedCode[]): string {
+  if (blocks.every((block) => block.highlighted === undefined)) return html;
+  let result = '';
+  let position = 0;
+  for (const { plain, highlighted } of blocks) {
+    const blockStart = html.indexOf(CODE_BLOCK_START, position);
+    const codeStart = html.indexOf('>', blockStart) + 1 + CODE_START.length;
+    if (blockStart < 0 || !html.startsWith(`${CODE_START}${plain}</code>`, codeStart - CODE_START.length)) return html;
+    result += html.slice(position, codeStart) + (highlighted ?? plain);
+    position = codeStart + plain.length;
+  }
+  return result + html.slice(position);
 }
 
 function renderFencedBlock(this: { parser: { parse(tokens: Token[]): string } }, token: Tokens.Generic): string | false {

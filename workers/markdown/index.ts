@@ -4,6 +4,7 @@
  * calls, so it can run in a worker pool and be re-run when linkifiers change.
  */
 import { usersWithAlertWords } from './alert-words';
+import { insertHighlightedCode } from './block-fences';
 import { collectFacts, silenceQuotedMentions } from './collect';
 import type { MarkdownContext, RenderResult } from './context';
 import { lexDialect, renderDialectTokens } from './dialect';
@@ -33,7 +34,7 @@ export function renderMarkdown(source: string, ctx: MarkdownContext): RenderResu
     silenceQuotedMentions(tokens);
     addImagePreviews(tokens);
     const facts = collectFacts(tokens, state);
-    const html = sanitizeRenderedHtml(renderDialectTokens(tokens).trim(), facts.hasMath);
+    const html = insertHighlightedCode(sanitizeRenderedHtml(renderDialectTokens(tokens).trim(), facts.hasMath), state.codeBlocks);
     return {
       html,
       // api-notes §g: a message is a /me message iff its raw content starts with "/me ".

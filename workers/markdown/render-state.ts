@@ -11,9 +11,18 @@ import type {
 } from './context';
 import { compileLinkifiers, type CompiledLinkifier } from './linkifiers';
 
+/** A rendered code block's escaped text, and its token spans if its language is highlighted. */
+export interface RenderedCode {
+  plain: string;
+  highlighted: string | undefined;
+}
+
 export class RenderState {
   /** How many containers (quotes, spoilers, list items) enclose the block being lexed. */
   blockDepth = 0;
+
+  /** Every code block, in document order; they are written plain, and spans put in after sanitizing. */
+  readonly codeBlocks: RenderedCode[] = [];
 
   private streamsByName: Map<string, MarkdownStream> | undefined;
   private activeRealmEmoji: Map<string, MarkdownRealmEmoji> | undefined;

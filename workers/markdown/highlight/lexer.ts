@@ -99,40 +99,115 @@ function emitAction(sink: TokenSink, action: TokenClass | Using, text: string, l
 /** Zero-width state changes in a row at one position before the position is given up on. */
 const MAX_ZERO_WIDTH_STEPS = 32;
 
+/**
+ * Consecutive rules of a state joined into one alternation (`(r1)|(r2)|…`), which the regular
+ * expression engine tries in order as the rules are, in one call instead of one per rule.
+ * `groupOf[i]` is the capture group holding rule i's match; its own groups follow it.
+ */
+interface RuleGroup {
+  readonly pattern: RegExp;
+  readonly rules: readonly Rule[];
+  readonly groupOf: readonly number[];
+}
+
+function captureGroupCount(pattern: RegExp): number {
+  return (new RegExp(`${pattern.source}|`, pattern.flags.replace('y', '')).exec('')?.length ?? 1) - 1;
+}
+
+function joinRules(rules: readonly Rule[]): RuleGroup {
+  if (rules.length === 1 && rules[0] !== undefined) return { pattern: rules[0].pattern, rules, groupOf: [0] };
+  const groupOf: number[] = [];
+  let group = 1;
+  for (const { pattern } of rules) {
+    groupOf.push(group);
+    group += 1 + captureGroupCount(pattern);
+  }
+  const source = rules.map(({ pattern }) => `(${pattern.source})`).join('|');
+  return { pattern: new RegExp(source, rules[0]?.pattern.flags ?? 'my'), rules, groupOf };
+}
+
+const BACK_REFERENCE = /\\[1-9]/;
+const ruleGroupsByState = new WeakMap<readonly Rule[], readonly RuleGroup[]>();
+
+/** A state's rules as groups of neighbours with the same flags; a rule with back-references stays alone. */
+function ruleGroupsOf(rules: readonly Rule[]): readonly RuleGroup[] {
+  let groups = ruleGroupsByState.get(rules);
+  if (groups !== undefined) return groups;
+  const runs: Rule[][] = [];
+  for (const rule of rules) {
+    const last = runs[runs.length - 1];
+    const joinable = !BACK_REFERENCE.test(rule.pattern.source);
+    const first = last?.[0];
+    if (last !== undefined && first !== undefined && joinable && !BACK_REFERENCE.test(first.pattern.source) && first.pattern.flags === rule.pattern.flags) {
+      last.push(rule);
+    } else runs.push([rule]);
+  }
+  groups = runs.map(joinRules);
+  ruleGroupsByState.set(rules, groups);
+  return groups;
+}
+
+interface Lexing {
+  readonly sink: TokenSink;
+  readonly text: string;
+  readonly lexer: LexerDefinition;
+  readonly stack: string[];
+  position: number;
+  zeroWidthSteps: number;
+}
+
+/** Applies `rule`'s match (whole match in `match[group]`, its groups after it); false if it is to be passed over. */
+function applyRule(lexing: Lexing, rule: Rule, match: RegExpExecArray, group: number): boolean {
+  const whole = match[group] ?? '';
+  const { action, next } = rule;
+  if (whole === '') {
+    // A zero-width match only counts as a state change.
+    if (next === undefined || lexing.zeroWidthSteps >= MAX_ZERO_WIDTH_STEPS) return false;
+    lexing.zeroWidthSteps++;
+  } else lexing.zeroWidthSteps = 0;
+  if (isGroupActions(action)) {
+    // Groups tile the match in order (every table's grouped patterns are written so).
+    action.forEach((groupAction, index) => emitAction(lexing.sink, groupAction, match[group + 1 + index] ?? '', lexing.lexer));
+  } else emitAction(lexing.sink, action, whole, lexing.lexer);
+  lexing.position += whole.length;
+  if (next !== undefined) applyTransition(lexing.stack, next);
+  return true;
+}
+
+/** Tries `rules` one by one from `from` (after a joined match had to be passed over). */
+function applyFirstMatchingRule(lexing: Lexing, rules: readonly Rule[], from: number): boolean {
+  for (const rule of rules.slice(from)) {
+    rule.pattern.lastIndex = lexing.position;
+    const match = rule.pattern.exec(lexing.text);
+    if (match !== null && applyRule(lexing, rule, match, 0)) return true;
+  }
+  return false;
+}
+
+function applyRuleGroup(lexing: Lexing, { pattern, rules, groupOf }: RuleGroup): boolean {
+  pattern.lastIndex = lexing.position;
+  const match = pattern.exec(lexing.text);
+  if (match === null) return false;
+  const index = groupOf.findIndex((group) => match[group] !== undefined);
+  const rule = rules[index];
+  if (rule === undefined) return false;
+  return applyRule(lexing, rule, match, groupOf[index] ?? 0) || applyFirstMatchingRule(lexing, rules, index + 1);
+}
+
 function tokenizeInto(sink: TokenSink, text: string, lexer: LexerDefinition): void {
-  const stack = [...(lexer.initial ?? ['root'])];
-  let position = 0;
-  let zeroWidthSteps = 0;
-  while (position < text.length) {
+  const lexing: Lexing = { sink, text, lexer, stack: [...(lexer.initial ?? ['root'])], position: 0, zeroWidthSteps: 0 };
+  const { stack } = lexing;
+  while (lexing.position < text.length) {
     const rules = lexer.states[stack[stack.length - 1] ?? 'root'] ?? [];
-    let matched = false;
-    for (const { pattern, action, next } of rules) {
-      pattern.lastIndex = position;
-      const match = pattern.exec(text);
-      if (match === null) continue;
-      const whole = match[0];
-      if (whole === '') {
-        if (next === undefined || zeroWidthSteps >= MAX_ZERO_WIDTH_STEPS) continue;
-        zeroWidthSteps++;
-      } else zeroWidthSteps = 0;
-      if (isGroupActions(action)) {
-        // Groups tile the match in order (every table's grouped patterns are written so).
-        action.forEach((groupAction, index) => emitAction(sink, groupAction, match[index + 1] ?? '', lexer));
-      } else emitAction(sink, action, whole, lexer);
-      position += whole.length;
-      if (next !== undefined) applyTransition(stack, next);
-      matched = true;
-      break;
-    }
-    if (matched) continue;
-    zeroWidthSteps = 0;
+    if (ruleGroupsOf(rules).some((group) => applyRuleGroup(lexing, group))) continue;
+    lexing.zeroWidthSteps = 0;
     // Nothing matched: a newline starts over from the initial states; any other character is an error.
-    if (text[position] === '\n') {
+    if (text[lexing.position] === '\n') {
       stack.length = 0;
       stack.push(...(lexer.initial ?? ['root']));
       emit(sink, '', '\n');
-    } else emit(sink, 'err', text[position] ?? '');
-    position++;
+    } else emit(sink, 'err', text[lexing.position] ?? '');
+    lexing.position++;
   }
 }
 
