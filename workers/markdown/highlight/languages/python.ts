@@ -84,14 +84,17 @@ function formatStringState(tokenClass: string, quote: string): Rule[] {
   ];
 }
 
+/** Each quote, its string class, and the suffix of its states' names. */
+const STRING_KINDS = [
+  ['"""', T.StringDouble, 'tdq'],
+  ["'''", T.StringSingle, 'tsq'],
+  ['"', T.StringDouble, 'dq'],
+  ["'", T.StringSingle, 'sq'],
+] as const;
+
 function pythonLexer(printIsKeyword: boolean): LexerDefinition {
   const strings: Rule[] = [];
-  for (const [quote, tokenClass, name] of [
-    ['"""', T.StringDouble, 'tdq'],
-    ["'''", T.StringSingle, 'tsq'],
-    ['"', T.StringDouble, 'dq'],
-    ["'", T.StringSingle, 'sq'],
-  ] as const) {
+  for (const [quote, tokenClass, name] of STRING_KINDS) {
     strings.push(
       rule(new RegExp(`([rR][fF]|[fF][rR])(${quote})`), [T.StringAffix, tokenClass], `raw-fstring-${name}`),
       rule(new RegExp(`([fF])(${quote})`), [T.StringAffix, tokenClass], `fstring-${name}`),
@@ -161,12 +164,7 @@ function pythonLexer(printIsKeyword: boolean): LexerDefinition {
       fallback('#pop'),
     ],
   };
-  for (const [quote, tokenClass, name] of [
-    ['"""', T.StringDouble, 'tdq'],
-    ["'''", T.StringSingle, 'tsq'],
-    ['"', T.StringDouble, 'dq'],
-    ["'", T.StringSingle, 'sq'],
-  ] as const) {
+  for (const [quote, tokenClass, name] of STRING_KINDS) {
     states[`string-${name}`] = stringState(tokenClass, quote, true);
     states[`raw-${name}`] = stringState(tokenClass, quote, false);
     states[`fstring-${name}`] = formatStringState(tokenClass, quote);
