@@ -23,9 +23,15 @@ export function escapeLiteral(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Code blocks are escaped the way a highlighter's HTML formatter does it, quotes included. */
+const CODE_BLOCK_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const CODE_BLOCK_SPECIALS = /[&<>"']/g;
+
+/**
+ * Code blocks are escaped the way a highlighter's HTML formatter does it, quotes included (in
+ * one pass: highlighted code escapes every token on its own).
+ */
 export function escapeCodeBlock(text: string): string {
-  return escapeLiteral(text).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text.replace(CODE_BLOCK_SPECIALS, (char) => CODE_BLOCK_ENTITIES[char] ?? char);
 }
 
 /** The display-math error message escapes quotes with `&#x27;` (fixture `tex_error_safe_script_tag`). */

@@ -114,15 +114,39 @@ function captureGroupCount(pattern: RegExp): number {
   return (new RegExp(`${pattern.source}|`, pattern.flags.replace('y', '')).exec('')?.length ?? 1) - 1;
 }
 
+/** `source` with its capture groups made non-capturing (it has no back-references). */
+function withoutCaptures(source: string): string {
+  let result = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i] ?? '';
+    if (char === '\\') {
+      result += source.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (inClass) inClass = char !== ']';
+    else if (char === '[') inClass = true;
+    else if (char === '(' && source[i + 1] !== '?') {
+      result += '(?:';
+      continue;
+    }
+    result += char;
+  }
+  return result;
+}
+
 function joinRules(rules: readonly Rule[]): RuleGroup {
   if (rules.length === 1 && rules[0] !== undefined) return { pattern: rules[0].pattern, rules, groupOf: [0] };
   const groupOf: number[] = [];
   let group = 1;
-  for (const { pattern } of rules) {
+  // Only rules that emit per group keep their groups: fewer captures, smaller match arrays.
+  const sources = rules.map(({ pattern, action }) => (isGroupActions(action) ? pattern.source : withoutCaptures(pattern.source)));
+  rules.forEach(({ pattern, action }) => {
     groupOf.push(group);
-    group += 1 + captureGroupCount(pattern);
-  }
-  const source = rules.map(({ pattern }) => `(${pattern.source})`).join('|');
+    group += 1 + (isGroupActions(action) ? captureGroupCount(pattern) : 0);
+  });
+  const source = sources.map((ruleSource) => `(${ruleSource})`).join('|');
   return { pattern: new RegExp(source, rules[0]?.pattern.flags ?? 'my'), rules, groupOf };
 }
 
@@ -222,6 +246,7 @@ export function highlightToHtml(text: string, lexer: LexerDefinition): string {
   sink.classes.forEach((tokenClass, index) => {
     const escaped = escapeCodeBlock(sink.texts[index] ?? '');
     if (tokenClass === '') html += escaped;
+    else if (!escaped.includes('\n')) html += `<span class="${tokenClass}">${escaped}</span>`;
     else html += escaped.replace(/[^\n]+/g, (line) => `<span class="${tokenClass}">${line}</span>`);
   });
   return html;
