@@ -59,6 +59,12 @@ const envSchema = z.object({
   MAX_BODY_BYTES: positiveInt.optional(),
   // A request that a shard has not answered in this time gets a 503.
   SHARD_REQUEST_TIMEOUT_MS: duration.default(30_000),
+  // A shard that has not answered the front end's ping for this long is stuck (a synchronous
+  // loop): it is terminated and restarted, so its realms stop waiting on it. 0: no watchdog.
+  SHARD_WATCHDOG_MS: z.coerce.number().int().min(0).default(5_000),
+  // Each shard thread's V8 old-generation limit; past it the thread ends and is restarted
+  // rather than taking the whole process down. 0: V8's default.
+  SHARD_HEAP_LIMIT_MB: z.coerce.number().int().min(0).default(0),
   EVENT_QUEUE_TIMEOUT_MS: duration.default(SPEC_DURATIONS_MS.EVENT_QUEUE_TIMEOUT_MS),
   HEARTBEAT_INTERVAL_MS: duration.default(SPEC_DURATIONS_MS.HEARTBEAT_INTERVAL_MS),
   TYPING_STARTED_WAIT_MS: duration.default(SPEC_DURATIONS_MS.TYPING_STARTED_WAIT_MS),
@@ -123,6 +129,8 @@ export interface Config {
   logLevel: string;
   maxBodyBytes: number;
   shardRequestTimeoutMs: number;
+  shardWatchdogMs: number;
+  shardHeapLimitMb: number;
   durations: Durations;
   testHooks: boolean;
   // edit: delete_topic batching
@@ -179,6 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     maxBodyBytes: e.MAX_BODY_BYTES ?? (e.MAX_FILE_UPLOAD_SIZE_MIB + 1) * 1024 * 1024,
     shardRequestTimeoutMs: e.SHARD_REQUEST_TIMEOUT_MS,
+    shardWatchdogMs: e.SHARD_WATCHDOG_MS,
+    shardHeapLimitMb: e.SHARD_HEAP_LIMIT_MB,
     durations: {
       eventQueueTimeoutMs: e.EVENT_QUEUE_TIMEOUT_MS,
       heartbeatIntervalMs: e.HEARTBEAT_INTERVAL_MS,

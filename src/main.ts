@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     config.shardRequestTimeoutMs,
     log,
     config.shardQueueLimit,
+    { watchdogMs: config.shardWatchdogMs, heapLimitMb: config.shardHeapLimitMb },
   );
   const frontEnd = new FrontEnd(config, shards, log);
   const port = await frontEnd.listen();

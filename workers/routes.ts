@@ -19,7 +19,7 @@ import {
 } from './endpoints/default-stream-groups';
 // stream-writes
 import { deleteStream, deleteSubscriptions, patchStream } from './endpoints/stream-writes';
-import { getSleepers, postCrashShard, postRenderHold, postSleep, postThrow } from './endpoints/test-hooks';
+import { getSleepers, postCrashShard, postExit, postHog, postSpin, postRenderHold, postSleep, postThrow } from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
 import { deleteLinkifier, getLegacyFilters, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
@@ -259,4 +259,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /__test__/throw': postThrow,
   'POST /__test__/render_hold': postRenderHold,
   'GET /__test__/sleepers': getSleepers,
+  'POST /__test__/spin': postSpin,
+  'POST /__test__/hog': postHog,
+  'POST /__test__/exit': postExit,
 };

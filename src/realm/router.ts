@@ -43,8 +43,18 @@ export function busyResponse(id: number): ResponseFrame {
   return errorResponse(id, 503, 'The server is busy; try again in a moment', undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });
 }
 
+/** Guards against a shard that stops answering or outgrows its memory. */
+export interface ShardGuards {
+  /** Silence past which a shard is terminated and restarted (0: never). */
+  watchdogMs: number;
+  /** The thread's old-generation heap limit in MiB (0: V8's default). */
+  heapLimitMb: number;
+}
+
 class Shard {
   worker: Worker | null = null;
+  /** The watchdog's unanswered ping to this thread, and when it went out. */
+  watchdogPing: { id: number; sentAt: number } | null = null;
   spawnedAt = 0;
   restartDelayMs = 0;
   closing = false;
@@ -65,6 +75,7 @@ export class ShardPool {
   private readonly pings = new Map<number, () => void>();
   private nextId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
+  private watchdogTimer: NodeJS.Timeout | null = null;
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
 
   constructor(
@@ -75,12 +86,46 @@ export class ShardPool {
     // Past this many queued requests a shard's new requests get 503 at once: waiting behind a
     // backlog they would time out anyway, and the backlog's memory stays bounded.
     private readonly queueLimit: number,
+    private readonly guards: ShardGuards = { watchdogMs: 0, heapLimitMb: 0 },
   ) {
     this.shards = Array.from({ length: shardCount }, (_, i) => new Shard(i));
     for (const shard of this.shards) this.spawn(shard);
     // One sweep a second instead of a timer per request: cheaper on the front-end thread.
     this.sweepTimer = setInterval(() => this.expireOverdue(), 1_000);
     this.sweepTimer.unref();
+    if (guards.watchdogMs > 0) {
+      // Pings go out a few times per period, so a stuck shard is ended within about 1.25 periods.
+      this.watchdogTimer = setInterval(() => this.watch(), Math.max(50, Math.floor(guards.watchdogMs / 4)));
+      this.watchdogTimer.unref();
+    }
+  }
+
+  /**
+   * One watchdog round: a shard whose last ping has gone unanswered past the limit is stuck
+   * (one realm's synchronous loop stalls every realm of its thread), so it is terminated; its
+   * exit answers its requests with 503 and restarts it. Others get a new ping when answered.
+   */
+  private watch(): void {
+    const now = Date.now();
+    for (const shard of this.shards) {
+      const worker = shard.worker;
+      if (!worker || shard.closing) continue;
+      const ping = shard.watchdogPing;
+      if (ping && now - ping.sentAt > this.guards.watchdogMs) {
+        this.log.error({ shard: shard.index, silentMs: now - ping.sentAt }, 'shard stopped answering; terminating it');
+        this.pings.delete(ping.id);
+        shard.watchdogPing = null;
+        void worker.terminate();
+        continue;
+      }
+      if (ping) continue;
+      const id = this.nextId++;
+      shard.watchdogPing = { id, sentAt: now };
+      this.pings.set(id, () => {
+        if (shard.watchdogPing?.id === id) shard.watchdogPing = null;
+      });
+      this.post(shard, { kind: 'ping', id });
+    }
   }
 
   get shardCount(): number {
@@ -171,6 +216,7 @@ export class ShardPool {
   /** Asks every shard to close its databases, then waits for the threads to end. */
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
+    if (this.watchdogTimer) clearInterval(this.watchdogTimer);
     await Promise.all(
       this.shards.map(
         (shard) =>
@@ -198,8 +244,10 @@ export class ShardPool {
   private spawn(shard: Shard): void {
     const bodyRing = createBodyRing();
     const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index, shardCount: this.shards.length, bodyRing };
-    const worker = new Worker(SHARD_ENTRY, { workerData });
+    const resourceLimits = this.guards.heapLimitMb > 0 ? { maxOldGenerationSizeMb: this.guards.heapLimitMb } : undefined;
+    const worker = new Worker(SHARD_ENTRY, resourceLimits ? { workerData, resourceLimits } : { workerData });
     shard.worker = worker;
+    shard.watchdogPing = null;
     shard.spawnedAt = Date.now();
     // Bound to this thread: a restarted shard gets a new ring.
     const ring = new BodyRing(bodyRing);

@@ -163,6 +163,9 @@ export type ApiRouteId = (typeof API_ROUTE_IDS)[number];
 export const TEST_ROUTE_IDS = [
   'POST /__test__/crash_shard', 'POST /__test__/sleep', 'POST /__test__/throw', 'POST /__test__/render_hold',
   'GET /__test__/sleepers',
+  'POST /__test__/spin',
+  'POST /__test__/hog',
+  'POST /__test__/exit',
 ] as const;
 
 export type TestRouteId = (typeof TEST_ROUTE_IDS)[number];

@@ -46,3 +46,23 @@ export const postRenderHold = openRoute(
     return {};
   },
 );
+
+/** A shard stuck in a synchronous loop for `ms`: only the front end's watchdog can end it sooner. */
+export const postSpin = openRoute(z.object({ ms: z.coerce.number().int().min(0).max(120_000) }), (_ctx, { ms }) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // spinning on purpose
+  }
+  return { spun: ms };
+});
+
+/** Memory held until the thread passes its heap limit (SHARD_HEAP_LIMIT_MB) and ends. */
+const hoard: string[][] = [];
+export const postHog = openRoute(z.object({}), () => {
+  for (;;) hoard.push(Array.from({ length: 100_000 }, (_, i) => `held ${i} ${hoard.length}`));
+});
+
+/** A shard that calls process.exit, which ends only its own thread. */
+export const postExit = openRoute(z.object({}), () => {
+  process.exit(3);
+});
