@@ -1,5 +1,4 @@
-import safeRegex from 'safe-regex2';
-import { compileLinkifiers } from '../markdown';
+import { linkifierPatternProblem, MAX_LINKIFIER_PATTERN_LENGTH } from '../markdown';
 import { ApiError, errors } from '../lib/errors';
 import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
 import { listLinkifiers } from '../queries/linkifiers';
@@ -8,16 +7,24 @@ import type { Realm, Txn } from '../realm';
 const NAMED_GROUP = /\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g;
 const TEMPLATE_VARIABLE = /\{[+#./;?&]?([^}]*)\}/g;
 
-/** A pattern must compile and every template variable must be one of its named groups. */
+/**
+ * A pattern must run on the linear-time engine every render uses (no backreferences, no
+ * lookaround, as with the public server's RE2) and every template variable must be one of its
+ * named groups.
+ */
 export function checkLinkifier(pattern: string, urlTemplate: string): void {
   if (pattern.trim() === '') throw errors.badRequest('Linkifier pattern cannot be empty.');
-  if (compileLinkifiers([{ id: 0, pattern, url_template: urlTemplate }]).length === 0) {
-    throw errors.badRequest('Invalid linkifier pattern.');
-  }
-  // Patterns run on JavaScript's backtracking engine inside every render: refuse nested
-  // repetition such as (a+)+, which can take exponential time on a crafted message.
-  if (!safeRegex(pattern.replace(/\(\?P</g, '(?<'))) {
-    throw errors.badRequest('Linkifier pattern is too complex: nested repetition could make matching take forever.');
+  switch (linkifierPatternProblem(pattern)) {
+    case 'too_long':
+      throw errors.badRequest(`Linkifier pattern is too long (limit: ${MAX_LINKIFIER_PATTERN_LENGTH} characters).`);
+    case 'invalid':
+      throw errors.badRequest('Invalid linkifier pattern.');
+    case 'not_linear':
+      throw errors.badRequest(
+        'Linkifier pattern cannot be matched in linear time: backreferences, lookaround, case-insensitive flags and repetition counts above 16 are not supported.',
+      );
+    case null:
+      break;
   }
   if (!/^https?:\/\//i.test(urlTemplate) && !urlTemplate.startsWith('/')) {
     throw errors.badRequest('Invalid URL template.');

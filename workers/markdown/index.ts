@@ -24,8 +24,8 @@ export type {
   RenderResult,
 } from './context';
 export { emojiCodeForName } from './emoji';
-/** Compiles realm linkifiers, dropping patterns JavaScript cannot compile (usable as a check). */
-export { compileLinkifiers, type CompiledLinkifier } from './linkifiers';
+/** Compiles realm linkifiers, dropping patterns the linear-time engine cannot run (usable as a check). */
+export { compileLinkifiers, linkifierPatternProblem, MAX_LINKIFIER_PATTERN_LENGTH, type CompiledLinkifier } from './linkifiers';
 
 export function renderMarkdown(source: string, ctx: MarkdownContext): RenderResult {
   const state = new RenderState(ctx);

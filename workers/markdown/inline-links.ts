@@ -7,7 +7,7 @@
  */
 import type { Token, TokenizerAndRendererExtension, Tokens } from 'marked';
 import { readLinkSyntax } from './link-syntax';
-import { matchLinkifierAt, mayStartLinkifierAfter } from './linkifiers';
+import { mayStartLinkifierAfter } from './linkifiers';
 import { activeRenderState } from './render-state';
 import { precedingChar } from './tokens';
 import { relativeToRealm, sanitizeUrl } from './url';
@@ -60,8 +60,8 @@ export const linkifierExtension: TokenizerAndRendererExtension = {
   tokenizer(src: string, tokens: Token[]): Tokens.Link | undefined {
     if (this.lexer.state.inLink || !mayStartLinkifierAfter(precedingChar(tokens))) return undefined;
     const linkifiers = activeRenderState().linkifiers;
-    if (linkifiers.length === 0) return undefined;
-    const match = matchLinkifierAt(linkifiers, src);
+    if (linkifiers.isEmpty) return undefined;
+    const match = linkifiers.matchAt(src, 0);
     if (match === null || match.url === null) return undefined;
     return plainLink(match.text, withRealmRelativeHref(match.url), match.text);
   },

@@ -1,51 +1,96 @@
 /**
  * Linkifiers: realm regex patterns whose matches become links built from a URL template
  * (api-notes §g). Patterns are written for Python-style engines, so `(?P<name>...)` groups are
- * translated; a pattern JavaScript cannot compile is skipped rather than failing the render.
+ * translated. An administrator's pattern runs inside every render, so it runs on V8's
+ * linear-time engine (the public server runs linkifiers on RE2, which is linear too): a pattern
+ * that engine cannot run (backreferences, lookaround) is refused when saved and skipped when
+ * found stored; each scan is bounded and each render has a time budget for them, so no pattern
+ * and no message can hold the shard for long.
  */
+import { setFlagsFromString } from 'node:v8';
 import type { MarkdownLinkifier } from './context';
 import { expandUriTemplate } from './uri-template';
 import { sanitizeUrl } from './url';
 import { matchWebLink, mayStartLinkAfter } from './web-link';
 
+// The `l` (linear) flag exists only with this engine enabled; flags are per process and idempotent,
+// and this module is loaded before any linkifier is compiled.
+setFlagsFromString('--enable-experimental-regexp-engine');
+
+/** Longest pattern accepted: an engine's work per character grows with the pattern. */
+export const MAX_LINKIFIER_PATTERN_LENGTH = 1000;
+
+/**
+ * Most work one scan may do, in characters times pattern weight (see `weightOf`): a few
+ * milliseconds at most (measured up to ~20 ns a unit on crafted patterns). An ordinary pattern
+ * scans a whole message at once; a heavy one scans a window of the text this long.
+ */
+const SCAN_UNITS = 1_000_000;
+/** Time one render may spend scanning for linkifiers; past it the rest renders without them. */
+const RENDER_SCAN_MS = 50;
+
 export interface CompiledLinkifier {
   readonly id: number;
-  /** Matches at lastIndex only; includes the "no letter or digit right after" rule. */
-  readonly atPosition: RegExp;
-  /** Finds every match in a text, including the "allowed before" rule (for topics). */
-  readonly anywhere: () => RegExp;
+  /**
+   * Leftmost match at or after lastIndex: group 1 is the linkifier's match, followed by the end
+   * of the text or a character that is no letter or digit (consumed, since the linear engine has
+   * no lookahead; the public server's pattern does the same with a capture group).
+   */
+  readonly scanner: RegExp;
+  /** The same, preceded by the start of the text or a character a match may follow (topics). */
+  readonly anywhere: RegExp;
   readonly urlTemplate: string;
+  /** Estimated engine work per character scanned. */
+  readonly weight: number;
 }
 
 /** A match may start at the start of the text, after whitespace, or after ' " ( , : < */
-const BEFORE_UNICODE = String.raw`(?<=^|[\s\u0085\p{Z}'"(,:<])`;
-const AFTER_UNICODE = String.raw`(?=$|[^\p{L}\p{N}])`;
-const BEFORE_ASCII = String.raw`(?<=^|[\s\u0085'"(,:<])`;
-const AFTER_ASCII = String.raw`(?=$|[^A-Za-z0-9\u00C0-\uFFFF])`;
+const BEFORE = String.raw`(^|[\s\u0085'"(,:<])`;
+// Not a letter or digit: ASCII ones, and everything from U+00C0 on. Spelled as the characters
+// allowed, since the linear engine matches a negated class reaching U+FFFF wrongly.
+const AFTER = String.raw`(?:$|[\x00-\x2F\x3A-\x40\x5B-\x60\x7B-\xBF])`;
 
 function translatePattern(pattern: string): string {
   return pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
 }
 
+/**
+ * The linear engine's work per character grows with the automaton's size: the pattern's length,
+ * its capture groups (copied along every live path) and bounded repetition (copies of its atom).
+ */
+function weightOf(source: string): number {
+  const groups = source.split('(').length - 1;
+  const repeated = /\{\d+(,\d*)?\}/.test(source) ? 16 : 1;
+  return Math.max(1, source.length) * (groups + 2) * repeated;
+}
+
 function compileOne(linkifier: MarkdownLinkifier): CompiledLinkifier | null {
+  if (linkifier.pattern.length > MAX_LINKIFIER_PATTERN_LENGTH) return null;
   const source = translatePattern(linkifier.pattern);
-  for (const unicode of [true, false]) {
-    const flags = unicode ? 'u' : '';
-    const before = unicode ? BEFORE_UNICODE : BEFORE_ASCII;
-    const after = unicode ? AFTER_UNICODE : AFTER_ASCII;
-    try {
-      const atPosition = new RegExp(`(?:${source})${after}`, `${flags}y`);
-      return {
-        id: linkifier.id,
-        atPosition,
-        anywhere: () => new RegExp(`${before}(?:${source})${after}`, `${flags}g`),
-        urlTemplate: linkifier.url_template,
-      };
-    } catch {
-      // try again without the `u` flag, which rejects some escapes Python accepts
-    }
+  try {
+    return {
+      id: linkifier.id,
+      scanner: new RegExp(`(${source})${AFTER}`, 'lg'),
+      anywhere: new RegExp(`${BEFORE}(${source})${AFTER}`, 'lg'),
+      urlTemplate: linkifier.url_template,
+      weight: weightOf(source),
+    };
+  } catch {
+    // Not a pattern, or not one the linear engine can run.
+    return null;
   }
-  return null;
+}
+
+/** Why a pattern cannot be a linkifier, or null when it can. */
+export function linkifierPatternProblem(pattern: string): 'too_long' | 'invalid' | 'not_linear' | null {
+  if (pattern.length > MAX_LINKIFIER_PATTERN_LENGTH) return 'too_long';
+  if (compileOne({ id: 0, pattern, url_template: '' }) !== null) return null;
+  try {
+    new RegExp(translatePattern(pattern));
+    return 'not_linear';
+  } catch {
+    return 'invalid';
+  }
 }
 
 export function compileLinkifiers(linkifiers: readonly MarkdownLinkifier[]): CompiledLinkifier[] {
@@ -69,25 +114,129 @@ export interface LinkifierMatch {
   url: string | null;
 }
 
-/** The first linkifier (in realm order) matching at the start of `text`. */
-export function matchLinkifierAt(linkifiers: readonly CompiledLinkifier[], text: string): LinkifierMatch | null {
-  for (const linkifier of linkifiers) {
-    linkifier.atPosition.lastIndex = 0;
-    const match = linkifier.atPosition.exec(text);
-    if (match === null || match[0] === '') continue;
-    const url = sanitizeUrl(expandUriTemplate(linkifier.urlTemplate, match.groups ?? {}));
-    return { text: match[0], url };
-  }
-  return null;
+interface FoundMatch {
+  /** Where the match starts in the scanned text, or -1 when none starts at or after `from`. */
+  start: number;
+  text: string;
+  groups: Record<string, string>;
 }
 
-/** Whether some linkifier matches at `index` of `text` (where plain-text runs must stop). */
-export function linkifierMatchesAt(linkifiers: readonly CompiledLinkifier[], text: string, index: number): boolean {
-  return linkifiers.some((linkifier) => {
-    linkifier.atPosition.lastIndex = index;
-    const match = linkifier.atPosition.exec(text);
-    return match !== null && match[0] !== '';
-  });
+const SCANS_KEPT = 4;
+
+const NO_MATCH: FoundMatch = { start: -1, text: '', groups: {} };
+
+/** A recent scan of one linkifier: no match starts in [from, found.start), or in [from, until) when none was found. */
+interface LastScan {
+  text: string;
+  from: number;
+  until: number;
+  found: FoundMatch;
+}
+
+/**
+ * The realm's linkifiers as one render uses them. The tokenizers ask "does a linkifier match
+ * here?" at many positions of the same text (and of its suffixes), so each linkifier remembers
+ * where its next match starts instead of scanning again, and all scans draw on one time budget.
+ */
+export class RenderLinkifiers {
+  private scanMsLeft = RENDER_SCAN_MS;
+  private readonly lastScans = new Map<CompiledLinkifier, LastScan[]>();
+
+  constructor(private readonly compiled: readonly CompiledLinkifier[]) {}
+
+  get isEmpty(): boolean {
+    return this.compiled.length === 0;
+  }
+
+  /** The first linkifier (in realm order) matching at `index` of `text`. */
+  matchAt(text: string, index: number): LinkifierMatch | null {
+    for (const linkifier of this.compiled) {
+      const found = this.nextMatch(linkifier, text, index);
+      if (found.start !== index) continue;
+      const url = sanitizeUrl(expandUriTemplate(linkifier.urlTemplate, found.groups));
+      return { text: found.text, url };
+    }
+    return null;
+  }
+
+  /** Whether some linkifier matches at `index` of `text` (where plain-text runs must stop). */
+  matchesAt(text: string, index: number): boolean {
+    return this.compiled.some((linkifier) => this.nextMatch(linkifier, text, index).start === index);
+  }
+
+  /** Every match of every linkifier in a topic, before-rule included. */
+  topicMatches(topic: string): { text: string; url: string; index: number }[] {
+    const matches: { text: string; url: string; index: number }[] = [];
+    for (const linkifier of this.compiled) {
+      let from = 0;
+      // Topics are short (60 characters): a pattern too heavy to scan one whole is skipped.
+      while (from <= topic.length && this.windowFor(linkifier, topic.length - from) === topic.length - from) {
+        linkifier.anywhere.lastIndex = from;
+        const match = this.timed(() => linkifier.anywhere.exec(topic));
+        if (match === null) break;
+        const start = match.index + (match[1] ?? '').length;
+        const text = match[2] ?? '';
+        // The separator after a match may start the next one: resume right after the match.
+        from = Math.max(start + text.length, match.index + 1);
+        if (text === '') continue;
+        matches.push({ text, url: expandUriTemplate(linkifier.urlTemplate, match.groups ?? {}), index: start });
+      }
+    }
+    return matches;
+  }
+
+  private nextMatch(linkifier: CompiledLinkifier, text: string, index: number): FoundMatch {
+    if (this.scanMsLeft <= 0) return NO_MATCH;
+    const scans = this.lastScans.get(linkifier) ?? [];
+    for (const last of scans) {
+      // The tokenizers pass a text and then its suffixes: positions are kept from the text's end.
+      const same = last.text === text;
+      if (!same && !(last.text.length > text.length && last.text.endsWith(text))) continue;
+      const shift = last.text.length - text.length;
+      const at = index + shift;
+      if (at < last.from || at > (last.found.start === -1 ? last.until : last.found.start)) continue;
+      return last.found.start === -1 ? last.found : { ...last.found, start: last.found.start - shift };
+    }
+    const scan = this.scan(linkifier, text, index);
+    // A few texts are kept: inner texts (emphasis, link labels) are lexed between suffixes of
+    // their paragraph, which must not lose its scan.
+    this.lastScans.set(linkifier, [scan, ...scans.slice(0, SCANS_KEPT - 1)]);
+    return scan.found;
+  }
+
+  private scan(linkifier: CompiledLinkifier, text: string, from: number): LastScan {
+    const none = NO_MATCH;
+    let at = from;
+    while (at <= text.length) {
+      const window = this.windowFor(linkifier, text.length - at);
+      if (window === 0) return { text, from, until: text.length, found: none };
+      // A heavy pattern sees a window of the text: a match running past it is not found.
+      const scanned = window === text.length - at ? text : text.slice(0, at + window);
+      linkifier.scanner.lastIndex = at;
+      const match = this.timed(() => linkifier.scanner.exec(scanned));
+      if (match === null) return { text, from, until: scanned === text ? text.length : at + window - 1, found: none };
+      const matched = match[1] ?? '';
+      if (matched !== '') return { text, from, until: match.index, found: { start: match.index, text: matched, groups: match.groups ?? {} } };
+      // An empty match links nothing; look on from the next position.
+      at = match.index + 1;
+    }
+    return { text, from, until: text.length, found: none };
+  }
+
+  /** How many characters the next scan may read: 0 once the render's time is spent. */
+  private windowFor(linkifier: CompiledLinkifier, remaining: number): number {
+    if (this.scanMsLeft <= 0) return 0;
+    return Math.min(remaining, Math.floor(SCAN_UNITS / linkifier.weight));
+  }
+
+  private timed<T>(scan: () => T): T {
+    const started = performance.now();
+    try {
+      return scan();
+    } finally {
+      this.scanMsLeft -= performance.now() - started;
+    }
+  }
 }
 
 interface TopicLinkCandidate {
@@ -103,18 +252,8 @@ const TOPIC_URL_SEPARATORS = /[ !;),'"]/;
  * Links in a topic (the message's `topic_links`): every linkifier match, plus bare URLs (completed
  * with `https://` when written without a scheme), in order, overlaps dropped (linkifiers win ties).
  */
-export function findTopicLinks(linkifiers: readonly CompiledLinkifier[], topic: string): { text: string; url: string }[] {
-  const candidates: TopicLinkCandidate[] = [];
-  for (const linkifier of linkifiers) {
-    for (const match of topic.matchAll(linkifier.anywhere())) {
-      if (match[0] === '') continue;
-      candidates.push({
-        text: match[0],
-        url: expandUriTemplate(linkifier.urlTemplate, match.groups ?? {}),
-        index: match.index,
-      });
-    }
-  }
+export function findTopicLinks(linkifiers: RenderLinkifiers, topic: string): { text: string; url: string }[] {
+  const candidates: TopicLinkCandidate[] = linkifiers.topicMatches(topic);
   let offset = 0;
   for (const piece of topic.split(TOPIC_URL_SEPARATORS)) {
     for (let start = 0; start < piece.length; start++) {

@@ -9,7 +9,7 @@ import type {
   MarkdownUser,
   MarkdownUserGroup,
 } from './context';
-import { compileLinkifiers, type CompiledLinkifier } from './linkifiers';
+import { compileLinkifiers, RenderLinkifiers } from './linkifiers';
 
 /** A rendered code block's escaped text, and its token spans if its language is highlighted. */
 export interface RenderedCode {
@@ -26,7 +26,7 @@ export class RenderState {
 
   private streamsByName: Map<string, MarkdownStream> | undefined;
   private activeRealmEmoji: Map<string, MarkdownRealmEmoji> | undefined;
-  private compiledLinkifiers: readonly CompiledLinkifier[] | undefined;
+  private renderLinkifiers: RenderLinkifiers | undefined;
 
   constructor(readonly context: MarkdownContext) {}
 
@@ -80,9 +80,9 @@ export class RenderState {
     return this.activeRealmEmoji.get(name);
   }
 
-  get linkifiers(): readonly CompiledLinkifier[] {
-    this.compiledLinkifiers ??= compileLinkifiers(this.context.linkifiers);
-    return this.compiledLinkifiers;
+  get linkifiers(): RenderLinkifiers {
+    this.renderLinkifiers ??= new RenderLinkifiers(compileLinkifiers(this.context.linkifiers));
+    return this.renderLinkifiers;
   }
 }
 

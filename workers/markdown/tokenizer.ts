@@ -8,7 +8,6 @@
 import { Tokenizer, type Tokens } from 'marked';
 import { FENCE, HEADING_LINE, RULE_LINE, quoteLineCount, splitLinesUntilBlank } from './block-lines';
 import { EMOJI_START } from './inline-emoji';
-import { linkifierMatchesAt } from './linkifiers';
 import { activeRenderState } from './render-state';
 
 /** Characters that may begin an inline construct; plain-text runs stop in front of them. */
@@ -54,7 +53,7 @@ function plainTextEnd(src: string, from: number): number {
         if (word.linkChar) return index;
         noLinkCharBefore = word.end;
       }
-      if (linkifiers.length > 0 && linkifierMatchesAt(linkifiers, src, index)) return index;
+      if (!linkifiers.isEmpty && linkifiers.matchesAt(src, index)) return index;
     }
     const code = char.charCodeAt(0);
     if (code >= 0x80 || /[#*0-9]/.test(char)) {
