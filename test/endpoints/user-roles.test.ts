@@ -42,7 +42,8 @@ t.test('PATCH /users/{user_id}', async (t) => {
       ['a role that does not exist', owner, `/users/${target.id}`, { role: 500 }, 400, { msg: 'Invalid role', code: 'BAD_REQUEST' }],
       ['a role that is not an integer', owner, `/users/${target.id}`, { role: 'admin' }, 400, { msg: 'Argument "role" is not valid JSON.', code: 'BAD_REQUEST' }],
       ['a name too long', owner, `/users/${target.id}`, { full_name: 'n'.repeat(101) }, 400, { msg: 'Name too long!', code: 'BAD_REQUEST' }],
-      ['a user id that is not a number', owner, '/users/abc', { role: 400 }, 400, { msg: 'Argument "user_id" is not valid JSON.', code: 'BAD_REQUEST' }],
+      // A path ID is digits only: anything else makes a URL of no route, as on the public server.
+      ['a user id that is not a number', owner, '/users/abc', { role: 400 }, 404, { msg: 'Not found', code: 'BAD_REQUEST' }],
       ['the only owner cannot stop being one', owner, '/users/1', { role: 200 }, 400, {
         msg: 'The owner permission cannot be removed from the only organization owner.',
         code: 'BAD_REQUEST',

@@ -10,7 +10,7 @@ const draftSchema = z.strictObject({
   to: z.array(param.safeInt),
   topic: z.string(),
   content: z.string(),
-  timestamp: z.number().optional(),
+  timestamp: param.secondsTimestamp.optional(),
 });
 
 /** GET /drafts (openapi get-drafts). */

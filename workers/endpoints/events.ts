@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkQueueNarrow } from '../events/narrow-filter';
 import { CAPABILITY_NAMES, type ClientCapabilities, type EventQueue, type QueueOptions } from '../events/queue';
 import { errors } from '../lib/errors';
+import { MAX_NARROW_TERMS } from '../lib/narrow';
 import { json, param } from '../lib/params';
 import { ROLE } from '../lib/roles';
 import { optionalUserRoute, userRoute, type UserContext } from '../lib/route';
@@ -19,7 +20,7 @@ const queueParams = {
   event_types: typeList(),
   all_public_streams: param.bool(false),
   client_capabilities: json(z.record(z.string(), z.unknown()).optional()),
-  narrow: json(z.array(z.tuple([z.string(), z.string()])).default([])),
+  narrow: json(z.array(z.tuple([z.string(), z.string()])).max(MAX_NARROW_TERMS).default([])),
 };
 
 type QueueParams = z.output<z.ZodObject<typeof queueParams>>;

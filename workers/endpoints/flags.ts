@@ -8,7 +8,7 @@ import { userRoute } from '../lib/route';
  * get the public API's own messages from the action, not a generic parameter error.
  */
 export const postMessageFlags = userRoute(
-  z.object({ messages: param.intList(), op: z.string(), flag: z.string() }),
+  z.object({ messages: param.messageIds(), op: z.string(), flag: z.string() }),
   async ({ realm, user }, p) => {
     await doUpdateMessageFlags(realm, user, p.op, p.flag, p.messages);
     // The response echoes the list sent, for compatibility (api-notes §b).

@@ -3,7 +3,7 @@ import { checkFlagChange } from '../actions/flags';
 import { doUpdateFlagsForNarrow } from '../actions/flags-narrow';
 import { parseAnchor } from '../lib/anchor';
 import { errors } from '../lib/errors';
-import { parseNarrow } from '../lib/narrow';
+import { MAX_NARROW_TERMS, parseNarrow } from '../lib/narrow';
 import { json, param } from '../lib/params';
 import { optionalUserRoute, userRoute } from '../lib/route';
 import { matchesNarrow, selectRange } from '../queries/message-fetch';
@@ -16,7 +16,7 @@ import { resolveSpectatorNarrow } from '../queries/spectator-narrow';
 export const MAX_MESSAGES_PER_FETCH = 5000;
 
 const count = () => json(param.safeInt.min(0));
-const narrowParam = () => json(z.array(z.unknown()).default([]));
+const narrowParam = () => json(z.array(z.unknown()).max(MAX_NARROW_TERMS).default([]));
 
 /**
  * GET /messages (api-notes §b, §c): a range of a narrow around an anchor. Without credentials,
@@ -69,7 +69,7 @@ export const getMessages = optionalUserRoute(
 
 /** GET /messages/matches_narrow: which of `msg_ids` the viewer can read and match `narrow`. */
 export const getMatchesNarrow = userRoute(
-  z.object({ msg_ids: param.intList(), narrow: json(z.array(z.unknown())) }),
+  z.object({ msg_ids: param.messageIds(), narrow: json(z.array(z.unknown()).max(MAX_NARROW_TERMS)) }),
   ({ realm, user }, p) => {
     const narrow = resolveNarrow(realm, user, parseNarrow(p.narrow));
     return { messages: matchesNarrow(realm, narrow, p.msg_ids) };

@@ -25,7 +25,7 @@ export const postScheduledMessage = userRoute(
     to: json(scheduledTo),
     content: z.string(),
     topic: z.string().optional(),
-    scheduled_delivery_timestamp: param.int(),
+    scheduled_delivery_timestamp: param.timestamp(),
   }),
   async ({ realm, user, frame }, p) => {
     const id = await doCreateScheduledMessage(realm, user, {
@@ -48,7 +48,7 @@ export const patchScheduledMessage = userRoute(
     to: json(scheduledTo.optional()),
     content: z.string().optional(),
     topic: z.string().optional(),
-    scheduled_delivery_timestamp: param.optionalInt(),
+    scheduled_delivery_timestamp: param.optionalTimestamp(),
   }),
   async ({ realm, user }, p) => {
     await doUpdateScheduledMessage(realm, user, p.scheduled_message_id, {

@@ -9,7 +9,7 @@ import { userRoute } from '../lib/route';
 export const deleteSubscriptions = userRoute(
   z.object({
     subscriptions: json(z.array(z.string()).min(1)),
-    principals: json(z.array(z.union([param.safeInt, z.string()])).optional()),
+    principals: param.principals(),
   }),
   async ({ realm, user }, p) => ({ ...(await doUnsubscribe(realm, user, p.subscriptions, p.principals)) }),
 );

@@ -9,7 +9,7 @@ const retention = z.union([z.literal('realm_default'), z.literal('unlimited'), p
 export const postSubscriptions = userRoute(
   z.object({
     subscriptions: json(z.array(z.object({ name: z.string(), description: z.string().optional() })).min(1)),
-    principals: json(z.array(z.union([param.safeInt, z.string()])).optional()),
+    principals: param.principals(),
     authorization_errors_fatal: param.bool(true),
     announce: param.bool(false),
     invite_only: param.bool(false),

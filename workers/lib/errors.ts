@@ -244,6 +244,8 @@ export const errors = {
   userGroupExists: (name: string) => new ApiError(`User group '${name}' already exists.`),
   draftsSyncDisabled: () => new ApiError('User has disabled synchronizing drafts.'),
   draftDoesNotExist: () => new ApiError('Draft does not exist', 'BAD_REQUEST', 404),
+  /** A URL no route matches, as the front end answers one (api-notes §Errors: unknown URL → 404). */
+  urlNotFound: () => new ApiError('Not found', 'BAD_REQUEST', 404),
   // Uploads, attachments, avatars and realm emoji (api-notes POST /user_uploads, §f)
   fileNotFound: () => new ApiError('File not found', 'BAD_REQUEST', 404),
   invalidAttachment: () => new ApiError('Invalid attachment'),

@@ -1,4 +1,5 @@
 import { errors } from './errors';
+import { MAX_RECIPIENTS } from './recipients';
 
 /**
  * Narrow terms (api-notes §c): parsed and checked for shape here, once; names are resolved
@@ -60,6 +61,12 @@ export const OPERATOR_ALIASES: Readonly<Record<string, NarrowTerm['operator']>> 
 
 // `is:private` is the deprecated name of `is:dm` (feature level 177).
 export const IS_ALIASES: Readonly<Record<string, IsOperand>> = { private: 'dm' };
+
+/**
+ * Most terms a narrow may hold: each becomes a condition of one SQL statement, whose expression
+ * tree SQLite bounds (1000 search or 10,000 stream terms made it fail).
+ */
+export const MAX_NARROW_TERMS = 100;
 
 /** Decodes the JSON-decoded `narrow` parameter into typed terms, or throws BAD_NARROW. */
 export function parseNarrow(raw: readonly unknown[]): NarrowTerm[] {
@@ -142,6 +149,7 @@ function reference(operator: string, operand: unknown): Reference {
 // A list of user IDs, or a string of comma-separated emails (api-notes §c).
 function dmOperand(operand: unknown): Reference[] {
   if (typeof operand === 'number') return [reference('dm', operand)];
+  if (Array.isArray(operand) && operand.length > MAX_RECIPIENTS) throw errors.badNarrow(`'dm' names more than ${MAX_RECIPIENTS} users`);
   if (Array.isArray(operand) && operand.length > 0) return operand.map((item) => reference('dm', item));
   if (typeof operand === 'string') {
     const emails = operand

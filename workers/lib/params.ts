@@ -9,15 +9,43 @@ import { ApiError, errors } from './errors';
 
 const NOT_JSON = 'not_json';
 
+/**
+ * Most items a JSON list parameter may hold, checked before any item is looked at: a request's
+ * work on a shard must stay bounded whatever its size (lists that cost more per item have lower
+ * limits of their own).
+ */
+export const MAX_LIST_ITEMS = 10_000;
+/** Most distinct message IDs one request may name (as GET /messages fetches at most 5000). */
+export const MAX_MESSAGE_IDS = 5000;
+
 function decodeJson(value: unknown, ctx: z.RefinementCtx): unknown {
   if (typeof value !== 'string') return value;
   if (value === 'null') return undefined;
+  let decoded: unknown;
   try {
-    return JSON.parse(value) as unknown;
+    decoded = JSON.parse(value) as unknown;
   } catch {
     ctx.addIssue({ code: 'custom', message: NOT_JSON, params: { notJson: true } });
     return z.NEVER;
   }
+  if (Array.isArray(decoded) && decoded.length > MAX_LIST_ITEMS) {
+    ctx.addIssue({ code: 'too_big', origin: 'array', maximum: MAX_LIST_ITEMS, inclusive: true, input: decoded, message: 'too_many_items' });
+    return z.NEVER;
+  }
+  return decoded;
+}
+
+/** The list without repeats, first occurrences kept in order. */
+export function distinct<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
+
+/** A list whose repeats are dropped before `max` distinct items are allowed. */
+function distinctList<T extends z.ZodType>(item: T, max: number) {
+  return z
+    .array(item)
+    .transform((items) => distinct(items))
+    .pipe(z.array(z.custom<z.output<T>>()).max(max));
 }
 
 /** A JSON-encoded parameter validated by `schema`. */
@@ -26,6 +54,11 @@ export function json<T extends z.ZodType>(schema: T) {
 }
 
 const safeInt = z.number().int().refine(Number.isSafeInteger, { message: 'unsafe_integer' });
+
+/** Latest timestamp accepted, 9999-12-31T23:59:59Z: past it a time is no date (nor a column's integer). */
+export const MAX_TIMESTAMP = 253_402_300_799;
+/** UNIX seconds, possibly fractional (openapi Draft `timestamp`). */
+const secondsTimestamp = z.number().max(MAX_TIMESTAMP);
 
 /**
  * Typed wire parameters. Optionality and defaults go inside `json(...)`: the decoder turns
@@ -36,9 +69,19 @@ export const param = {
   optionalBool: () => json(z.boolean().optional()),
   int: () => json(safeInt),
   optionalInt: () => json(safeInt.optional()),
+  /** Whole UNIX seconds, at most MAX_TIMESTAMP. */
+  timestamp: () => json(safeInt.max(MAX_TIMESTAMP)),
+  optionalTimestamp: () => json(safeInt.max(MAX_TIMESTAMP).optional()),
+  secondsTimestamp,
   /** Path IDs: non-negative integers. */
   id: () => json(safeInt.min(0)),
   intList: () => json(z.array(safeInt)),
+  /** A set of IDs: repeats dropped, at most `max` distinct ones. */
+  idSet: (max = MAX_LIST_ITEMS) => json(distinctList(safeInt, max)),
+  /** Message IDs: repeats dropped, at most MAX_MESSAGE_IDS. */
+  messageIds: () => json(distinctList(safeInt, MAX_MESSAGE_IDS)),
+  /** Users as IDs or emails (`principals`): repeats dropped. */
+  principals: () => json(distinctList(z.union([safeInt, z.string()]), MAX_LIST_ITEMS).optional()),
   safeInt,
 };
 
@@ -89,6 +132,14 @@ const TYPE_NAMES: Record<string, string> = {
   record: 'a dict',
 };
 
+/**
+ * A path ID is digits only, as the public server's URL patterns (`<int:...>`) match them: " 1 ",
+ * "1e0" or "+1" make a URL of no route (404), though JSON would read them as 1.
+ */
+function isPathId(value: string): boolean {
+  return /^[0-9]{1,16}$/.test(value) && Number.isSafeInteger(Number(value));
+}
+
 export interface ParsedParams<T> {
   values: T;
   ignored: string[];
@@ -111,6 +162,10 @@ export function parseParams<S extends z.ZodObject>(
     if (values[canonical] !== undefined) throw errors.confusingArguments(canonical, alias);
     values[canonical] = values[alias];
     delete values[alias];
+  }
+  for (const [name, value] of Object.entries(pathParams)) {
+    // `me` stands for the user in /users/me/... paths that share a route with /users/{user_id}/....
+    if (name.endsWith('_id') && value !== 'me' && !isPathId(value)) throw errors.urlNotFound();
   }
   Object.assign(values, pathParams);
   const known = schema.shape;

@@ -1,10 +1,23 @@
 import { errors } from './errors';
+import { distinct } from './params';
+
+/** Most distinct recipients of one direct message (repeats are dropped first). */
+export const MAX_RECIPIENTS = 1000;
 
 /**
  * Decodes `to` (SPEC POST /messages): a stream name or ID, a JSON list of user IDs or emails,
- * or (legacy) comma-separated emails. Returned as a list of IDs and names/emails.
+ * or (legacy) comma-separated emails. Returned as a list of distinct IDs and names/emails, so
+ * the per-recipient lookups that follow are bounded whatever the request repeats.
  */
 export function decodeRecipients(raw: string): (number | string)[] {
+  const recipients = distinct(decodeList(raw));
+  if (recipients.length > MAX_RECIPIENTS) {
+    throw errors.invalidArgument('to', `to has too many items (limit: ${MAX_RECIPIENTS})`);
+  }
+  return recipients;
+}
+
+function decodeList(raw: string): (number | string)[] {
   const decoded = looksLikeJson(raw) ? tryParseJson(raw) : NOT_JSON;
   if (decoded === NOT_JSON) {
     return raw
