@@ -17,6 +17,14 @@ interface Waiter {
   wake: () => void;
 }
 
+/**
+ * Most queues one user may hold (a browser tab or an app each hold one): past it, registering
+ * collects the user's least recently used queue, whose client re-registers when it next polls
+ * (BAD_EVENT_QUEUE_ID), so no user can fill a shard's memory with queues. With one poll per
+ * queue, this bounds the user's parked polls too.
+ */
+export const MAX_QUEUES_PER_USER = 100;
+
 // One sweep serves every queue of the realm (heartbeats and collection), not a timer per poll.
 const MAX_SWEEP_MS = 1_000;
 const MIN_SWEEP_MS = 10;
@@ -54,6 +62,8 @@ export class EventQueues {
 
   /** A new queue for `userId` (POST /register). */
   register(userId: number, options: QueueOptions): EventQueue {
+    const own = this.byUser.get(userId);
+    if (own !== undefined && own.size >= MAX_QUEUES_PER_USER) this.remove(this.leastRecentlyUsed(own));
     const queueId = `${Math.floor(this.clock.now() / 1000)}:${randomBytes(6).toString('hex')}`;
     const queue = new EventQueue(queueId, userId, options, this.clock.now());
     this.add(queue);
@@ -156,6 +166,22 @@ export class EventQueues {
     })();
     for (const row of rows) this.add(EventQueue.restore(JSON.parse(row.state) as SavedQueue));
     if (rows.length > 0) this.ensureSweeping();
+  }
+
+  /** The queue to give up first: one no poll waits on, least recently active. */
+  private leastRecentlyUsed(queues: ReadonlySet<EventQueue>): EventQueue {
+    let chosen: EventQueue | undefined;
+    for (const queue of queues) {
+      if (chosen === undefined) {
+        chosen = queue;
+        continue;
+      }
+      const waiting = this.waiters.has(queue);
+      const chosenWaiting = this.waiters.has(chosen);
+      if (waiting !== chosenWaiting ? chosenWaiting : queue.lastActivityMs < chosen.lastActivityMs) chosen = queue;
+    }
+    if (chosen === undefined) throw new Error('leastRecentlyUsed of no queue');
+    return chosen;
   }
 
   private add(queue: EventQueue): void {
