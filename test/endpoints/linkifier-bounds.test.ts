@@ -43,6 +43,16 @@ t.test('linkifier patterns run in linear time', async (t) => {
     t.equal((await api.call('DELETE', `/realm/filters/${String(added.body['id'])}`)).status, 200);
   });
 
+  t.test('every match of a long message is linked, each found once', async (t) => {
+    const added = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://x.test/{id}' });
+    t.equal(added.status, 200);
+    const ids = Array.from({ length: 300 }, (_, i) => i + 1);
+    const rendered = await api.post('/messages/render', { content: ids.map((id) => `see #${id} and *x* #${id}b.`).join(' ') });
+    const expected = ids.map((id) => `see <a href="https://x.test/${id}">#${id}</a> and <em>x</em> #${id}b.`).join(' ');
+    t.strictSame(rendered.body, { result: 'success', msg: '', rendered: `<p>${expected}</p>` });
+    t.equal((await api.call('DELETE', `/realm/filters/${String(added.body['id'])}`)).status, 200);
+  });
+
   t.test('a stored pattern the engine cannot run is skipped, the others still apply', async (t) => {
     const file = new RealmFile(server);
     t.teardown(() => file.close());
