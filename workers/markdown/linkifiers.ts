@@ -46,8 +46,9 @@ export interface CompiledLinkifier {
 
 /** A match may start at the start of the text, after whitespace, or after ' " ( , : < */
 const BEFORE = String.raw`(^|[\s\u0085'"(,:<])`;
-// Not a letter or digit: ASCII ones, and everything from U+00C0 on. Spelled as the characters
-// allowed, since the linear engine matches a negated class reaching U+FFFF wrongly.
+// What may follow a match: no ASCII letter or digit and nothing from U+00C0 on (the engine has
+// no `u` flag, so no Unicode letter classes). Spelled as the characters allowed, since the
+// engine matches a negated class reaching U+FFFF wrongly.
 const AFTER = String.raw`(?:$|[\x00-\x2F\x3A-\x40\x5B-\x60\x7B-\xBF])`;
 
 function translatePattern(pattern: string): string {
