@@ -47,6 +47,21 @@ t.test('bounded inputs', async (t) => {
     });
   });
 
+  t.test('one request subscribes to at most 100 streams and 10,000 stream × user pairs', async (t) => {
+    const streams = Array.from({ length: 101 }, (_, i) => ({ name: `bounded ${i}` }));
+    const tooManyStreams = await owner.post('/users/me/subscriptions', { subscriptions: streams });
+    t.strictSame(answer(tooManyStreams), { status: 400, body: invalid('subscriptions', 'subscriptions has too many items (limit: 100)') });
+    const principals = [ownerId, member.id, ...Array.from({ length: 199 }, (_, i) => 100_000 + i)];
+    const tooManyPairs = await owner.post('/users/me/subscriptions', { subscriptions: streams.slice(0, 50), principals });
+    t.strictSame(answer(tooManyPairs), {
+      status: 400,
+      body: { result: 'error', msg: 'Too many subscriptions in one request (limit: 10000 streams × users).', code: 'BAD_REQUEST' },
+    });
+    const listed = await owner.get('/users/me/subscriptions');
+    const names = (listed.body['subscriptions'] as { name: string }[]).map((s) => s.name);
+    t.strictSame(names.filter((name) => name.startsWith('bounded ')), [], 'no stream was created');
+  });
+
   t.test('message IDs are de-duplicated, then at most 5000', async (t) => {
     const repeated = await owner.post('/messages/flags', { messages: Array<number>(9000).fill(messageId), op: 'add', flag: 'starred' });
     t.strictSame(answer(repeated), { status: 200, body: { result: 'success', msg: '', messages: [messageId] } });
