@@ -61,7 +61,9 @@ const envSchema = z.object({
   SHARD_REQUEST_TIMEOUT_MS: duration.default(30_000),
   // A shard that has not answered the front end's ping for this long is stuck (a synchronous
   // loop): it is terminated and restarted, so its realms stop waiting on it. 0: no watchdog.
-  SHARD_WATCHDOG_MS: z.coerce.number().int().min(0).default(5_000),
+  // As long as a request's own timeout: legitimate long synchronous work (a migration of a
+  // large realm file when it opens) must finish within it.
+  SHARD_WATCHDOG_MS: z.coerce.number().int().min(0).default(30_000),
   // Each shard thread's V8 old-generation limit; past it the thread ends and is restarted
   // rather than taking the whole process down. 0: V8's default.
   SHARD_HEAP_LIMIT_MB: z.coerce.number().int().min(0).default(0),

@@ -130,7 +130,8 @@ t.test('the budget of each user', async (t) => {
 });
 
 t.test('the budget of an address', async (t) => {
-  const server = await limitedServer({ RATE_LIMIT_ADDRESS_PER_MINUTE: '3' });
+  // No proxy trusted, not even loopback: a client's X-Forwarded-For is its own claim.
+  const server = await limitedServer({ RATE_LIMIT_ADDRESS_PER_MINUTE: '3', TRUSTED_PROXIES: 'none' });
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
   const anonymous = owner.as(null);
