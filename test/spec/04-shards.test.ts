@@ -1,9 +1,8 @@
 import http from 'node:http';
 import t from 'tap';
-import { shardIndexFor } from '../../src/realm/router';
 import { ApiClient, request } from '../helpers/http';
-import { manage } from '../helpers/manage';
 import { startServer } from '../helpers/server';
+import { realmOnAnotherShard } from '../helpers/shards';
 
 async function healthy(baseUrl: string): Promise<boolean> {
   const deadline = Date.now() + 10_000;
@@ -29,16 +28,8 @@ async function sleepersReach(api: ApiClient, count: number): Promise<void> {
 t.test('shards', async (t) => {
   const server = await startServer({ env: { SHARDS: '2' } });
   t.teardown(() => server.stop());
-  const env = { DATA_DIR: server.dataDir, EXTERNAL_HOST: `localhost:${server.port}` };
   const api = new ApiClient(server.baseUrl, server.owner);
-
-  // A realm that lives on the other shard than the default realm.
-  const defaultShard = shardIndexFor('default', 2);
-  let other = '';
-  for (let i = 0; other === ''; i++) if (shardIndexFor(`r${i}`, 2) !== defaultShard) other = `r${i}`;
-  const created = manage(['create-realm', '--subdomain', other, '--name', 'Other', '--owner-email', 'o@other.test'], env);
-  t.equal(created.status, 0, created.stderr);
-  const otherClient = new ApiClient(server.baseUrl, null, `${other}.localhost:${server.port}`);
+  const otherClient = realmOnAnotherShard(server, 2);
 
   t.test('GET /health answers 200 when every shard answers', async (t) => {
     const res = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/health' });

@@ -1,8 +1,7 @@
 import t from 'tap';
-import { shardIndexFor } from '../../src/realm/router';
 import { ApiClient, type ApiResponse } from '../helpers/http';
-import { manage } from '../helpers/manage';
 import { startServer } from '../helpers/server';
+import { realmOnAnotherShard } from '../helpers/shards';
 
 // Shard faults: a shard stuck in a synchronous loop is ended by the front end's watchdog, one
 // over its heap limit or calling process.exit ends alone; each is restarted, its requests are
@@ -14,18 +13,8 @@ const SERVICE_RESTARTED = { result: 'error', msg: 'The server restarted part of 
 t.test('shard faults', async (t) => {
   const server = await startServer({ env: { SHARDS: '2', SHARD_WATCHDOG_MS: '1000', SHARD_HEAP_LIMIT_MB: '256' } });
   t.teardown(() => server.stop());
-  const env = { DATA_DIR: server.dataDir, EXTERNAL_HOST: `localhost:${server.port}` };
   const api = new ApiClient(server.baseUrl, server.owner);
-
-  // A realm that lives on the other shard than the default realm, with its own owner.
-  const defaultShard = shardIndexFor('default', 2);
-  let other = '';
-  for (let i = 0; other === ''; i++) if (shardIndexFor(`f${i}`, 2) !== defaultShard) other = `f${i}`;
-  const created = manage(['create-realm', '--subdomain', other, '--name', 'Other', '--owner-email', 'o@other.test'], env);
-  t.equal(created.status, 0, created.stderr);
-  // The owner's credentials come out as the [api] section of an ini file.
-  const ini = (key: string): string => new RegExp(`^${key}=(.*)$`, 'm').exec(created.stdout)?.[1] ?? '';
-  const otherApi = new ApiClient(server.baseUrl, { email: ini('email'), key: ini('key') }, `${other}.localhost:${server.port}`);
+  const otherApi = realmOnAnotherShard(server, 2);
 
   /** Requests to the other shard's realm, one after another, until `done` settles. */
   async function otherRealmMeanwhile(done: Promise<unknown>): Promise<number[]> {

@@ -63,6 +63,28 @@ function fill(path: string, value: string): string {
   return path.replace(/\{[a-z_]+\}/g, value);
 }
 
+interface RouteParameters {
+  method: string;
+  path: string;
+  /** Query or body parameter names (path parameters aside). */
+  names: string[];
+  inQuery: boolean;
+}
+
+/** Every described route but the spared ones, with the names of its parameters. */
+function describedRoutes(paths: Record<string, Record<string, Operation>>): RouteParameters[] {
+  return Object.entries(paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .map(([lower, operation]) => {
+        const method = lower.toUpperCase();
+        const body = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {};
+        const names = [...(operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name), ...Object.keys(body)];
+        return { method, path, names, inQuery: method === 'GET' || method === 'DELETE' };
+      })
+      .filter((route) => !SPARED.has(`${route.method} ${route.path}`)),
+  );
+}
+
 /** A realistic path: each path parameter a small number (or `me` for users). */
 function plainPath(path: string): string {
   return path.replace(/\{([a-z_]+)\}/g, (_, name: string) => (name === 'user_id_or_email' ? 'me' : '1'));
@@ -87,51 +109,39 @@ t.test('every route answers bad input with a JSON error below 500', async (t) =>
   };
 
   // Parameters of each route with the corpus, one parameter at a time.
-  for (const [path, methods] of Object.entries(description.paths)) {
-    for (const [lower, operation] of Object.entries(methods)) {
-      const method = lower.toUpperCase();
-      if (SPARED.has(`${method} ${path}`)) continue;
-      const body = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {};
-      const names = [...(operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name), ...Object.keys(body)];
-      const inQuery = method === 'GET' || method === 'DELETE';
-      for (const name of names) {
-        for (const [label, value] of CORPUS) {
-          // A query string is part of the request head, which this HTTP library caps at 4 KB
-          // (README, limits of the HTTP front end): long values travel in bodies only.
-          if (inQuery && value.length > QUERY_VALUE_LIMIT) continue;
-          const answer = await send({
-            baseUrl: server.baseUrl,
-            method,
-            path: `/api/v1${plainPath(path)}`,
-            params: { [name]: value },
-            encoding: inQuery ? 'query' : 'form',
-            auth: server.owner,
-          });
-          judge(`${method} ${path} ${name}=${label}`, answer);
-        }
+  const routes = describedRoutes(description.paths);
+  for (const { method, path, names, inQuery } of routes) {
+    for (const name of names) {
+      for (const [label, value] of CORPUS) {
+        // A query string is part of the request head, which this HTTP library caps at 4 KB
+        // (README, limits of the HTTP front end): long values travel in bodies only.
+        if (inQuery && value.length > QUERY_VALUE_LIMIT) continue;
+        const answer = await send({
+          baseUrl: server.baseUrl,
+          method,
+          path: `/api/v1${plainPath(path)}`,
+          params: { [name]: value },
+          encoding: inQuery ? 'query' : 'form',
+          auth: server.owner,
+        });
+        judge(`${method} ${path} ${name}=${label}`, answer);
       }
-      if (path.includes('{')) {
-        for (const value of PATH_CORPUS) {
-          judge(`${method} ${path} path=${value.slice(0, 20)}`, await send({ baseUrl: server.baseUrl, method, path: `/api/v1${fill(path, value)}`, auth: server.owner }));
-        }
+    }
+    if (path.includes('{')) {
+      for (const value of PATH_CORPUS) {
+        judge(`${method} ${path} path=${value.slice(0, 20)}`, await send({ baseUrl: server.baseUrl, method, path: `/api/v1${fill(path, value)}`, auth: server.owner }));
       }
     }
   }
 
   // Values drawn by fast-check (fixed seed: the same cases every run) for every parameter.
   const drawn = fc.sample(fc.oneof(fc.string(), fc.json(), fc.integer(), fc.double().map(String), fc.string({ unit: 'binary' })), { seed: 20, numRuns: 8 });
-  for (const [path, methods] of Object.entries(description.paths)) {
-    for (const [lower, operation] of Object.entries(methods)) {
-      const method = lower.toUpperCase();
-      if (SPARED.has(`${method} ${path}`)) continue;
-      const body = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {};
-      const names = [...(operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name), ...Object.keys(body)];
-      if (names.length === 0) continue;
-      for (const value of drawn) {
-        const params = Object.fromEntries(names.map((name) => [name, String(value)]));
-        const encoding = method === 'GET' || method === 'DELETE' ? 'query' : 'form';
-        judge(`${method} ${path} drawn ${JSON.stringify(value).slice(0, 40)}`, await send({ baseUrl: server.baseUrl, method, path: `/api/v1${plainPath(path)}`, params, encoding, auth: server.owner }));
-      }
+  for (const { method, path, names, inQuery } of routes) {
+    if (names.length === 0) continue;
+    for (const value of drawn) {
+      const params = Object.fromEntries(names.map((name) => [name, String(value)]));
+      const spec = { baseUrl: server.baseUrl, method, path: `/api/v1${plainPath(path)}`, params, encoding: inQuery ? 'query' : 'form', auth: server.owner } as const;
+      judge(`${method} ${path} drawn ${JSON.stringify(value).slice(0, 40)}`, await send(spec));
     }
   }
 
