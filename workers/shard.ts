@@ -72,7 +72,7 @@ export class Shard {
       return reply(frame.id, 503, { result: 'error', msg: 'This organization is unavailable; the server log says why' });
     }
     if (!realm) {
-      const err = errors.noSuchRealm(frame.realm);
+      const err = errors.noSuchRealm();
       return reply(frame.id, err.status, err.toBody());
     }
     return dispatch(realm, frame);

@@ -148,7 +148,8 @@ export class FrontEnd {
     }
     const realm = this.resolver.resolve(head.host);
     if (realm === null) {
-      writeJsonOrHeaders(res, headOnly, 404, jsonError(`There is no organization at ${head.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' }));
+      // The public server's text for a host that maps to no organization (InvalidSubdomainError).
+      writeJsonOrHeaders(res, headOnly, 404, jsonError('Invalid subdomain', { code: 'NONEXISTENT_SUBDOMAIN' }));
       return logDone(404, null, null);
     }
     const matched =

@@ -125,7 +125,8 @@ export class StaticSite {
       return this.send(res, req, method, file, ASSET_HEADERS);
     }
     if (!request.realmExists()) {
-      const body = jsonError(`There is no organization at ${request.host || 'this address'}`, { code: 'NONEXISTENT_SUBDOMAIN' });
+      // The public server's text for a host that maps to no organization (InvalidSubdomainError).
+      const body = jsonError('Invalid subdomain', { code: 'NONEXISTENT_SUBDOMAIN' });
       return answer(res, method, 404, JSON_TYPE, Buffer.from(body), {});
     }
     if (SIGNED_IN_PATHS.has(request.url) && !request.signedIn) {

@@ -78,8 +78,8 @@ export const errors = {
   passwordAuthDisabled: () => new ApiError('Password authentication is disabled in this organization', 'PASSWORD_AUTH_DISABLED', 401),
   authenticationFailed: () =>
     new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401),
-  noSuchRealm: (realm: string) =>
-    new ApiError(`There is no organization named '${realm}' on this server`, 'NONEXISTENT_SUBDOMAIN', 404),
+  // The public server's InvalidSubdomainError: a host that maps to no organization.
+  noSuchRealm: () => new ApiError('Invalid subdomain', 'NONEXISTENT_SUBDOMAIN', 404),
   // register: parameters refused to spectators (feature level 149) and guests (api-notes §e)
   invalidForAnonymous: (name: string) => new ApiError(`Invalid '${name}' parameter for anonymous request`),
   notAuthorizedForQuery: () => new ApiError('User not authorized for this query'),
