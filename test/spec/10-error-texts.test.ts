@@ -109,6 +109,12 @@ t.test('common errors answer the public texts, codes, statuses and fields', asyn
     ['typing to two streams', () => owner.post('/typing', { op: 'start', type: 'stream', to: [streamId, streamId + 1], topic: 't' }), 400, badRequest('Cannot send to multiple streams')],
     ['a user group named twice', () => owner.post('/user_groups/create', { name: 'crew', description: 'd', members: [ownerId] }), 400, badRequest("User group 'crew' already exists.")],
     [
+      'an alert word that is too long',
+      () => owner.post('/users/me/alert_words', { alert_words: ['short', 'long'.repeat(26)] }),
+      400,
+      badRequest('alert_words[1] is too long (limit: 100 characters)'),
+    ],
+    [
       'an unknown scheduled message',
       () => owner.call('DELETE', '/scheduled_messages/99999'),
       404,

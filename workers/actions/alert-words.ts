@@ -6,10 +6,10 @@ import type { Realm } from '../realm';
 export const MAX_ALERT_WORD_LENGTH = 100;
 
 function checkWords(words: string[]): string[] {
-  const cleaned = words.map((w) => w.trim()).filter((w) => w !== '');
-  const tooLong = cleaned.find((w) => w.length > MAX_ALERT_WORD_LENGTH);
-  if (tooLong !== undefined) throw errors.badRequest(`alert_words item is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
-  return cleaned;
+  // The public text names the word by its place in the list the client sent (openapi add-alert-words).
+  const tooLong = words.findIndex((w) => w.trim().length > MAX_ALERT_WORD_LENGTH);
+  if (tooLong !== -1) throw errors.stringTooLong(`alert_words[${tooLong}]`, MAX_ALERT_WORD_LENGTH);
+  return words.map((w) => w.trim()).filter((w) => w !== '');
 }
 
 /**
