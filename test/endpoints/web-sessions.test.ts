@@ -112,11 +112,11 @@ t.test('web sessions', async (t) => {
     const message = { type: 'stream', to: 'general', topic: 'csrf', content: 'through the page' };
     const missing = await web.post('/messages', message, { csrf: null });
     t.equal(missing.status, 403);
-    t.strictSame(missing.body, { result: 'error', msg: 'CSRF verification failed.', code: 'CSRF_FAILED', reason: 'CSRF token missing.' });
+    t.strictSame(missing.body, { result: 'error', msg: 'CSRF error: CSRF token missing.', code: 'CSRF_FAILED', reason: 'CSRF token missing.' });
     const other = await signIn(server.baseUrl, server.owner.email, server.owner.password);
     const wrong = await web.post('/messages', message, { csrf: other.csrfToken });
     t.equal(wrong.status, 403);
-    t.strictSame(wrong.body, { result: 'error', msg: 'CSRF verification failed.', code: 'CSRF_FAILED', reason: 'CSRF token incorrect.' });
+    t.strictSame(wrong.body, { result: 'error', msg: 'CSRF error: CSRF token incorrect.', code: 'CSRF_FAILED', reason: 'CSRF token incorrect.' });
     const sent = await web.post('/messages', message);
     t.equal(sent.status, 200);
     hasFields(t, sent.body, { result: 'success', id: Number });

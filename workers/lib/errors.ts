@@ -283,6 +283,6 @@ export const errors = {
   // The web page's session is missing, unknown, expired, or its user deactivated.
   sessionRequired: () => new ApiError('Not logged in: API authentication or user session required', null, 401, {}, SESSION_CHALLENGE),
   sessionUserDeactivated: () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, SESSION_CHALLENGE),
-  // api-notes §f: session requests only, with a `reason`.
-  csrfFailed: (reason: string) => new ApiError('CSRF verification failed.', 'CSRF_FAILED', 403, { reason }),
+  // api-notes §f: session requests only, with a `reason`; the text is the public server's CsrfFailureError.
+  csrfFailed: (reason: string) => new ApiError(`CSRF error: ${reason}`, 'CSRF_FAILED', 403, { reason }),
 };
