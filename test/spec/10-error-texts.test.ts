@@ -30,7 +30,12 @@ t.test('common errors answer the public texts, codes, statuses and fields', asyn
 
   const cases: [string, () => Promise<ApiResponse>, number, Record<string, unknown>][] = [
     // SPEC §Authentication 2: missing credentials are answered without a code.
-    ['no credentials', () => anonymous.get('/users/me'), 401, { result: 'error', msg: 'Not logged in: API authentication or user session required' }],
+    [
+      'no credentials',
+      () => anonymous.get('/users/me'),
+      401,
+      { result: 'error', msg: 'Not logged in: API authentication or user session required' },
+    ],
     [
       'a wrong API key',
       () => owner.as({ email: server.owner.email, key: 'x'.repeat(32) }).get('/users/me'),
@@ -49,7 +54,12 @@ t.test('common errors answer the public texts, codes, statuses and fields', asyn
       400,
       { result: 'error', msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' },
     ],
-    ['an argument that is not JSON', () => owner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[' }), 400, badRequest('Argument "narrow" is not valid JSON.')],
+    [
+      'an argument that is not JSON',
+      () => owner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[' }),
+      400,
+      badRequest('Argument "narrow" is not valid JSON.'),
+    ],
     [
       'an unknown stream name',
       () => owner.post('/messages', { type: 'stream', to: 'nonexistent', topic: 't', content: 'x' }),
@@ -63,7 +73,12 @@ t.test('common errors answer the public texts, codes, statuses and fields', asyn
       { result: 'error', msg: "Stream with ID '99999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 99999 },
     ],
     ['an unknown stream ID to read', () => owner.get('/streams/99999'), 400, badRequest('Invalid stream ID')],
-    ['an unknown stream name to look up', () => owner.get('/get_stream_id', { stream: 'nonexistent' }), 400, badRequest("Invalid stream name 'nonexistent'")],
+    [
+      'an unknown stream name to look up',
+      () => owner.get('/get_stream_id', { stream: 'nonexistent' }),
+      400,
+      badRequest("Invalid stream name 'nonexistent'"),
+    ],
     ['an unknown message', () => owner.get('/messages/99999'), 400, badRequest('Invalid message(s)')],
     ['an unknown user', () => owner.get('/users/99999'), 400, badRequest('No such user')],
     ['an unknown user group', () => owner.get('/user_groups/99999/members'), 400, badRequest('Invalid user group')],
@@ -91,23 +106,58 @@ t.test('common errors answer the public texts, codes, statuses and fields', asyn
       400,
       { result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' },
     ],
-    ['a guest creating a bot', () => guest.post('/bots', { full_name: 'Robot', short_name: 'robot' }), 400, badRequest('Not allowed for guest users')],
+    [
+      'a guest creating a bot',
+      () => guest.post('/bots', { full_name: 'Robot', short_name: 'robot' }),
+      400,
+      badRequest('Not allowed for guest users'),
+    ],
     [
       'a member editing the content of an administrator’s message',
       () => member.call('PATCH', `/messages/${messageId}`, { content: 'changed' }),
       400,
       badRequest("You don't have permission to edit this message"),
     ],
-    ['an unknown emoji', () => owner.post(`/messages/${messageId}/reactions`, { emoji_name: 'nonexistent' }), 400, badRequest("Emoji 'nonexistent' does not exist")],
-    ['a reaction given twice', () => owner.post(`/messages/${messageId}/reactions`, { emoji_name: 'smile' }), 400, badRequest('Reaction already exists.')],
-    ['a reaction never given', () => owner.call('DELETE', `/messages/${messageId}/reactions`, { emoji_name: 'heart' }), 400, badRequest("Reaction doesn't exist.")],
+    [
+      'an unknown emoji',
+      () => owner.post(`/messages/${messageId}/reactions`, { emoji_name: 'nonexistent' }),
+      400,
+      badRequest("Emoji 'nonexistent' does not exist"),
+    ],
+    [
+      'a reaction given twice',
+      () => owner.post(`/messages/${messageId}/reactions`, { emoji_name: 'smile' }),
+      400,
+      badRequest('Reaction already exists.'),
+    ],
+    [
+      'a reaction never given',
+      () => owner.call('DELETE', `/messages/${messageId}/reactions`, { emoji_name: 'heart' }),
+      400,
+      badRequest("Reaction doesn't exist."),
+    ],
     ['muting oneself', () => owner.post(`/users/me/muted_users/${ownerId}`), 400, badRequest('Cannot mute self')],
     ['muting twice', () => owner.post(`/users/me/muted_users/${people.member.id}`), 400, badRequest('User already muted')],
-    ['unmuting someone not muted', () => owner.call('DELETE', `/users/me/muted_users/${people.admin.id}`), 400, badRequest('User is not muted')],
+    [
+      'unmuting someone not muted',
+      () => owner.call('DELETE', `/users/me/muted_users/${people.admin.id}`),
+      400,
+      badRequest('User is not muted'),
+    ],
     ['muting an unknown user', () => owner.post('/users/me/muted_users/99999'), 400, badRequest('No such user')],
     ['typing to an unknown user', () => owner.post('/typing', { op: 'start', to: [99999] }), 400, badRequest('Invalid user ID 99999')],
-    ['typing to two streams', () => owner.post('/typing', { op: 'start', type: 'stream', to: [streamId, streamId + 1], topic: 't' }), 400, badRequest('Cannot send to multiple streams')],
-    ['a user group named twice', () => owner.post('/user_groups/create', { name: 'crew', description: 'd', members: [ownerId] }), 400, badRequest("User group 'crew' already exists.")],
+    [
+      'typing to two streams',
+      () => owner.post('/typing', { op: 'start', type: 'stream', to: [streamId, streamId + 1], topic: 't' }),
+      400,
+      badRequest('Cannot send to multiple streams'),
+    ],
+    [
+      'a user group named twice',
+      () => owner.post('/user_groups/create', { name: 'crew', description: 'd', members: [ownerId] }),
+      400,
+      badRequest("User group 'crew' already exists."),
+    ],
     [
       'an alert word that is too long',
       () => owner.post('/users/me/alert_words', { alert_words: ['short', 'long'.repeat(26)] }),
@@ -120,12 +170,23 @@ t.test('common errors answer the public texts, codes, statuses and fields', asyn
       404,
       { result: 'error', msg: 'Scheduled message does not exist', code: 'BAD_REQUEST' },
     ],
-    ['an unknown draft', () => owner.call('DELETE', '/drafts/99999'), 404, { result: 'error', msg: 'Draft does not exist', code: 'BAD_REQUEST' }],
+    [
+      'an unknown draft',
+      () => owner.call('DELETE', '/drafts/99999'),
+      404,
+      { result: 'error', msg: 'Draft does not exist', code: 'BAD_REQUEST' },
+    ],
     [
       'the only owner deactivating themselves',
       () => owner.call('DELETE', '/users/me'),
       400,
-      { result: 'error', msg: 'Cannot deactivate the only organization owner.', code: 'CANNOT_DEACTIVATE_LAST_USER', is_last_owner: true, entity: 'organization owner' },
+      {
+        result: 'error',
+        msg: 'Cannot deactivate the only organization owner.',
+        code: 'CANNOT_DEACTIVATE_LAST_USER',
+        is_last_owner: true,
+        entity: 'organization owner',
+      },
     ],
   ];
   for (const [name, send, status, body] of cases) {
