@@ -2,7 +2,7 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { responseViolations } from '../helpers/openapi';
-import { onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, type Person } from '../helpers/people';
+import { deactivateUser, onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, updateSettings, type Person } from '../helpers/people';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
@@ -43,7 +43,7 @@ t.test('user reads', async (t) => {
 
   t.test('GET /users lists people, bots and deactivated users with every SPEC field', async (t) => {
     const gone = await createMember(api, 'Gone');
-    file.run('UPDATE users SET is_active = 0 WHERE id = ?', gone.id);
+    await deactivateUser(api, gone.id);
     const res = await api.get('/users', { client_extavatar: false, include_custom_profile_fields: true });
     t.equal(res.status, 200);
     t.strictSame(responseViolations('get', '/users', res.body), []);
@@ -135,18 +135,19 @@ t.test('user reads', async (t) => {
   });
 
   t.test("a bot's real email is always visible, and deactivated users follow the same rule", async (t) => {
-    file.run(
-      `INSERT INTO users (email, delivery_email, full_name, api_key, role, is_bot, bot_type, bot_owner_id, date_joined, settings)
-       VALUES ('helper-bot@example.com', 'helper-bot@example.com', 'Helper', 'k'||hex(randomblob(15)), 400, 1, 1, ?, 0, '{"email_address_visibility":4}')`,
-      target.id,
-    );
-    const botId = Number(file.value("SELECT id FROM users WHERE delivery_email = 'helper-bot@example.com'"));
-    const res = await api.as(viewers['guest'] as Person).get(`/users/${botId}`);
-    hasFields(t, res.body['user'], { user_id: botId, delivery_email: 'helper-bot@example.com', is_bot: true, bot_type: 1, bot_owner_id: target.id });
+    const created = await api.as(target).post('/bots', { full_name: 'Helper', short_name: 'helper' });
+    t.equal(created.status, 200, created.text);
+    const botId = Number(created.body['user_id']);
+    const botUser = (await api.get(`/users/${botId}`)).body['user'] as UserObject;
+    const bot = { id: botId, email: String(botUser['delivery_email']), key: String(created.body['api_key']) };
+    // the bot itself asks that its email be seen by no one, which SPEC says does not hide a bot's
+    await updateSettings(api.as(bot), { email_address_visibility: 4 });
+    const res = await api.as(viewers['guest'] as Person).get(`/users/${bot.id}`);
+    hasFields(t, res.body['user'], { user_id: bot.id, delivery_email: bot.email, is_bot: true, bot_type: 1, bot_owner_id: target.id });
     t.notOk('profile_data' in (res.body['user'] as UserObject), 'bots have no profile_data');
     const gone = await createMember(api, 'Hidden');
     await api.as(gone).call('PATCH', '/settings', { email_address_visibility: 3 });
-    file.run('UPDATE users SET is_active = 0 WHERE id = ?', gone.id);
+    await deactivateUser(api, gone.id);
     const state = (await api.as(viewers['member'] as Person).post('/register', { fetch_event_types: ['realm_user'] })).body;
     const inactive = (state['realm_non_active_users'] as UserObject[]).find((m) => m['user_id'] === gone.id);
     hasFields(t, inactive, { email: hiddenAddress(gone.id), delivery_email: null, is_active: false });

@@ -3,7 +3,7 @@ import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { componentSchema, responseViolations, violations } from '../helpers/openapi';
-import { RealmFile } from '../helpers/realm-file';
+import { deactivateUser } from '../helpers/people';
 import { startServer } from '../helpers/server';
 
 const error = (msg: string, code = 'BAD_REQUEST') => ({ result: 'error', msg, code });
@@ -13,13 +13,11 @@ t.test('custom profile fields', async (t) => {
   const server = await startServer();
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
   const aliceCredentials = await createMember(owner, 'Alice');
   const alice = owner.as(aliceCredentials);
   const bob = await createMember(owner, 'Bob');
   const gone = await createMember(owner, 'Gone');
-  realmFile.run('UPDATE users SET is_active = 0 WHERE id = ?', gone.id);
+  await deactivateUser(owner, gone.id);
 
   const create = async (params: Record<string, string | number | boolean | object>): Promise<number> => {
     const res = await owner.post('/realm/profile_fields', params);

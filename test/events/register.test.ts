@@ -4,7 +4,7 @@ import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
-import { setRole } from '../helpers/people';
+import { deactivateUser, reactivateUser, setRole, updateSettings } from '../helpers/people';
 
 type Body = Record<string, unknown>;
 
@@ -96,7 +96,7 @@ t.test('POST /register', async (t) => {
   });
 
   t.test('user settings: defaults, the stored value, and legacy keys only without user_settings_object', async (t) => {
-    file.run(`UPDATE users SET settings = '{"enter_sends":true,"emojiset":"vendorb"}' WHERE id = ?`, alice.id);
+    await updateSettings(api.as(alice), { enter_sends: true, emojiset: 'vendorb' });
     const types = ['user_settings', 'update_display_settings', 'update_global_notifications'];
     const legacy = await register(api.as(alice), { fetch_event_types: types });
     const settings = legacy.body['user_settings'] as Body;
@@ -115,7 +115,7 @@ t.test('POST /register', async (t) => {
   });
 
   t.test('realm_user lists active users by id, system bots, and the caller', async (t) => {
-    file.run('UPDATE users SET is_active = 0 WHERE id = ?', bob.id);
+    await deactivateUser(api, bob.id);
     const res = await register(api.as(alice), { fetch_event_types: ['realm_user'] });
     const users = res.body['realm_users'] as Body[];
     const ids = users.map((u) => u['user_id'] as number);
@@ -132,7 +132,7 @@ t.test('POST /register', async (t) => {
     t.equal((users[0] as Body)['avatar_url'], null, 'client_extavatar defaults to true when authenticated');
     const withUrls = await register(api.as(alice), { fetch_event_types: ['realm_user'], client_extavatar: false });
     t.match((withUrls.body['realm_users'] as Body[])[0]?.['avatar_url'], /^https:\/\//);
-    file.run('UPDATE users SET is_active = 1 WHERE id = ?', bob.id);
+    await reactivateUser(api, bob.id);
   });
 
   t.test('subscriptions, unsubscribed and never_subscribed, with subscribers on request', async (t) => {
@@ -162,10 +162,10 @@ t.test('POST /register', async (t) => {
     const plain = (nulls.body['subscriptions'] as Body[])[0] as Body;
     t.equal(plain['desktop_notifications'], null);
     t.notOk('subscribers' in plain);
-    file.run('UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?', alice.id, await streamIdOf(api, 'general'));
+    await api.as(alice).call('DELETE', '/users/me/subscriptions', { subscriptions: ['general'] }, 'query');
     const left = await register(api.as(alice), { fetch_event_types: ['subscription'] });
     t.strictSame((left.body['unsubscribed'] as Body[]).map((s) => s['name']), ['general']);
-    file.run('UPDATE subscriptions SET active = 1 WHERE user_id = ? AND stream_id = ?', alice.id, await streamIdOf(api, 'general'));
+    await api.as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
   });
 
   t.test('messages: max id, unread counts by conversation, mentions, starred, recent conversations', async (t) => {
@@ -244,9 +244,8 @@ t.test('POST /register', async (t) => {
     const subscribers = await register(anon, { include_subscribers: true });
     t.equal(subscribers.status, 400);
     t.strictSame(subscribers.body, { result: 'error', msg: "Invalid 'include_subscribers' parameter for anonymous request", code: 'BAD_REQUEST' });
-    // Creating web-public streams is not enabled yet: the flag is set in the realm file.
-    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'showcase' }] });
-    file.run('UPDATE streams SET is_web_public = 1 WHERE id = ?', await streamIdOf(api, 'showcase'));
+    const showcase = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'showcase' }], is_web_public: true });
+    t.equal(showcase.status, 200, showcase.text);
     const res = await register(anon);
     t.equal(res.status, 200, res.text);
     t.equal(res.body['queue_id'], null);

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient, type ApiResponse } from '../helpers/http';
-import { RealmFile, streamIdOf } from '../helpers/realm-file';
+import { streamIdOf } from '../helpers/realm-file';
+import { deactivateUser, reactivateUser, updateSettings } from '../helpers/people';
 import { startServer, type Credentials } from '../helpers/server';
 
 type Event = Record<string, unknown>;
@@ -45,8 +46,6 @@ t.test('POST /typing', async (t) => {
   const owner = new ApiClient(server.baseUrl, server.owner);
   const [alice, bob, carol] = [await createMember(owner, 'Alice'), await createMember(owner, 'Bob'), await createMember(owner, 'Carol')];
   const as = (member: Member) => owner.as(member);
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
 
   // typing-room: owner, Alice and Bob; Carol is not subscribed. secret-room: private, the owner's.
   const subscribe = await owner.post('/users/me/subscriptions', {
@@ -134,8 +133,8 @@ t.test('POST /typing', async (t) => {
 
     t.test('a sender who turned direct typing notifications off is refused', async (t) => {
       const reader = await QueueReader.register(as(bob));
-      realmFile.run('UPDATE users SET settings = ? WHERE id = ?', JSON.stringify({ send_private_typing_notifications: false }), alice.id);
-      t.teardown(() => realmFile.run("UPDATE users SET settings = '{}' WHERE id = ?", alice.id));
+      await updateSettings(as(alice), { send_private_typing_notifications: false });
+      t.teardown(() => updateSettings(as(alice), { send_private_typing_notifications: true }));
       const res = await typing(alice, { op: 'start', to: [bob.id] });
       t.equal(res.status, 400);
       t.strictSame(res.body, BAD('User has disabled typing notifications for direct messages'));
@@ -146,8 +145,8 @@ t.test('POST /typing', async (t) => {
 
     t.test('a sender who turned stream typing notifications off is refused', async (t) => {
       const reader = await QueueReader.register(as(bob), { stream_typing_notifications: true });
-      realmFile.run('UPDATE users SET settings = ? WHERE id = ?', JSON.stringify({ send_stream_typing_notifications: false }), alice.id);
-      t.teardown(() => realmFile.run("UPDATE users SET settings = '{}' WHERE id = ?", alice.id));
+      await updateSettings(as(alice), { send_stream_typing_notifications: false });
+      t.teardown(() => updateSettings(as(alice), { send_stream_typing_notifications: true }));
       const res = await typing(alice, { type: 'stream', op: 'start', to: [roomId], topic: 'x' });
       t.equal(res.status, 400);
       t.strictSame(res.body, BAD('User has disabled typing notifications for stream messages'));
@@ -201,8 +200,8 @@ t.test('POST /typing', async (t) => {
 
   t.test('a deactivated participant stays in the conversation but gets nothing', async (t) => {
     const bobQueue = await QueueReader.register(as(bob));
-    realmFile.run('UPDATE users SET is_active = 0 WHERE id = ?', carol.id);
-    t.teardown(() => realmFile.run('UPDATE users SET is_active = 1 WHERE id = ?', carol.id));
+    await deactivateUser(owner, carol.id);
+    t.teardown(() => reactivateUser(owner, carol.id));
     const res = await typing(alice, { op: 'start', to: [bob.id, carol.id] });
     t.equal(res.status, 200);
     t.strictSame(await bobQueue.read(), [

@@ -51,3 +51,21 @@ export async function emailConfirmationPath(server: TestServer, userId: number):
   const line = await server.logLine((l) => l.includes('"confirmation_url"') && l.includes(`"user_id":${userId},`));
   return new URL((JSON.parse(line) as { confirmation_url: string }).confirmation_url).pathname.replace('/api/v1', '');
 }
+
+/** Deactivates a user through `DELETE /users/{id}`, as an administrator (whose credentials `api` holds) would. */
+export async function deactivateUser(api: ApiClient, userId: number): Promise<void> {
+  const answer = await api.call('DELETE', `/users/${userId}`);
+  if (answer.status !== 200) throw new Error(`deactivate user ${userId}: ${answer.status} ${answer.text}`);
+}
+
+/** Brings a deactivated user back through `POST /users/{id}/reactivate`, as an administrator would. */
+export async function reactivateUser(api: ApiClient, userId: number): Promise<void> {
+  const answer = await api.post(`/users/${userId}/reactivate`);
+  if (answer.status !== 200) throw new Error(`reactivate user ${userId}: ${answer.status} ${answer.text}`);
+}
+
+/** Changes the settings of the user whose credentials `client` holds, through `PATCH /settings`. */
+export async function updateSettings(client: ApiClient, settings: Record<string, string | number | boolean>): Promise<void> {
+  const answer = await client.call('PATCH', '/settings', settings);
+  if (answer.status !== 200) throw new Error(`settings ${JSON.stringify(settings)}: ${answer.status} ${answer.text}`);
+}
