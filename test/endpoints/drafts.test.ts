@@ -3,7 +3,8 @@ import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile, streamIdOf } from '../helpers/realm-file';
+import { updateSettings } from '../helpers/people';
+import { streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
 const error = (msg: string, code = 'BAD_REQUEST') => ({ result: 'error', msg, code });
@@ -12,8 +13,6 @@ t.test('drafts', async (t) => {
   const server = await startServer();
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
   const aliceCredentials = await createMember(owner, 'Alice');
   const alice = owner.as(aliceCredentials);
   const bob = await createMember(owner, 'Bob');
@@ -53,8 +52,8 @@ t.test('drafts', async (t) => {
       t.strictSame(del.body, error('Draft does not exist'));
     });
     t.test('a user who turned synchronization off is refused', async (t) => {
-      realmFile.run(`UPDATE users SET settings = '{"enable_drafts_synchronization":false}' WHERE id = ?`, bob.id);
-      t.teardown(() => realmFile.run("UPDATE users SET settings = '{}' WHERE id = ?", bob.id));
+      await updateSettings(owner.as(bob), { enable_drafts_synchronization: false });
+      t.teardown(() => updateSettings(owner.as(bob), { enable_drafts_synchronization: true }));
       const res = await owner.as(bob).post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'c' }] });
       t.strictSame(res.body, error('User has disabled synchronizing drafts.'));
       t.strictSame((await owner.as(bob).call('DELETE', '/drafts/1')).body, error('User has disabled synchronizing drafts.'));

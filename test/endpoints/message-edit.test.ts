@@ -124,7 +124,8 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
   t.test('mention flags follow the new content and read stays set', async (t) => {
     const id = await sendToStream(api.as(alice), 'general', 'mentions', 'hello all');
     t.strictSame((await fetchMessage(api.as(bob), id))['flags'], [], 'bob has no flags yet');
-    realmFile.run('UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND message_id = ?', bob.id, id);
+    const read = await api.as(bob).post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
+    t.equal(read.status, 200, read.text);
     await api.as(alice).call('PATCH', `/messages/${id}`, { content: `hello @**${bobName}**` });
     t.strictSame((await fetchMessage(api.as(bob), id))['flags'], ['read', 'mentioned']);
     await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'hello again' });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createBot, createMember } from '../helpers/fixtures';
 import { responseViolations } from '../helpers/openapi';
 import { deactivateUser, onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, updateSettings, type Person } from '../helpers/people';
 import { RealmFile } from '../helpers/realm-file';
@@ -135,11 +135,7 @@ t.test('user reads', async (t) => {
   });
 
   t.test("a bot's real email is always visible, and deactivated users follow the same rule", async (t) => {
-    const created = await api.as(target).post('/bots', { full_name: 'Helper', short_name: 'helper' });
-    t.equal(created.status, 200, created.text);
-    const botId = Number(created.body['user_id']);
-    const botUser = (await api.get(`/users/${botId}`)).body['user'] as UserObject;
-    const bot = { id: botId, email: String(botUser['delivery_email']), key: String(created.body['api_key']) };
+    const bot = await createBot(api.as(target), 'helper');
     // the bot itself asks that its email be seen by no one, which SPEC says does not hide a bot's
     await updateSettings(api.as(bot), { email_address_visibility: 4 });
     const res = await api.as(viewers['guest'] as Person).get(`/users/${bot.id}`);

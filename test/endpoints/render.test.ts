@@ -1,5 +1,3 @@
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
@@ -10,6 +8,7 @@ import {
   loadFixture,
   normalizeWhitespaceBetweenTags,
 } from '../helpers/markdown-fixture';
+import { updateSettings } from '../helpers/people';
 import { startServer } from '../helpers/server';
 
 // The fixture's realm lives at this address; ours at the test server's, so links into the
@@ -21,12 +20,9 @@ t.test('the Markdown fixture through POST /messages/render', async (t) => {
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
   const realmUrl = `http://localhost:${server.port}`;
-  // translate_emoticons is a personal setting; its endpoint (PATCH /settings) is not built
-  // yet, so this user gets it straight in the realm file.
+  // translate_emoticons is a personal setting: this user turns it on
   const emoticonUser = await createMember(api, 'Emoticons');
-  const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
-  db.prepare(`UPDATE users SET settings = '{"translate_emoticons":true}' WHERE id = ?`).run(emoticonUser.id);
-  db.close();
+  await updateSettings(api.as(emoticonUser), { translate_emoticons: true });
 
   const fixture = loadFixture();
   const total = fixture.regular_tests.length + fixture.linkify_tests.length;

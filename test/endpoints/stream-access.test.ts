@@ -1,9 +1,9 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, updateRealm } from '../helpers/fixtures';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
-import { STREAM_EVENTS_TOPIC, createStream } from '../helpers/stream-notices';
+import { NOTIFICATION_BOT_NAME, STREAM_EVENTS_TOPIC, createStream } from '../helpers/stream-notices';
 import { setRole } from '../helpers/people';
 import { hasFields } from '../helpers/exact';
 
@@ -50,7 +50,15 @@ t.test('the read access matrix', async (t) => {
     ids[key] = created.streamId;
     notice[key] = created.noticeId;
   }
-  realmFile.run('UPDATE streams SET is_web_public = 1 WHERE name = ?', names.web);
+  // The owner makes acc-web web-public, which needs spectator access for the moment (SPEC PATCH /streams).
+  await updateRealm(api, { enable_spectator_access: true });
+  const madeWebPublic = await api.call('PATCH', `/streams/${ids.web}`, { is_web_public: true });
+  if (madeWebPublic.status !== 200) throw new Error(`make ${names.web} web-public: ${madeWebPublic.text}`);
+  await updateRealm(api, { enable_spectator_access: false });
+  // That change has its own notice in the stream events topic, after the new-stream one.
+  const newestWeb = await api.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'stream', operand: ids.web }] });
+  const webAccessNotice = (newestWeb.body['messages'] as { id: number }[])[0]?.id as number;
+  hasFields(t, (newestWeb.body['messages'] as unknown[])[0], { subject: STREAM_EVENTS_TOPIC, sender_full_name: NOTIFICATION_BOT_NAME });
 
   // One message before the subscriber joins, one after: only the unshared stream hides the first
   // (and the notice, which came before too).
@@ -64,7 +72,8 @@ t.test('the read access matrix', async (t) => {
   t.equal(joined.status, 200, joined.text);
   for (const key of STREAM_KEYS) after[key] = await sendToStream(asAlice, names[key], 'after', `${key} after`);
 
-  const everything = (key: StreamKey) => ({ topics: ['after', 'before', STREAM_EVENTS_TOPIC], messages: [notice[key], before[key], after[key]] });
+  const noticesOf = (key: StreamKey) => (key === 'web' ? [notice[key], webAccessNotice] : [notice[key]]);
+  const everything = (key: StreamKey) => ({ topics: ['after', 'before', STREAM_EVENTS_TOPIC], messages: [...noticesOf(key), before[key], after[key]] });
   const sinceJoining = (key: StreamKey) => ({ topics: ['after'], messages: [after[key]] });
   const hidden = null;
   /** Per viewer and stream: what its topics and messages show, or null when the stream is invisible. */
@@ -154,7 +163,7 @@ t.test('the read access matrix', async (t) => {
   t.test('a guest subscribed to a public stream sees it, its subscribers and its whole history', async (t) => {
     const asGuest = api.as(guest);
     await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: names.public }], principals: [guest.id] });
-    t.teardown(() => realmFile.run('UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?', guest.id, ids.public));
+    t.teardown(() => api.call('DELETE', '/users/me/subscriptions', { subscriptions: [names.public], principals: [guest.id] }, 'query'));
     const listed = ((await asGuest.get('/streams')).body['streams'] as { name: string }[]).map((s) => s.name);
     t.strictSame(listed.filter((name) => name.startsWith('acc-')), [names.public]);
     t.strictSame((await asGuest.get(`/streams/${ids.public}/members`)).body['subscribers'], [alice.id, subscriber.id, guest.id]);
@@ -222,7 +231,7 @@ t.test('the read access matrix', async (t) => {
         const messages = res.body['messages'] as Record<string, unknown>[];
         t.strictSame(
           messages.map((m) => m['id']),
-          [notice.web, before.web, after.web],
+          [...noticesOf('web'), before.web, after.web],
         );
         t.strictSame(messages[0]?.['flags'], ['read', 'historical']);
         t.equal(messages[0]?.['avatar_url'] !== null, true, 'avatars are sent to spectators');
@@ -232,7 +241,7 @@ t.test('the read access matrix', async (t) => {
         const byName = await fetch([{ operator: 'stream', operand: names.web }]);
         t.strictSame(
           (byName.body['messages'] as { id: number }[]).map((m) => m.id),
-          [notice.web, before.web, after.web],
+          [...noticesOf('web'), before.web, after.web],
         );
         const topic = await fetch([
           { operator: 'stream', operand: ids.web },

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, updateRealm } from '../helpers/fixtures';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
@@ -156,11 +156,15 @@ t.test('the stream reads', async (t) => {
   t.test('GET /streams: each include flag with its default', async (t) => {
     const names = async (client: ApiClient, params: Record<string, boolean> = {}) =>
       ((await client.get('/streams', params)).body['streams'] as { name: string }[]).map((s) => s.name);
-    realmFile.run("UPDATE streams SET is_web_public = 1 WHERE name = 'reads-private'");
-    t.teardown(() => realmFile.run("UPDATE streams SET is_web_public = 0 WHERE name = 'reads-private'"));
+    // A web-public stream Bob is not subscribed to; web-public streams are public too (SPEC), so it
+    // shows apart from the public ones only with include_public off.
+    await updateRealm(api, { enable_spectator_access: true });
+    t.teardown(() => updateRealm(api, { enable_spectator_access: false }));
+    const web = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'reads-web' }], is_web_public: true });
+    t.equal(web.status, 200, web.text);
     const general = (await names(api, { include_all_active: true })).filter((n) => !n.startsWith('reads-'));
-    t.strictSame(await names(asBob), [...general, 'reads-public'].sort(), 'public and subscribed by default');
-    t.strictSame(await names(asBob, { include_web_public: true }), [...general, 'reads-private', 'reads-public'].sort());
+    t.strictSame(await names(asBob), [...general, 'reads-public', 'reads-web'].sort(), 'public and subscribed by default');
+    t.strictSame(await names(asBob, { include_public: false, include_web_public: true }), ['general', 'reads-public', 'reads-web']);
     t.strictSame(await names(asBob, { include_public: false }), ['general', 'reads-public'], 'subscribed only');
     t.strictSame(await names(asBob, { include_public: false, include_subscribed: false }), []);
     const withDefault = await asBob.get('/streams', { include_default: true });
@@ -170,6 +174,6 @@ t.test('the stream reads', async (t) => {
       { ...publicStream(), is_default: false },
     );
     t.strictSame(responseViolations('get', '/streams', withDefault.body), []);
-    t.strictSame(await names(api, { include_all_active: true, include_public: false }), [...general, 'reads-private', 'reads-public'].sort());
+    t.strictSame(await names(api, { include_all_active: true, include_public: false }), [...general, 'reads-private', 'reads-public', 'reads-web'].sort());
   });
 });

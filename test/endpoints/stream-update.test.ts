@@ -65,9 +65,9 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
     });
     t.test('a default stream cannot be made private', async (t) => {
       const generalId = await streamIdOf(api, 'general');
-      const file = new RealmFile(server);
-      t.teardown(() => file.close());
-      file.run('UPDATE streams SET is_default = 1 WHERE id = ?', generalId);
+      const made = await api.post('/default_streams', { stream_id: generalId });
+      t.equal(made.status, 200, made.text);
+      t.teardown(() => api.call('DELETE', '/default_streams', { stream_id: generalId }));
       t.strictSame((await patch(api, generalId, { is_private: true })).body, badRequest('Default streams cannot be made private.'));
     });
     t.test('stream_post_policy must be 1 to 4, the removal group an allowed system group', async (t) => {

@@ -1,9 +1,8 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createBot, createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { setRole } from '../helpers/people';
 
@@ -49,8 +48,6 @@ t.test('user group management', async (t) => {
   const server = await startServer();
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
   const alice = await createMember(owner, 'Alice');
   const bob = await createMember(owner, 'Bob');
   const guest = await createMember(owner, 'Guest');
@@ -89,8 +86,7 @@ t.test('user group management', async (t) => {
     const res = await owner.as(guest).get('/user_groups');
     t.equal(res.status, 400);
     t.strictSame(res.body, error('Not allowed for guest users'));
-    const bot = await createMember(owner, 'Bot');
-    realmFile.run('UPDATE users SET is_bot = 1, bot_type = 1 WHERE id = ?', bot.id);
+    const bot = await createBot(owner, 'grouper');
     t.strictSame((await owner.as(bot).get('/user_groups')).body, error('This endpoint does not accept bot requests.'));
     t.strictSame((await owner.as(bot).post('/user_groups/create', { name: 'bots', description: '', members: [] })).body, error('This endpoint does not accept bot requests.'));
   });
@@ -98,8 +94,8 @@ t.test('user group management', async (t) => {
   t.test('creating: guests never, and only as the realm policy allows', async (t) => {
     const byGuest = await owner.as(guest).post('/user_groups/create', { name: 'g1', description: 'd', members: [] });
     t.strictSame(byGuest.body, error('Not allowed for guest users'));
-    realmFile.setRealmSettings({ user_group_edit_policy: 2 });
-    t.teardown(() => realmFile.setRealmSettings({}));
+    await updateRealm(owner, { user_group_edit_policy: 2 });
+    t.teardown(() => updateRealm(owner, { user_group_edit_policy: 1 }));
     const byMember = await owner.as(alice).post('/user_groups/create', { name: 'g1', description: 'd', members: [] });
     t.strictSame(byMember.body, error('Insufficient permission'));
     const byAdmin = await owner.post('/user_groups/create', { name: 'g1', description: 'd', members: [] });

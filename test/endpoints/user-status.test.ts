@@ -1,9 +1,9 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
+import { pngUpload, postFiles } from '../helpers/files';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 
 // POST /users/me/status, GET /users/{user_id}/status, register's user_status (SPEC User status).
@@ -15,13 +15,17 @@ t.test('user status', async (t) => {
   const aliceCredentials = await createMember(owner, 'Alice');
   const alice = owner.as(aliceCredentials);
   const bob = owner.as(await createMember(owner, 'Bob'));
-  const file = new RealmFile(server);
-  t.teardown(() => file.close());
-  // No endpoint uploads realm emoji in this slice: one active and one deactivated, directly.
-  file.run("INSERT INTO realm_emoji (name, file_name, author_id) VALUES ('party_parrot', 'parrot.png', 1)");
-  file.run("INSERT INTO realm_emoji (name, file_name, author_id, deactivated) VALUES ('old_logo', 'old.png', 1, 1)");
-  const parrotId = String(file.value("SELECT id FROM realm_emoji WHERE name = 'party_parrot'"));
-  const oldLogoId = String(file.value("SELECT id FROM realm_emoji WHERE name = 'old_logo'"));
+  // One active custom emoji and one deactivated, as an administrator makes them.
+  for (const name of ['party_parrot', 'old_logo']) {
+    const uploaded = await postFiles(server.baseUrl, `/realm/emoji/${name}`, server.owner, pngUpload());
+    if (uploaded.status !== 200) throw new Error(`upload ${name}: ${uploaded.status}`);
+  }
+  const removed = await owner.call('DELETE', '/realm/emoji/old_logo');
+  if (removed.status !== 200) throw new Error(`deactivate old_logo: ${removed.text}`);
+  const realmEmoji = Object.values((await owner.get('/realm/emoji')).body['emoji'] as Record<string, { id: string; name: string }>);
+  const emojiId = (name: string) => String(realmEmoji.find((e) => e.name === name)?.id);
+  const parrotId = emojiId('party_parrot');
+  const oldLogoId = emojiId('old_logo');
 
   t.test('errors', async (t) => {
     const cases: [string, Record<string, string | boolean>, string][] = [

@@ -27,3 +27,18 @@ export async function fetchMessage(client: ApiClient, id: unknown, applyMarkdown
   const res = await client.get(`/messages/${String(id)}`, { apply_markdown: applyMarkdown });
   return res.body['message'] as Record<string, unknown>;
 }
+
+/** Changes realm settings through `PATCH /realm`, as the administrator whose credentials `admin` holds would. */
+export async function updateRealm(admin: ApiClient, settings: Record<string, string | number | boolean | object>): Promise<void> {
+  const answer = await admin.call('PATCH', '/realm', settings);
+  if (answer.status !== 200) throw new Error(`realm settings ${JSON.stringify(settings)}: ${answer.status} ${answer.text}`);
+}
+
+/** Creates a generic bot through `POST /bots` as the user whose credentials `creator` holds, and returns its credentials. */
+export async function createBot(creator: ApiClient, shortName: string): Promise<Credentials & { id: number }> {
+  const created = await creator.post('/bots', { full_name: `${shortName} bot`, short_name: shortName });
+  if (created.status !== 200) throw new Error(`create bot failed: ${created.text}`);
+  const id = Number(created.body['user_id']);
+  const user = (await creator.get(`/users/${id}`)).body['user'] as { email: string };
+  return { id, email: user.email, key: String(created.body['api_key']) };
+}

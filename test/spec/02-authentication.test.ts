@@ -1,8 +1,7 @@
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import t from 'tap';
 import { ApiClient, request } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
+import { deactivateUser } from '../helpers/people';
 import { startServer } from '../helpers/server';
 
 // SPEC §Authentication, api-notes §f.
@@ -45,9 +44,7 @@ t.test('authentication', async (t) => {
 
   t.test('a deactivated user is 401 USER_DEACTIVATED', async (t) => {
     const member = await createMember(api);
-    const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
-    db.prepare('UPDATE users SET is_active = 0 WHERE id = ?').run(member.id);
-    db.close();
+    await deactivateUser(api, member.id);
     const res = await api.as(member).get('/users/me');
     t.equal(res.status, 401);
     t.strictSame(res.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
