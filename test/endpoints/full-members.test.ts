@@ -88,7 +88,8 @@ t.test('@role:fullmembers', async (t) => {
     t.equal(refused.status, 400);
     t.strictSame(refused.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
 
-    // Eleven days of membership, without waiting for them; the actor's next run promotes.
+    // Eleven days of membership, without waiting for them; the actor's next run promotes. Kept a
+    // file write (time travel): it moves the stamp the realm clock wrote, and no endpoint does.
     file.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 11 * DAY_S, newcomer);
     const promoted = await reader.waitPayloads();
     t.strictSame(promoted, [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] }]);
@@ -144,7 +145,8 @@ t.test('the upgrade migration makes existing qualifying members full members', a
   const fullMembers = groups.find((g) => g.name === '@role:fullmembers')?.id ?? -1;
   await first.stop();
 
-  // A realm file as it was before the migration: nobody in @role:fullmembers.
+  // A realm file as it was before the migration: nobody in @role:fullmembers. Kept a file write
+  // (the server is stopped): no endpoint changes a system group's members (actions/user-groups.ts).
   const db = new Database(path.join(first.dataDir, 'realms', 'default.sqlite3'));
   db.prepare('DELETE FROM user_group_members WHERE group_id = ?').run(fullMembers);
   // Migration 14 (workers/db/migrations-people.ts) is the one under test; later ones run again.

@@ -121,7 +121,8 @@ t.test('GET /messages after changes to what its cached messages show', async (t)
   });
   t.test('a write to the realm file by another connection', async (t) => {
     await page(bob);
-    // A backup tool or an operator's SQLite shell: no action of the server runs, triggers do.
+    // A backup tool or an operator's SQLite shell: no action of the server runs, triggers do. Kept a
+    // file write: an outside write is what this test is about.
     realmFile.run("UPDATE messages SET rendered_content = '<p>patched by hand</p>' WHERE id = ?", id);
     t.equal((await page(bob))['content'], '<p>patched by hand</p>');
   });

@@ -194,7 +194,9 @@ t.test('web sessions', async (t) => {
     const hash = sha256(session.sessionId);
     const fresh = await web.get('/users/me');
     t.strictSame(setCookies(fresh), [], 'no write and no cookie within the hour');
-    const twoHoursAgo = Date.now() - 2 * 3_600_000;
+    // Kept file writes here (time travel): they move the last-seen stamp the realm clock wrote at
+    // sign-in, and no endpoint does.
+    const twoHoursAgo = Number(file.value('SELECT last_seen FROM sessions WHERE token_hash = ?', hash)) - 2 * 3_600_000;
     file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', twoHoursAgo, hash);
     const stale = await web.get('/users/me');
     t.equal(stale.status, 200);
@@ -215,8 +217,11 @@ t.test('web sessions', async (t) => {
     t.equal(afterRestart.status, 200, 'the session is in the realm file');
     t.strictSame(setCookies(await postLogin(server.baseUrl, server.owner.email, server.owner.password)).map((c) => /Max-Age=(\d+)/.exec(c)?.[1]), ['600', '600']);
 
-    file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', Date.now() - 5 * 60_000, sha256(kept.sessionId));
-    file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', Date.now() - 11 * 60_000, sha256(idle.sessionId));
+    // Time travel, as above: back from the stamp the realm clock wrote.
+    const idleFor = (session: { sessionId: string }, ms: number) =>
+      file.run('UPDATE sessions SET last_seen = last_seen - ? WHERE token_hash = ?', ms, sha256(session.sessionId));
+    idleFor(kept, 5 * 60_000);
+    idleFor(idle, 11 * 60_000);
     t.equal((await new SessionClient(server.baseUrl, kept).get('/users/me')).status, 200, 'five idle minutes are fine');
     const expired = await new SessionClient(server.baseUrl, idle).get('/users/me');
     t.equal(expired.status, 401);
@@ -224,7 +229,7 @@ t.test('web sessions', async (t) => {
     t.equal(sessionRow(file, idle.sessionId), undefined, 'the expired session is deleted');
 
     const abandoned = await signIn(server.baseUrl, server.owner.email, server.owner.password);
-    file.run('UPDATE sessions SET last_seen = ? WHERE token_hash = ?', Date.now() - 11 * 60_000, sha256(abandoned.sessionId));
+    idleFor(abandoned, 11 * 60_000);
     await signIn(server.baseUrl, server.owner.email, server.owner.password);
     t.equal(sessionRow(file, abandoned.sessionId), undefined, 'a sign-in clears out sessions idle past expiry that nobody uses again');
     t.equal(sessionRow(file, kept.sessionId), 1, 'and keeps the live ones');

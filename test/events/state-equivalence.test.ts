@@ -351,6 +351,7 @@ t.test('register state + events = a fresh register', async (t) => {
       keys: ['realm_user_groups'],
       act: async () => {
         const watcher = await EventReader.register(owner, { event_types: ['user_group'] });
+        // Kept a file write (time travel): it moves the stamp the realm clock wrote; no endpoint does.
         realmFile.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 4 * 24 * 60 * 60, aliceCredentials.id);
         return watcher.waitPayloads();
       },

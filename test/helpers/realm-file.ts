@@ -5,9 +5,9 @@ import type { TestServer } from './server';
 
 /**
  * Direct access to the default realm's SQLite file of a running server (WAL lets a second
- * connection read and write beside the server's), for state no endpoint sets yet: realm
- * settings (PATCH /realm comes later), backdated messages (time limits without sleeping), and
- * reading topics back (GET /messages comes later).
+ * connection read and write beside the server's). Test states come through the API; writes here
+ * are only for what no endpoint can do: time travel (moving stamps the realm clock wrote) and
+ * outside writes a test is about. Reads are for consistency checks.
  */
 export class RealmFile {
   private readonly db: Database.Database;
@@ -17,14 +17,20 @@ export class RealmFile {
     this.db.pragma('busy_timeout = 5000');
   }
 
-  /** Replaces the realm's `settings` JSON (PATCH /realm's job, later). */
+  /**
+   * Replaces the realm's `settings` JSON. Not yet converted: PATCH /realm now sets these as an
+   * administrator would (fixtures.ts `updateRealm`); new tests use that.
+   */
   setRealmSettings(settings: Record<string, unknown>): void {
     this.db.prepare('UPDATE realm SET settings = ? WHERE id = 1').run(JSON.stringify(settings));
   }
 
-  /** Makes a message look `seconds` old. */
+  /**
+   * Makes a just-sent message look `seconds` old. A file write by need (time travel): it moves the
+   * stamp the realm clock wrote, not one from this process's clock, and no endpoint does.
+   */
   backdate(messageId: number, seconds: number): void {
-    this.db.prepare('UPDATE messages SET date_sent = ? WHERE id = ?').run(Math.floor(Date.now() / 1000) - seconds, messageId);
+    this.db.prepare('UPDATE messages SET date_sent = date_sent - ? WHERE id = ?').run(seconds, messageId);
   }
 
   /** The messages of a topic, oldest first. */
@@ -40,7 +46,7 @@ export class RealmFile {
     return row === undefined ? undefined : Object.values(row)[0];
   }
 
-  /** A write no endpoint does yet (flags, reactions). */
+  /** A write no endpoint can do (time travel, an outside write); say why at the call. */
   run(sql: string, ...args: (string | number)[]): void {
     this.db.prepare(sql).run(...args);
   }

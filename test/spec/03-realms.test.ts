@@ -128,7 +128,8 @@ t.test('realms', async (t) => {
     t.equal(created.status, 0);
     const ini = iniFromText(created.stdout);
     const db = new Database(path.join(server.dataDir, 'realms', 'gone.sqlite3'));
-    // Kept a file write: neither the API nor the manage CLI (create-realm, list-realms, backup) deactivates a realm.
+    // Kept a file write: neither the API nor the manage CLI (create-realm, list-realms, backup)
+    // deactivates a realm.
     db.prepare('UPDATE realm SET deactivated = 1').run();
     db.close();
     const res = await new ApiClient(server.baseUrl, { email: ini['email'] ?? '', key: ini['key'] ?? '' }, host('gone')).get('/users/me');
