@@ -162,6 +162,19 @@ t.test('PATCH /realm', async (t) => {
     t.strictSame(await watcher.nextPayloads(), []);
   });
 
+  await t.test('nobody (6) is a value of the topic-editing and stream-moving policies (7.0, feature level 159)', async (t) => {
+    const before = await realmState();
+    t.teardown(() =>
+      owner.call('PATCH', '/realm', {
+        edit_topic_policy: before['realm_edit_topic_policy'] as number,
+        move_messages_between_streams_policy: before['realm_move_messages_between_streams_policy'] as number,
+      }),
+    );
+    const res = await owner.call('PATCH', '/realm', { edit_topic_policy: 6, move_messages_between_streams_policy: 6 });
+    t.strictSame(res.body, { result: 'success', msg: '', edit_topic_policy: 6, move_messages_between_streams_policy: 6 });
+    hasFields(t, await realmState(), { realm_edit_topic_policy: 6, realm_move_messages_between_streams_policy: 6 });
+  });
+
   await t.test('owners change the owner-only settings', async (t) => {
     const res = await owner.call('PATCH', '/realm', { message_retention_days: 30, waiting_period_threshold: 4 });
     t.strictSame(res.body, { result: 'success', msg: '', message_retention_days: 30, waiting_period_threshold: 4 });

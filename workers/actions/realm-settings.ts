@@ -46,6 +46,8 @@ export const BOOLEAN_REALM_SETTINGS = [
 
 const COMMON_POLICY = [1, 2, 3, 4];
 const MESSAGE_POLICY = [1, 2, 3, 4, 5];
+// Moving messages also admits 6, nobody (the public API 7.0, feature level 159).
+const MOVE_POLICY = [...MESSAGE_POLICY, 6];
 
 /** The enumerated integer settings and their allowed values (the public API's enums, 7.0). */
 export const CHOICE_REALM_SETTINGS: Readonly<Partial<Record<PlainSettingName, readonly number[]>>> = {
@@ -57,13 +59,13 @@ export const CHOICE_REALM_SETTINGS: Readonly<Partial<Record<PlainSettingName, re
   create_web_public_stream_policy: [2, 4, 6, 7],
   delete_own_message_policy: MESSAGE_POLICY,
   digest_weekday: [0, 1, 2, 3, 4, 5, 6],
-  edit_topic_policy: MESSAGE_POLICY,
+  edit_topic_policy: MOVE_POLICY,
   giphy_rating: [0, 1, 2, 3, 4, 5],
   // The public API's organization types (unspecified, business, …, personal, other).
   org_type: [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000],
   invite_to_realm_policy: [1, 2, 3, 4, 6],
   invite_to_stream_policy: COMMON_POLICY,
-  move_messages_between_streams_policy: MESSAGE_POLICY,
+  move_messages_between_streams_policy: MOVE_POLICY,
   private_message_policy: [1, 2],
   user_group_edit_policy: COMMON_POLICY,
   video_chat_provider: [0, 1],
