@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
-import { createMember } from '../helpers/fixtures';
+import { createMember, updateRealm } from '../helpers/fixtures';
 import { pngUpload, postFiles, rawRequest, TINY_PNG } from '../helpers/files';
 import { ApiClient, badRequest } from '../helpers/http';
-import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
@@ -14,8 +13,6 @@ t.test('avatars', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
 
   t.test('POST /users/me/avatar errors', async (t) => {
     t.test('no file, or two', async (t) => {
@@ -35,9 +32,9 @@ t.test('avatars', async (t) => {
       t.strictSame(res.json(), badRequest('Uploaded file is larger than the allowed limit of 1 MiB'));
     });
     t.test('avatar_changes_disabled stops members', async (t) => {
-      realmFile.setRealmSettings({ avatar_changes_disabled: true });
+      await updateRealm(api, { avatar_changes_disabled: true });
       const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, pngUpload());
-      realmFile.setRealmSettings({});
+      await updateRealm(api, { avatar_changes_disabled: false });
       t.strictSame(res.json(), badRequest('Avatar changes are disabled in this organization.'));
     });
   });

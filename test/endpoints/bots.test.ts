@@ -1,8 +1,7 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
-import { createMember } from '../helpers/fixtures';
+import { createMember, updateRealm } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
-import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
@@ -47,17 +46,15 @@ t.test('bots', async (t) => {
 
   await t.test('bot_creation_policy: 2 leaves non-generic bots, 3 every bot to administrators', async (t) => {
     // The org slice writes the setting through PATCH /realm; here it is written as that row stores it.
-    const realmFile = new RealmFile(server);
-    t.teardown(() => realmFile.close());
-    realmFile.setRealmSettings({ bot_creation_policy: 2 });
+    await updateRealm(owner, { bot_creation_policy: 2 });
     const refused = await creator.post('/bots', { full_name: 'Hook two', short_name: 'hooktwo', bot_type: 2 });
     t.strictSame([refused.status, refused.body['msg'], refused.body['code']], [400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'], 'policy 2: a member makes no webhook bot');
     t.equal((await creator.post('/bots', { full_name: 'Generic two', short_name: 'generictwo' })).status, 200, 'policy 2: a generic one is fine');
     t.equal((await owner.post('/bots', { full_name: 'Admin hook', short_name: 'adminhook', bot_type: 2 })).status, 200, 'policy 2: administrators make any');
-    realmFile.setRealmSettings({ bot_creation_policy: 3 });
+    await updateRealm(owner, { bot_creation_policy: 3 });
     hasFields(t, (await creator.post('/bots', { full_name: 'Generic three', short_name: 'genericthree' })).body, { msg: 'Must be an organization administrator' }, 'policy 3: members make none');
     t.equal((await owner.post('/bots', { full_name: 'Admin three', short_name: 'adminthree' })).status, 200, 'policy 3: administrators still do');
-    realmFile.setRealmSettings({});
+    await updateRealm(owner, { bot_creation_policy: 1 });
   });
 
   await t.test('a generic bot: response, events to its administrators and everyone, its own key', async (t) => {

@@ -1,9 +1,12 @@
 import t from 'tap';
 import { ApiClient, badRequest } from '../helpers/http';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { createStream } from '../helpers/stream-notices';
+
+// The realm settings these tests change, at their defaults (SPEC PATCH /realm).
+const REALM_DEFAULTS = { delete_own_message_policy: 2, message_content_delete_limit_seconds: 600 };
 
 t.test('deleting messages and topics', async (t) => {
   // No time budget and two messages per batch: every delete_topic call deletes one batch.
@@ -14,7 +17,7 @@ t.test('deleting messages and topics', async (t) => {
   const bob = await createMember(api, 'Bob');
   const realmFile = new RealmFile(server);
   t.teardown(() => realmFile.close());
-  t.beforeEach(() => realmFile.setRealmSettings({}));
+  t.beforeEach(() => updateRealm(api, REALM_DEFAULTS));
   const general = await streamIdOf(api, 'general');
   const firstMessageId = async (streamId: number): Promise<number | null | undefined> => {
     const streams = (await api.get('/streams')).body['streams'] as { stream_id: number; first_message_id: number | null }[];
@@ -37,7 +40,7 @@ t.test('deleting messages and topics', async (t) => {
       t.strictSame(res.body, badRequest("You don't have permission to delete this message"));
     });
     t.test("members never delete other people's messages", async (t) => {
-      realmFile.setRealmSettings({ delete_own_message_policy: 5 });
+      await updateRealm(api, { delete_own_message_policy: 5 });
       const others = await sendToStream(api.as(bob), 'general', 'delete', 'bob wrote this');
       const res = await api.as(alice).call('DELETE', `/messages/${others}`);
       t.strictSame(res.body, badRequest("You don't have permission to delete this message"));
@@ -45,17 +48,17 @@ t.test('deleting messages and topics', async (t) => {
     t.test('own messages can be deleted only within message_content_delete_limit_seconds (null: always)', async (t) => {
       const own = await sendToStream(api.as(alice), 'general', 'delete', 'old');
       realmFile.backdate(own, 601);
-      realmFile.setRealmSettings({ delete_own_message_policy: 5 });
+      await updateRealm(api, { delete_own_message_policy: 5 });
       const late = await api.as(alice).call('DELETE', `/messages/${own}`);
       t.strictSame(late.body, badRequest('The time limit for deleting this message has passed'));
-      realmFile.setRealmSettings({ delete_own_message_policy: 5, message_content_delete_limit_seconds: null });
+      await updateRealm(api, { delete_own_message_policy: 5, message_content_delete_limit_seconds: 'unlimited' });
       const unlimited = await api.as(alice).call('DELETE', `/messages/${own}`);
       t.strictSame(unlimited.body, { result: 'success', msg: '' });
     });
   });
 
   t.test('a member allowed by delete_own_message_policy deletes their own recent message', async (t) => {
-    realmFile.setRealmSettings({ delete_own_message_policy: 1 });
+    await updateRealm(api, { delete_own_message_policy: 1 });
     const own = await sendToStream(api.as(alice), 'general', 'delete', 'regret');
     const res = await api.as(alice).call('DELETE', `/messages/${own}`);
     t.strictSame(res.body, { result: 'success', msg: '' });

@@ -1,9 +1,12 @@
 import t from 'tap';
 import { ApiClient, badRequest } from '../helpers/http';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { RealmFile, sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
+
+// The realm settings these tests change, at their defaults (SPEC PATCH /realm).
+const REALM_DEFAULTS = { allow_message_editing: true, message_content_edit_limit_seconds: 600, allow_edit_history: true };
 
 t.test('PATCH /messages/{message_id}: content edits and edit history', async (t) => {
   const server = await startServer();
@@ -14,7 +17,7 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
   const bobName = String((await api.as(bob).get('/users/me')).body['full_name']);
   const realmFile = new RealmFile(server);
   t.teardown(() => realmFile.close());
-  t.beforeEach(() => realmFile.setRealmSettings({}));
+  t.beforeEach(() => updateRealm(api, REALM_DEFAULTS));
 
   t.test('errors', async (t) => {
     t.test('an unknown message is Invalid message(s)', async (t) => {
@@ -70,7 +73,7 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     });
     t.test('content edits are refused when the organization turned editing off', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
-      realmFile.setRealmSettings({ allow_message_editing: false });
+      await updateRealm(api, { allow_message_editing: false });
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y' });
       t.strictSame(res.body, badRequest('Your organization has turned off message editing'));
     });
@@ -79,14 +82,14 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       realmFile.backdate(id, 600 + 21);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'new words' });
       t.strictSame(late.body, badRequest('The time limit for editing this message has passed'));
-      realmFile.setRealmSettings({ message_content_edit_limit_seconds: null });
+      await updateRealm(api, { message_content_edit_limit_seconds: 'unlimited' });
       const unlimited = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'new words' });
       t.equal(unlimited.status, 200);
       t.equal((await fetchMessage(api, id, false))['content'], 'new words');
     });
     t.test('within the limit plus its 20-second grace an edit is accepted', async (t) => {
       const id = await sendToStream(api.as(alice), 'general', 'errors', 'old words');
-      realmFile.setRealmSettings({ message_content_edit_limit_seconds: 60 });
+      await updateRealm(api, { message_content_edit_limit_seconds: 60 });
       realmFile.backdate(id, 75);
       const res = await api.as(alice).call('PATCH', `/messages/${id}`, { content: 'in time' });
       t.strictSame(res.body, { result: 'success', msg: '' });
@@ -205,7 +208,7 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       t.strictSame(res.body, badRequest('Invalid message(s)'));
     });
     t.test('an organization that disabled edit history shows none', async (t) => {
-      realmFile.setRealmSettings({ allow_edit_history: false });
+      await updateRealm(api, { allow_edit_history: false });
       const res = await api.get(`/messages/${id}/history`);
       t.equal(res.status, 400);
       t.strictSame(res.body, badRequest('Message edit history is disabled in this organization'));

@@ -1,10 +1,13 @@
 import t from 'tap';
 import { ApiClient, badRequest } from '../helpers/http';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { createStream } from '../helpers/stream-notices';
 import { hasFields } from '../helpers/exact';
+
+// The realm settings these tests change, at their defaults (SPEC PATCH /realm).
+const REALM_DEFAULTS = { edit_topic_policy: 5, move_messages_between_streams_policy: 2, move_messages_between_streams_limit_seconds: 604800, move_messages_within_stream_limit_seconds: 604800 };
 
 const DAY_S = 24 * 60 * 60;
 
@@ -20,7 +23,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
   const aliceMention = `@_**${String(aliceProfile.body['full_name'])}|${alice.id}**`;
   const realmFile = new RealmFile(server);
   t.teardown(() => realmFile.close());
-  t.beforeEach(() => realmFile.setRealmSettings({}));
+  t.beforeEach(() => updateRealm(api, REALM_DEFAULTS));
   const general = await streamIdOf(api, 'general');
   const contents = (streamId: number, topic: string) => realmFile.topic(streamId, topic).map((m) => m.content);
 
@@ -34,11 +37,11 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
   t.test('errors', async (t) => {
     t.test('topic edits follow edit_topic_policy', async (t) => {
       const [id] = await topicOfFour('policy');
-      realmFile.setRealmSettings({ edit_topic_policy: 2 });
+      await updateRealm(api, { edit_topic_policy: 2 });
       const res = await api.as(alice).call('PATCH', `/messages/${String(id)}`, { topic: 'renamed' });
       t.equal(res.status, 400);
       t.strictSame(res.body, badRequest("You don't have permission to edit this message"));
-      realmFile.setRealmSettings({ edit_topic_policy: 6 });
+      await updateRealm(api, { edit_topic_policy: 6 });
       const nobody = await api.call('PATCH', `/messages/${String(id)}`, { topic: 'renamed' });
       t.strictSame(nobody.body, badRequest("You don't have permission to edit this message"), 'nobody means administrators too');
     });
@@ -56,7 +59,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       const id = await sendToStream(api.as(alice), 'general', 'move me', 'x');
       const res = await api.as(alice).call('PATCH', `/messages/${id}`, { stream_id: elsewhere });
       t.strictSame(res.body, badRequest("You don't have permission to move this message"));
-      realmFile.setRealmSettings({ move_messages_between_streams_policy: 1, move_messages_between_streams_limit_seconds: 3600 });
+      await updateRealm(api, { move_messages_between_streams_policy: 1, move_messages_between_streams_limit_seconds: 3600 });
       realmFile.backdate(id, 7200);
       const late = await api.as(alice).call('PATCH', `/messages/${id}`, { stream_id: elsewhere });
       t.strictSame(late.body, badRequest("The time limit for editing this message's stream has passed"));
@@ -72,7 +75,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     });
     t.test('change_all past the time limit names the part of the topic the user may move', async (t) => {
       const ids = await topicOfFour('partly old', api.as(alice));
-      realmFile.setRealmSettings({ move_messages_within_stream_limit_seconds: 3600 });
+      await updateRealm(api, { move_messages_within_stream_limit_seconds: 3600 });
       realmFile.backdate(ids[0] as number, 7200);
       realmFile.backdate(ids[1] as number, 7200);
       const res = await api.as(alice).call('PATCH', `/messages/${String(ids[3])}`, { topic: 'all new', propagate_mode: 'change_all' });
@@ -251,7 +254,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     const before = await sendToStream(api, 'protected', 'plans', 'before alice joined');
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'protected' }], principals: [alice.id] });
     const mine = [await sendToStream(api.as(alice), 'protected', 'plans', 'alice 1'), await sendToStream(api.as(alice), 'protected', 'plans', 'alice 2')];
-    realmFile.setRealmSettings({ move_messages_within_stream_limit_seconds: 3600 });
+    await updateRealm(api, { move_messages_within_stream_limit_seconds: 3600 });
     realmFile.backdate(before, 7200);
     const res = await api.as(alice).call('PATCH', `/messages/${String(mine[1])}`, {
       topic: 'alice plans',

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { pngUpload, postFiles, rawRequest, TINY_PNG } from '../helpers/files';
 import { ApiClient, badRequest } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile, sendToStream } from '../helpers/realm-file';
+import { sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
@@ -14,8 +14,6 @@ t.test('realm emoji', async (t) => {
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
 
   t.test('POST /realm/emoji/{emoji_name} errors', async (t) => {
     t.test('names: missing characters and bad endings', async (t) => {
@@ -31,9 +29,9 @@ t.test('realm emoji', async (t) => {
       t.strictSame(text.json(), { result: 'error', msg: 'Invalid image format', code: 'BAD_IMAGE' });
     });
     t.test('add_custom_emoji_policy decides who may add', async (t) => {
-      realmFile.setRealmSettings({ add_custom_emoji_policy: 2 });
+      await updateRealm(api, { add_custom_emoji_policy: 2 });
       const res = await postFiles(server.baseUrl, '/realm/emoji/adminonly', alice, pngUpload());
-      realmFile.setRealmSettings({});
+      await updateRealm(api, { add_custom_emoji_policy: 1 });
       t.strictSame(res.json(), badRequest('Insufficient permission'));
     });
   });

@@ -1,11 +1,14 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { emailConfirmationPath } from '../helpers/people';
 import { hasFields } from '../helpers/exact';
+
+// The realm settings these tests change, at their defaults (SPEC PATCH /realm).
+const REALM_DEFAULTS = { name_changes_disabled: false, email_changes_disabled: false };
 
 const badRequest = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
@@ -72,8 +75,8 @@ t.test('PATCH /settings', async (t) => {
   });
 
   t.test('a realm with name_changes_disabled refuses renames except by administrators', async (t) => {
-    file.setRealmSettings({ name_changes_disabled: true });
-    t.teardown(() => file.setRealmSettings({}));
+    await updateRealm(api, { name_changes_disabled: true });
+    t.teardown(() => updateRealm(api, REALM_DEFAULTS));
     const refused = await patch({ full_name: 'Alice Renamed' });
     t.equal(refused.status, 400);
     t.strictSame(refused.body, badRequest('Name changes are disabled in this organization. Contact an administrator to change your name.'));
@@ -92,9 +95,9 @@ t.test('PATCH /settings', async (t) => {
   t.test('an email change refuses bad and taken addresses, and realms that forbid it', async (t) => {
     t.strictSame((await patch({ email: 'not-an-address' })).body, badRequest('Invalid address.'));
     t.strictSame((await patch({ email: server.owner.email })).body, badRequest(`Email '${server.owner.email}' already in use`));
-    file.setRealmSettings({ email_changes_disabled: true });
+    await updateRealm(api, { email_changes_disabled: true });
     const refused = await patch({ email: 'alice-new@example.org' });
-    file.setRealmSettings({});
+    await updateRealm(api, REALM_DEFAULTS);
     t.strictSame(refused.body, badRequest('Email address changes are disabled in this organization.'));
   });
 

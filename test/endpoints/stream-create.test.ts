@@ -1,10 +1,13 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
-import { createMember } from '../helpers/fixtures';
+import { createMember, updateRealm } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
-import { RealmFile, streamIdOf } from '../helpers/realm-file';
+import { streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
+
+// The realm settings these tests change, at their defaults (SPEC PATCH /realm).
+const REALM_DEFAULTS = { create_public_stream_policy: 1, create_private_stream_policy: 1, invite_to_stream_policy: 1, enable_spectator_access: false };
 
 const badRequest = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
@@ -12,8 +15,6 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
   const server = await startServer();
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
-  const file = new RealmFile(server);
-  t.teardown(() => file.close());
   const aliceCreds = await createMember(api, 'Alice');
   const bobCreds = await createMember(api, 'Bob');
   const alice = api.as(aliceCreds);
@@ -22,35 +23,35 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
 
   t.test('errors', async (t) => {
     t.test('create_public_stream_policy and create_private_stream_policy limit who creates streams', async (t) => {
-      file.setRealmSettings({ create_public_stream_policy: 2, create_private_stream_policy: 2 });
+      await updateRealm(api, { create_public_stream_policy: 2, create_private_stream_policy: 2 });
       t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'pub' }] })).body, badRequest('Insufficient permission'));
       t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'priv' }], invite_only: true })).body, badRequest('Insufficient permission'));
       const existing = await subscribe(alice, { subscriptions: [{ name: 'general' }] });
       t.equal(existing.status, 200, 'joining an existing stream is not creating one');
-      file.setRealmSettings({});
+      await updateRealm(api, REALM_DEFAULTS);
     });
     t.test('invite_to_stream_policy limits subscribing others', async (t) => {
-      file.setRealmSettings({ invite_to_stream_policy: 2 });
+      await updateRealm(api, { invite_to_stream_policy: 2 });
       const res = await subscribe(alice, { subscriptions: [{ name: 'general' }], principals: [bobCreds.id] });
       t.equal(res.status, 400);
       t.strictSame(res.body, badRequest('Insufficient permission'));
-      file.setRealmSettings({});
+      await updateRealm(api, REALM_DEFAULTS);
     });
     t.test('web-public streams need spectator access, then the owners-only policy', async (t) => {
       t.strictSame((await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Web-public streams are not enabled.'));
-      file.setRealmSettings({ enable_spectator_access: true });
+      await updateRealm(api, { enable_spectator_access: true });
       t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Insufficient permission'));
       t.strictSame(
         (await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true, invite_only: true })).body,
         badRequest('Invalid parameters'),
       );
-      file.setRealmSettings({});
+      await updateRealm(api, REALM_DEFAULTS);
     });
   });
 
   t.test('an owner creates a web-public stream when spectators are allowed', async (t) => {
-    file.setRealmSettings({ enable_spectator_access: true });
-    t.teardown(() => file.setRealmSettings({}));
+    await updateRealm(api, { enable_spectator_access: true });
+    t.teardown(() => updateRealm(api, REALM_DEFAULTS));
     const aliceQueue = await EventReader.register(alice, { event_types: ['stream'] });
     const res = await subscribe(api, { subscriptions: [{ name: 'window' }], is_web_public: true });
     t.strictSame(res.body, { result: 'success', msg: '', subscribed: { [server.owner.email]: ['window'] }, already_subscribed: {} });
@@ -149,9 +150,7 @@ t.test('WEB_PUBLIC_STREAMS_ENABLED=false turns web-public streams off for the wh
   const server = await startServer({ env: { WEB_PUBLIC_STREAMS_ENABLED: 'false' } });
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
-  const file = new RealmFile(server);
-  t.teardown(() => file.close());
-  file.setRealmSettings({ enable_spectator_access: true });
+  await updateRealm(api, { enable_spectator_access: true });
   const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'web' }], is_web_public: true });
   t.equal(res.status, 400);
   t.strictSame(res.body, badRequest('Web-public streams are not enabled.'));

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { responseViolations } from '../helpers/openapi';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
-import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
+import { sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
@@ -56,11 +56,9 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
         badRequest('Invalid parameters'),
       );
       t.strictSame((await patch(api, kitchenId, { is_web_public: true })).body, badRequest('Web-public streams are not enabled.'));
-      const file = new RealmFile(server);
-      t.teardown(() => file.close());
-      file.setRealmSettings({ enable_spectator_access: true });
+      await updateRealm(api, { enable_spectator_access: true });
       t.strictSame((await patch(api, kitchenId, { is_web_public: true, is_private: true })).body, badRequest('Invalid parameters'));
-      file.setRealmSettings({});
+      await updateRealm(api, { enable_spectator_access: false });
       t.strictSame((await patch(api, kitchenId, { stream_post_policy: 2, is_announcement_only: false })).body, badRequest('Invalid parameters'));
     });
     t.test('a default stream cannot be made private', async (t) => {

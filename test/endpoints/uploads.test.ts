@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
-import { createMember, fetchMessage } from '../helpers/fixtures';
+import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { multipartBody, postFiles, rawRequest, TINY_PNG, type RawResponse } from '../helpers/files';
 import { ApiClient, basicAuth, badRequest } from '../helpers/http';
 import { manage } from '../helpers/manage';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile, sendToStream } from '../helpers/realm-file';
+import { sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
@@ -26,8 +26,6 @@ t.test('uploads', async (t) => {
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
   const carol = await createMember(api, 'Carol');
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
 
   const upload = async (who: typeof alice | typeof server.owner, data: Buffer, filename = 'data.bin', contentType = 'application/octet-stream'): Promise<string> => {
     const res = await postFiles(server.baseUrl, '/user_uploads', who, [{ field: 'file', filename, contentType, data }]);
@@ -278,18 +276,18 @@ t.test('uploads', async (t) => {
   });
 
   t.test('spectators fetch files linked from web-public streams when the realm admits them', async (t) => {
-    realmFile.setRealmSettings({ enable_spectator_access: true });
+    await updateRealm(api, { enable_spectator_access: true });
     const created = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'open house' }], is_web_public: true });
     t.equal(created.status, 200, created.text);
     const uri = await upload(server.owner, Buffer.from('for the world'), 'world.txt', 'text/plain');
     await sendToStream(api, 'open house', 'hello', `[world](${uri})`);
-    realmFile.setRealmSettings({});
+    await updateRealm(api, { enable_spectator_access: false });
     t.equal((await fetchFile(uri, null)).status, 404, 'no spectator access: not found');
-    realmFile.setRealmSettings({ enable_spectator_access: true });
+    await updateRealm(api, { enable_spectator_access: true });
     const res = await fetchFile(uri, null);
     t.equal(res.status, 200);
     t.equal(res.body.toString(), 'for the world');
-    realmFile.setRealmSettings({});
+    await updateRealm(api, { enable_spectator_access: false });
   });
 
   t.test('a copy of the realm file taken while uploads happen is consistent and holds the files', async (t) => {

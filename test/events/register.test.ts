@@ -1,10 +1,13 @@
 import t from 'tap';
-import { createMember } from '../helpers/fixtures';
+import { createMember, updateRealm } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { deactivateUser, reactivateUser, setRole, updateSettings } from '../helpers/people';
+
+// The realm settings these tests change, at their defaults (SPEC PATCH /realm).
+const REALM_DEFAULTS = { message_content_edit_limit_seconds: 600, edit_topic_policy: 5, enable_spectator_access: false };
 
 type Body = Record<string, unknown>;
 
@@ -74,7 +77,7 @@ t.test('POST /register', async (t) => {
   });
 
   t.test('realm settings and limits carry real values and neutral names', async (t) => {
-    file.setRealmSettings({ message_content_edit_limit_seconds: 1200, edit_topic_policy: 2 });
+    await updateRealm(api, { message_content_edit_limit_seconds: 1200, edit_topic_policy: 2 });
     const res = await register(api, { fetch_event_types: ['realm'] });
     const body = res.body;
     t.equal(body['realm_name'], 'Our organization');
@@ -92,7 +95,7 @@ t.test('POST /register', async (t) => {
     // neutral names only (SPEC naming note): each vendor-prefixed key has its service_ form
     t.strictSame(Object.keys(body).filter((key) => key.endsWith('_plan_is_not_limited')), ['service_plan_is_not_limited']);
     t.strictSame(Object.keys(body).filter((key) => key.endsWith('_feature_level')), ['service_feature_level']);
-    file.setRealmSettings({});
+    await updateRealm(api, REALM_DEFAULTS);
   });
 
   t.test('user settings: defaults, the stored value, and legacy keys only without user_settings_object', async (t) => {
@@ -235,8 +238,8 @@ t.test('POST /register', async (t) => {
   });
 
   t.test('spectators: errors for client_extavatar and include_subscribers, else web-public data only', async (t) => {
-    file.setRealmSettings({ enable_spectator_access: true });
-    t.teardown(() => file.setRealmSettings({}));
+    await updateRealm(api, { enable_spectator_access: true });
+    t.teardown(() => updateRealm(api, REALM_DEFAULTS));
     const anon = api.as(null);
     const avatar = await register(anon, { client_extavatar: true });
     t.equal(avatar.status, 400);
