@@ -1,7 +1,7 @@
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember, updateRealm } from '../helpers/fixtures';
-import { RealmFile, sendToStream } from '../helpers/realm-file';
+import { sendToStream } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { NOTIFICATION_BOT_NAME, STREAM_EVENTS_TOPIC, createStream } from '../helpers/stream-notices';
 import { setRole } from '../helpers/people';
@@ -23,8 +23,6 @@ const ROLE_GUEST = 600;
 t.test('the read access matrix', async (t) => {
   const server = await startServer();
   t.teardown(() => server.stop());
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
   const subscriber = await createMember(api, 'Subscriber');
@@ -200,9 +198,8 @@ t.test('the read access matrix', async (t) => {
     });
 
     t.test('with spectator access enabled', async (t) => {
-      const settings = JSON.parse(String(realmFile.value('SELECT settings FROM realm WHERE id = 1'))) as Record<string, unknown>;
-      realmFile.setRealmSettings({ ...settings, enable_spectator_access: true });
-      t.teardown(() => realmFile.setRealmSettings(settings));
+      await updateRealm(api, { enable_spectator_access: true });
+      t.teardown(() => updateRealm(api, { enable_spectator_access: false }));
 
       t.test('a narrow that is not web-public, or filters on per-user state, is refused as unauthenticated', async (t) => {
         for (const narrow of [

@@ -3,7 +3,6 @@ import { EventReader } from '../helpers/events';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { emailConfirmationPath, onePersonOfEachRole, hiddenAddress, MAX_ROLE_SEEING, type Person } from '../helpers/people';
-import { RealmFile } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
@@ -15,8 +14,6 @@ t.test('people events', async (t) => {
   const server = await startServer({ env: { LOG_LEVEL: 'info' } });
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
-  const file = new RealmFile(server);
-  t.teardown(() => file.close());
   const viewers: Record<string, Person> = await onePersonOfEachRole(api, server.owner);
 
   t.test('a setting change: user_settings to every queue, the legacy twin only without user_settings_object', async (t) => {
@@ -83,9 +80,13 @@ t.test('people events', async (t) => {
   });
 
   t.test('a new user: realm_user add under each realm default, the real email only to the roles it admits', async (t) => {
-    t.teardown(() => file.setRealmSettings({}));
+    const setDefault = async (visibility: number) => {
+      const res = await api.call('PATCH', '/realm/user_settings_defaults', { email_address_visibility: visibility });
+      if (res.status !== 200) throw new Error(`default email_address_visibility ${visibility}: ${res.text}`);
+    };
+    t.teardown(() => setDefault(1));
     for (const visibility of [1, 2, 3, 4, 5]) {
-      file.setRealmSettings({ user_settings_defaults: { email_address_visibility: visibility } });
+      await setDefault(visibility);
       const readers = Object.fromEntries(
         await Promise.all(Object.entries(viewers).map(async ([name, v]) => [name, await EventReader.register(api.as(v), { event_types: ['realm_user'] })] as const)),
       );

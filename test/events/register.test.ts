@@ -2,7 +2,7 @@ import t from 'tap';
 import { createMember, updateRealm } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
-import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
+import { sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { deactivateUser, reactivateUser, setRole, updateSettings } from '../helpers/people';
 
@@ -15,8 +15,6 @@ t.test('POST /register', async (t) => {
   const server = await startServer();
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
-  const file = new RealmFile(server);
-  t.teardown(() => file.close());
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
   const register = (client: ApiClient, params: Record<string, string | number | boolean | object> = {}) => client.post('/register', params);

@@ -18,14 +18,6 @@ export class RealmFile {
   }
 
   /**
-   * Replaces the realm's `settings` JSON. Not yet converted: PATCH /realm now sets these as an
-   * administrator would (fixtures.ts `updateRealm`); new tests use that.
-   */
-  setRealmSettings(settings: Record<string, unknown>): void {
-    this.db.prepare('UPDATE realm SET settings = ? WHERE id = 1').run(JSON.stringify(settings));
-  }
-
-  /**
    * Makes a just-sent message look `seconds` old. A file write by need (time travel): it moves the
    * stamp the realm clock wrote, not one from this process's clock, and no endpoint does.
    */
