@@ -70,11 +70,9 @@ t.test('deleting messages and topics', async (t) => {
     const { streamId: stream, noticeId } = await createStream(api, 'short lived', { principals: [1, alice.id] });
     const first = await sendToStream(api.as(alice), 'short lived', 'topic', 'first');
     const second = await sendToStream(api, 'short lived', 'topic', 'second');
-    realmFile.run(
-      "INSERT INTO reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES (?, ?, 'smile', '1f642', 'unicode_emoji')",
-      first,
-      1,
-    );
+    const reacted = await api.post(`/messages/${first}/reactions`, { emoji_name: 'smile' });
+    t.equal(reacted.status, 200, reacted.text);
+    t.equal(realmFile.value('SELECT count(*) FROM reactions WHERE message_id = ?', first), 1);
     t.equal(await firstMessageId(stream), noticeId, "the new-stream notice is the stream's first message");
     t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 2);
 

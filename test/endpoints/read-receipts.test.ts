@@ -1,8 +1,7 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { createMember } from '../helpers/fixtures';
+import { createMember, updateRealm } from '../helpers/fixtures';
+import { updateSettings } from '../helpers/people';
 import { startServer } from '../helpers/server';
 
 const BAD = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
@@ -14,13 +13,6 @@ t.test('GET /messages/{message_id}/read_receipts', async (t) => {
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
   const carol = await createMember(api, 'Carol');
-
-  // Settings without an endpoint yet go straight into the realm file.
-  const inRealmFile = (sql: string, ...args: (string | number)[]) => {
-    const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'));
-    db.prepare(sql).run(...args);
-    db.close();
-  };
   const receipts = (client: ApiClient, id: number) => client.get(`/messages/${id}/read_receipts`);
   const markRead = (client: ApiClient, id: number) => client.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
 
@@ -36,9 +28,9 @@ t.test('GET /messages/{message_id}/read_receipts', async (t) => {
       t.strictSame((await receipts(api.as(alice), secret)).body, BAD('Invalid message(s)'));
     });
     t.test('read receipts disabled in the organization is an error', async (t) => {
-      inRealmFile(`UPDATE realm SET settings = json_set(settings, '$.enable_read_receipts', json('false'))`);
+      await updateRealm(api, { enable_read_receipts: false });
       const res = await receipts(api, id);
-      inRealmFile(`UPDATE realm SET settings = json_set(settings, '$.enable_read_receipts', json('true'))`);
+      await updateRealm(api, { enable_read_receipts: true });
       t.equal(res.status, 400);
       t.strictSame(res.body, BAD('Read receipts are disabled in this organization.'));
     });
@@ -56,7 +48,7 @@ t.test('GET /messages/{message_id}/read_receipts', async (t) => {
     await markRead(api.as(bob), id);
     await markRead(api.as(carol), id);
     t.strictSame((await receipts(api.as(alice), id)).body['user_ids'], [alice.id, bob.id, carol.id]);
-    inRealmFile(`UPDATE users SET settings = json_set(settings, '$.send_read_receipts', json('false')) WHERE id = ?`, carol.id);
+    await updateSettings(api.as(carol), { send_read_receipts: false });
     t.strictSame((await receipts(api.as(bob), id)).body['user_ids'], [alice.id, bob.id]);
   });
 
