@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember, updateRealm } from '../helpers/fixtures';
-import { pngUpload, postFiles, rawRequest, TINY_PNG } from '../helpers/files';
+import { decodedImage, pngClaimingSize, pngUpload, postFiles, rawRequest, solidPng, TINY_PNG } from '../helpers/files';
 import { ApiClient, badRequest } from '../helpers/http';
 import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
@@ -25,6 +25,19 @@ t.test('avatars', async (t) => {
       const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'x.png', contentType: 'image/png', data: Buffer.from('not a png') }]);
       t.equal(res.status, 400);
       t.strictSame(res.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
+    });
+    t.test('a PNG signature over bytes that do not decode is BAD_IMAGE', async (t) => {
+      const corrupt = Buffer.concat([TINY_PNG.subarray(0, 8), Buffer.from('not the rest of a png')]);
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'x.png', contentType: 'image/png', data: corrupt }]);
+      t.equal(res.status, 400);
+      t.strictSame(res.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
+    });
+    t.test('an image of too many pixels is refused from its header', async (t) => {
+      const bomb = await pngClaimingSize(20_000, 20_000);
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'bomb.png', contentType: 'image/png', data: bomb }]);
+      t.equal(res.status, 400);
+      t.strictSame(res.json(), { result: 'error', msg: 'Image size exceeds limit.', code: 'BAD_IMAGE' });
+      t.equal((await api.as(alice).get('/users/me')).body['avatar_version'], 1, 'nothing stored');
     });
     t.test('an image over the image limit names it', async (t) => {
       const big = Buffer.concat([TINY_PNG, Buffer.alloc(1024 * 1024)]);
@@ -66,15 +79,15 @@ t.test('avatars', async (t) => {
     const image = await rawRequest(server.baseUrl, avatarUrl);
     t.equal(image.status, 200);
     t.equal(image.headers['content-type'], 'image/png');
-    t.ok(image.body.equals(TINY_PNG), 'same bytes');
+    t.strictSame(await decodedImage(image.body), { format: 'png', width: 100, height: 100 }, 'the 1 px image scaled up to the 100 px square');
     // A range of the stored image: exactly those bytes, not the whole image they are cut from.
     const range = await rawRequest(server.baseUrl, avatarUrl, { headers: { Range: 'bytes=1-3' } });
     t.equal(range.status, 206);
-    t.ok(range.body.equals(TINY_PNG.subarray(1, 4)), 'bytes 1 to 3: "PNG"');
+    t.strictSame(range.body, Buffer.from('PNG'), 'bytes 1 to 3');
     const headImage = await rawRequest(server.baseUrl, avatarUrl, { method: 'HEAD' });
     t.strictSame(
       [headImage.status, headImage.headers['content-type'], headImage.headers['content-length'], headImage.body.length],
-      [200, 'image/png', String(TINY_PNG.length), 0],
+      [200, 'image/png', String(image.body.length), 0],
       'HEAD on the image: its headers, no body',
     );
     const headRedirect = await rawRequest(server.baseUrl, `/avatar/${alice.id}?s=50`, { method: 'HEAD' });
@@ -91,6 +104,20 @@ t.test('avatars', async (t) => {
     // Back to the external picture: a client_extavatar queue computes it itself (SPEC User.avatar_url).
     hasFields(t, reverted, { person: { user_id: alice.id, avatar_source: 'G', avatar_url: null, avatar_version: 3 } });
     t.equal((await rawRequest(server.baseUrl, avatarUrl)).status, 404);
+  });
+
+  t.test('an uploaded avatar is cut to a centred square: 100 px, and 500 px for /medium (scaled up), as PNG', async (t) => {
+    const wide = await solidPng(300, 200);
+    const res = await postFiles(server.baseUrl, '/users/me/avatar', bob, [{ field: 'f', filename: 'wide.png', contentType: 'image/png', data: wide }]);
+    t.equal(res.status, 200);
+    const avatarUrl = String(res.json()['avatar_url']);
+    const small = await rawRequest(server.baseUrl, avatarUrl);
+    t.strictSame([small.status, small.headers['content-type']], [200, 'image/png']);
+    t.strictSame(await decodedImage(small.body), { format: 'png', width: 100, height: 100 });
+    const redirect = await rawRequest(server.baseUrl, `/avatar/${bob.id}/medium`);
+    const medium = await rawRequest(server.baseUrl, String(redirect.headers['location']));
+    t.strictSame([medium.status, medium.headers['content-type']], [200, 'image/png']);
+    t.strictSame(await decodedImage(medium.body), { format: 'png', width: 500, height: 500 });
   });
 
   t.test('GET /avatar for an unknown user redirects to the picture for the string as an email, version 1', async (t) => {

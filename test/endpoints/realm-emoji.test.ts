@@ -1,7 +1,7 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
-import { pngUpload, postFiles, rawRequest, TINY_PNG } from '../helpers/files';
+import { decodedImage, pngUpload, postFiles, rawRequest, solidPng, TINY_PNG } from '../helpers/files';
 import { ApiClient, badRequest } from '../helpers/http';
 import { responseViolations } from '../helpers/openapi';
 import { sendToStream } from '../helpers/realm-file';
@@ -27,6 +27,13 @@ t.test('realm emoji', async (t) => {
       t.strictSame(none.body, badRequest('You must upload exactly one file.'));
       const text = await postFiles(server.baseUrl, '/realm/emoji/textfile', alice, [{ field: 'f', filename: 'a.png', contentType: 'image/png', data: Buffer.from('text') }]);
       t.strictSame(text.json(), { result: 'error', msg: 'Invalid image format', code: 'BAD_IMAGE' });
+      const corrupt = Buffer.concat([TINY_PNG.subarray(0, 8), Buffer.from('not the rest of a png')]);
+      const undecodable = await postFiles(server.baseUrl, '/realm/emoji/corrupt', alice, [{ field: 'f', filename: 'a.png', contentType: 'image/png', data: corrupt }]);
+      t.equal(undecodable.status, 400);
+      t.strictSame(undecodable.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
+      const listed = await api.as(alice).get('/realm/emoji');
+      const names = Object.values(listed.body['emoji'] as Record<string, { name: string }>).map((e) => e.name);
+      t.strictSame(names.includes('corrupt'), false, 'no emoji row left behind');
     });
     t.test('add_custom_emoji_policy decides who may add', async (t) => {
       await updateRealm(api, { add_custom_emoji_policy: 2 });
@@ -56,7 +63,7 @@ t.test('realm emoji', async (t) => {
     const image = await rawRequest(server.baseUrl, String(emoji?.source_url));
     t.equal(image.status, 200);
     t.equal(image.headers['content-type'], 'image/png');
-    t.ok(image.body.equals(TINY_PNG));
+    t.strictSame(await decodedImage(image.body), { format: 'png', width: 64, height: 64 });
 
     const messageId = await sendToStream(api.as(bob), 'general', 'emoji', 'hello :party_parrot:');
     const message = await fetchMessage(api.as(bob), messageId);
@@ -68,6 +75,19 @@ t.test('realm emoji', async (t) => {
     t.strictSame(reaction.body, { result: 'success', msg: '' });
     const reactions = (await fetchMessage(api.as(bob), messageId))['reactions'] as Record<string, unknown>[];
     hasFields(t, reactions, [{ emoji_name: 'party_parrot', emoji_code: emoji?.id, reaction_type: 'realm_emoji' }]);
+  });
+
+  t.test('an emoji image is cut to a centred 64 px square in its own format; the original is kept beside it', async (t) => {
+    const wide = await solidPng(300, 200);
+    const res = await postFiles(server.baseUrl, '/realm/emoji/wide_one', alice, [{ field: 'f', filename: 'wide.png', contentType: 'image/png', data: wide }]);
+    t.equal(res.status, 200);
+    const list = await api.as(alice).get('/realm/emoji');
+    const emoji = Object.values(list.body['emoji'] as Record<string, { name: string; source_url: string }>).find((e) => e.name === 'wide_one');
+    const image = await rawRequest(server.baseUrl, String(emoji?.source_url));
+    t.strictSame([image.status, image.headers['content-type']], [200, 'image/png']);
+    t.strictSame(await decodedImage(image.body), { format: 'png', width: 64, height: 64 });
+    const original = await rawRequest(server.baseUrl, `${String(emoji?.source_url)}.original`);
+    t.strictSame([original.status, original.body], [200, wide]);
   });
 
   t.test('spaces in a new emoji name become underscores', async (t) => {

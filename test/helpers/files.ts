@@ -1,4 +1,6 @@
 import http from 'node:http';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
 import { basicAuth } from './http';
 import type { Credentials } from './server';
 
@@ -84,4 +86,32 @@ export const TINY_PNG = Buffer.from(
 /** TINY_PNG as the one file of an upload, in form field `field`. */
 export function pngUpload(field = 'file'): FilePart[] {
   return [{ field, filename: 'img.png', contentType: 'image/png', data: TINY_PNG }];
+}
+
+/** A solid-colour PNG of the given size, made with the image library the server resizes with. */
+export function solidPng(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .png()
+    .toBuffer();
+}
+
+/** An image's format and size as decoded, to compare with `t.strictSame`. */
+export async function decodedImage(
+  bytes: Buffer,
+): Promise<{ format: string | undefined; width: number | undefined; height: number | undefined }> {
+  const { format, width, height } = await sharp(bytes).metadata();
+  return { format, width, height };
+}
+
+/**
+ * A PNG whose header claims `width` × `height` (its CRC made right) over a small image's data:
+ * an image bomb, refused from the header before anything is decoded.
+ */
+export async function pngClaimingSize(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await solidPng(2, 2));
+  // Signature (8), IHDR length (4) and type (4), then width and height; the CRC covers type and data.
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(zlib.crc32(png.subarray(12, 29)), 29);
+  return png;
 }

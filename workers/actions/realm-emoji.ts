@@ -1,6 +1,7 @@
 /** Adding and deactivating realm emoji (openapi upload-custom-emoji; api-notes §d realm_emoji). */
 import type { UploadedFile } from '../../src/wire/protocol';
 import { errors } from '../lib/errors';
+import { resizedEmoji } from '../lib/image-resize';
 import { sniffImageType } from '../lib/image-type';
 import { rolePassesPolicy } from '../lib/policy';
 import { realmEmoji } from '../queries/register-realm';
@@ -31,13 +32,18 @@ function checkAddEmoji(realm: Realm, user: UserRow, name: string, files: readonl
   return { file, contentType };
 }
 
-export function emojiImageKey(fileName: string): string {
-  return `emoji/${fileName}`;
+/** `.original` keeps the uploaded bytes beside the resized image, as the public server does. */
+export function emojiImageKey(fileName: string, original = false): string {
+  return `emoji/${fileName}${original ? '.original' : ''}`;
 }
 
-/** POST /realm/emoji/{emoji_name}: the image goes into the realm file beside the emoji's row. */
+/**
+ * POST /realm/emoji/{emoji_name}: the image, resized to 64 px off the shard thread, and the
+ * original go into the realm file beside the emoji's row, in one transaction.
+ */
 export async function doAddEmoji(realm: Realm, user: UserRow, name: string, files: readonly UploadedFile[]): Promise<void> {
-  checkAddEmoji(realm, user, name, files);
+  const checked = checkAddEmoji(realm, user, name, files);
+  const resized = await resizedEmoji(checked.file.data, checked.contentType);
   await realm.transact((tx) => {
     const { file, contentType } = checkAddEmoji(tx.realm, user, name, files);
     const id = Number(
@@ -45,8 +51,10 @@ export async function doAddEmoji(realm: Realm, user: UserRow, name: string, file
     );
     const fileName = `${id}.${EXTENSIONS[contentType] ?? 'png'}`;
     tx.realm.stmt('UPDATE realm_emoji SET file_name = ? WHERE id = ?').run(fileName, id);
-    const data = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-    tx.realm.stmt('INSERT OR REPLACE INTO images (key, content_type, data) VALUES (?, ?, ?)').run(emojiImageKey(fileName), contentType, data);
+    const original = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+    const insert = tx.realm.stmt('INSERT OR REPLACE INTO images (key, content_type, data) VALUES (?, ?, ?)');
+    insert.run(emojiImageKey(fileName), contentType, resized);
+    insert.run(emojiImageKey(fileName, true), contentType, original);
     publishRealmEmoji(tx);
   });
 }

@@ -43,10 +43,15 @@ function avatarRedirect(medium: boolean) {
 export const getAvatar = avatarRedirect(false);
 export const getAvatarMedium = avatarRedirect(true);
 
-/** GET /user_avatars/{realm_id}/{user_id}[-medium].png (root): an uploaded avatar's bytes. */
+/**
+ * GET /user_avatars/{realm_id}/{user_id}[-medium].png (root): an uploaded avatar, 100 px square
+ * or 500 px for `-medium`; an avatar stored before resizing has only its original, served for both.
+ */
 export const getAvatarImage = openRoute(z.object({ realm_id: z.string(), avatar_file: z.string() }), ({ realm, frame }, p) => {
-  const match = /^(\d{1,15})(?:-medium)?\.png$/.exec(p.avatar_file);
-  const image = match ? imageByKey(realm, avatarKey(Number(match[1]))) : undefined;
+  const match = /^(\d{1,15})(-medium)?\.png$/.exec(p.avatar_file);
+  const userId = match ? Number(match[1]) : undefined;
+  const medium = userId !== undefined && match?.[2] !== undefined ? imageByKey(realm, avatarKey(userId, 'medium')) : undefined;
+  const image = userId === undefined ? undefined : (medium ?? imageByKey(realm, avatarKey(userId)));
   if (!image) throw errors.fileNotFound();
   return imageReply(p.avatar_file, image, frame.range);
 });
