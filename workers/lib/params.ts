@@ -165,7 +165,8 @@ export function parseParams<S extends z.ZodObject>(
   }
   for (const [name, value] of Object.entries(pathParams)) {
     // `me` stands for the user in /users/me/... paths that share a route with /users/{user_id}/....
-    if (name.endsWith('_id') && value !== 'me' && !isPathId(value)) throw errors.urlNotFound();
+    // An `…_or_id` parameter (GET /avatar/{email_or_id}) takes an email too.
+    if (name.endsWith('_id') && !name.endsWith('_or_id') && value !== 'me' && !isPathId(value)) throw errors.urlNotFound();
   }
   Object.assign(values, pathParams);
   const known = schema.shape;

@@ -2,6 +2,14 @@
 import { POLICY } from '../lib/policy';
 import type { Realm } from '../realm';
 
+/**
+ * A realm emoji's image URL: `source_url` in register and events, and the `src` rendered messages
+ * carry, so the two agree (served by GET /user_avatars/{realm_id}/emoji/images/{file}).
+ */
+export function realmEmojiUrl(fileName: string): string {
+  return `/user_avatars/1/emoji/images/${fileName}`;
+}
+
 export interface RealmEmojiRow {
   id: number;
   name: string;

@@ -4,6 +4,7 @@ import { listLinkifiers } from './linkifiers';
 import { authenticationMethods, realmColumns, realmSettings } from './realm-settings';
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
+import { realmEmojiUrl } from './realm-emoji';
 
 /** Which data types POST /register fetches: the request's list, or null for all. */
 export type Wants = (type: string) => boolean;
@@ -113,7 +114,7 @@ export function realmEmoji(realm: Realm): Record<string, unknown> {
   const rows = realm.stmt('SELECT id, name, file_name, author_id, deactivated FROM realm_emoji ORDER BY id').all() as RealmEmojiRow[];
   const emoji: Record<string, unknown> = {};
   for (const row of rows) {
-    const url = `/user_avatars/1/emoji/images/${row.file_name}`;
+    const url = realmEmojiUrl(row.file_name);
     emoji[String(row.id)] = {
       id: String(row.id),
       name: row.name,

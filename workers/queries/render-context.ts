@@ -1,6 +1,7 @@
 import type { MarkdownContext } from '../markdown';
 import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
+import { realmEmojiUrl } from './realm-emoji';
 
 
 /** Loads what the Markdown renderer needs to know about a realm (workers/markdown/context.ts). */
@@ -33,7 +34,7 @@ export function loadRenderContext(realm: Realm): MarkdownContext {
   ).map((e) => ({
     id: String(e.id),
     name: e.name,
-    source_url: `/user_avatars/${realm.info.string_id}/emoji/images/${e.file_name}`,
+    source_url: realmEmojiUrl(e.file_name),
     deactivated: e.deactivated === 1,
   }));
   const linkifiers = realm.stmt('SELECT id, pattern, url_template FROM linkifiers ORDER BY id').all() as {
