@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
@@ -88,6 +89,19 @@ t.test('realm emoji', async (t) => {
     t.strictSame(await decodedImage(image.body), { format: 'png', width: 64, height: 64 });
     const original = await rawRequest(server.baseUrl, `${String(emoji?.source_url)}.original`);
     t.strictSame([original.status, original.body], [200, wide]);
+  });
+
+  t.test('an animated emoji keeps its frames, each fitted into 64 px and padded to a square', async (t) => {
+    const frames = await Promise.all(['#0f0', '#00f'].map((background) => sharp({ create: { width: 120, height: 80, channels: 4, background } }).png().toBuffer()));
+    const gif = await sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
+    const res = await postFiles(server.baseUrl, '/realm/emoji/blinking', alice, [{ field: 'f', filename: 'blink.gif', contentType: 'image/gif', data: gif }]);
+    t.equal(res.status, 200);
+    const list = await api.as(alice).get('/realm/emoji');
+    const emoji = Object.values(list.body['emoji'] as Record<string, { name: string; source_url: string }>).find((e) => e.name === 'blinking');
+    const image = await rawRequest(server.baseUrl, String(emoji?.source_url));
+    t.strictSame([image.status, image.headers['content-type']], [200, 'image/gif']);
+    const { format, width, pageHeight, pages } = await sharp(image.body, { animated: true }).metadata();
+    t.strictSame({ format, width, pageHeight, pages }, { format: 'gif', width: 64, pageHeight: 64, pages: 2 });
   });
 
   t.test('spaces in a new emoji name become underscores', async (t) => {
