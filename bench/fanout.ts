@@ -67,7 +67,9 @@ export async function run(): Promise<void> {
     const message = { type: 'stream', to: 'bench stream', topic: 'bench', content: 'Hello, **world**!' };
     const subject = await rounds(targets, () => apiCall(server.url, owner, 'POST', '/messages', message));
     const bareTargets = targets.map((target) => ({ ...target, url: `${ceiling.url}/events` }));
-    const bare = await rounds(bareTargets, () => fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }));
+    const bare = await rounds(bareTargets, () =>
+      fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }),
+    );
     const failures = subject.failures + bare.failures;
     const label = `fanout (${targets.length} parked polls, ${ROUNDS} rounds, until all answered)`;
     if (failures > 0) {
@@ -76,7 +78,9 @@ export async function run(): Promise<void> {
       return;
     }
     const ratio = (p: number): string => (percentile(bare.allAnsweredMs, p) / percentile(subject.allAnsweredMs, p)).toFixed(3);
-    console.log(`${label}: ${summary(subject)} | ceiling bare uWS ${summary(bare)} | ratio p50 ${ratio(50)}, p99 ${ratio(99)} (target p99 <= 50 ms)`);
+    console.log(
+      `${label}: ${summary(subject)} | ceiling bare uWS ${summary(bare)} | ratio p50 ${ratio(50)}, p99 ${ratio(99)} (target p99 <= 50 ms)`,
+    );
   } finally {
     closeSockets();
     await server.stop();

@@ -38,14 +38,21 @@ export async function run(): Promise<void> {
       { operator: 'topic', operand: 'topic-42' },
     ];
     const subject = await measure({ url: `${server.url}/api/v1/messages?${query(topicNarrow)}`, method: 'GET', headers });
-    const ceiling = await measure({ url: `${ideal.url}/api/v1/messages?stream_id=${streamId(dataDir, 'stream-3')}&topic=topic-42`, method: 'GET', headers });
+    const ceiling = await measure({
+      url: `${ideal.url}/api/v1/messages?stream_id=${streamId(dataDir, 'stream-3')}&topic=topic-42`,
+      method: 'GET',
+      headers,
+    });
     report(`fetch-narrow (stream + topic, 100 of ${SEEDED_MESSAGES} messages)`, subject, ceiling, 'ideal read');
     const topicPages = (ids: boolean): string[] =>
       Array.from({ length: STREAMS * TOPICS_PER_STREAM }, (_, i) => {
         const stream = `stream-${i % STREAMS}`;
         const topic = `topic-${Math.floor(i / STREAMS)}`;
         if (ids) return `/api/v1/messages?stream_id=${streamIds.get(stream)}&topic=${topic}`;
-        return `/api/v1/messages?${query([{ operator: 'stream', operand: stream }, { operator: 'topic', operand: topic }])}`;
+        return `/api/v1/messages?${query([
+          { operator: 'stream', operand: stream },
+          { operator: 'topic', operand: topic },
+        ])}`;
       });
     const streamIds = new Map(Array.from({ length: STREAMS }, (_, s) => [`stream-${s}`, streamId(dataDir, `stream-${s}`)]));
     const cold = await measure({ url: `${server.url}/api/v1/messages`, method: 'GET', headers, paths: topicPages(false) });

@@ -15,7 +15,11 @@ function rssMiB(pid: number): number {
   return kib / 1024;
 }
 
-async function parkAndRelease(targets: PollTarget[], pid: number, release: () => Promise<unknown>): Promise<{ rss: number; allAnsweredMs: number; p50Ms: number; failures: number }> {
+async function parkAndRelease(
+  targets: PollTarget[],
+  pid: number,
+  release: () => Promise<unknown>,
+): Promise<{ rss: number; allAnsweredMs: number; p50Ms: number; failures: number }> {
   await connectAll(targets);
   const polls = parkPolls(targets);
   await sleep(PARK_MS);
@@ -53,7 +57,9 @@ export async function run(): Promise<void> {
     // 10,000 sockets each: the client closes the first set before opening the second.
     closeSockets();
     const bareTargets = targets.map((target) => ({ ...target, url: `${ceiling.url}/events` }));
-    const bare = await parkAndRelease(bareTargets, ceiling.pid, () => fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }));
+    const bare = await parkAndRelease(bareTargets, ceiling.pid, () =>
+      fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }),
+    );
     const label = `parked-queues (${QUEUES} queues, each with a parked poll)`;
     if (subject.failures + bare.failures > 0) {
       console.log(`${label}: INVALID RUN: ${subject.failures + bare.failures} polls not answered 200`);

@@ -25,8 +25,16 @@ export async function run(): Promise<void> {
     const members = await createMembers(server.url, auth, SUBSCRIBERS - 1);
     const owner = Number((await apiCall(server.url, auth, 'GET', '/users/me'))['user_id']);
     // The sender is one of the subscribers: principals alone are subscribed, not the requester.
-    await apiCall(server.url, auth, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: STREAM }], principals: [owner, ...members] });
-    const body = new URLSearchParams({ type: 'stream', to: STREAM, topic: 'bench', content: 'Hello, **world**! How is everyone doing today?' }).toString();
+    await apiCall(server.url, auth, 'POST', '/users/me/subscriptions', {
+      subscriptions: [{ name: STREAM }],
+      principals: [owner, ...members],
+    });
+    const body = new URLSearchParams({
+      type: 'stream',
+      to: STREAM,
+      topic: 'bench',
+      content: 'Hello, **world**! How is everyone doing today?',
+    }).toString();
     const headers = { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' };
     const subject = await measure({ url: `${server.url}/api/v1/messages`, method: 'POST', headers, body, connections: CONNECTIONS });
     const ceiling = await measure({ url: `${ideal.url}/api/v1/messages`, method: 'POST', headers, body, connections: CONNECTIONS });

@@ -12,7 +12,9 @@ function multipartBody(): Buffer {
   const file = Buffer.alloc(FILE_BYTES);
   for (let i = 0; i < file.length; i++) file[i] = (i * 31 + 7) & 0xff;
   return Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
@@ -51,8 +53,14 @@ export async function run(): Promise<void> {
     const uri = String(((await first.json()) as Record<string, unknown>)['uri']);
     const idleRss = rssMiB(server.pid);
     const ceilingIdleRss = rssMiB(ceiling.pid);
-    const upload = await measureWithPeakRss({ url: `${server.url}/api/v1/user_uploads`, method: 'POST', headers: postHeaders, body, connections: CONNECTIONS }, server.pid);
-    const uploadCeiling = await measureWithPeakRss({ url: `${ceiling.url}/api/v1/user_uploads`, method: 'POST', headers: postHeaders, body, connections: CONNECTIONS }, ceiling.pid);
+    const upload = await measureWithPeakRss(
+      { url: `${server.url}/api/v1/user_uploads`, method: 'POST', headers: postHeaders, body, connections: CONNECTIONS },
+      server.pid,
+    );
+    const uploadCeiling = await measureWithPeakRss(
+      { url: `${ceiling.url}/api/v1/user_uploads`, method: 'POST', headers: postHeaders, body, connections: CONNECTIONS },
+      ceiling.pid,
+    );
     report(`uploads POST 1 MiB (${CONNECTIONS} connections)`, upload.measured, uploadCeiling.measured, 'bytes through the worker');
     console.log(
       `  upload: ${megabytesPerSecond(upload.measured)} MiB/s | ceiling ${megabytesPerSecond(uploadCeiling.measured)} MiB/s` +
@@ -60,8 +68,18 @@ export async function run(): Promise<void> {
         ` ${CONNECTIONS} bodies in flight are ${((CONNECTIONS * body.length) / MIB).toFixed(0)} MiB)` +
         ` | ceiling peak RSS ${uploadCeiling.peakRssMiB.toFixed(0)} MiB (${ceilingIdleRss.toFixed(0)} MiB idle)`,
     );
-    const download = await measure({ url: `${server.url}${uri}`, method: 'GET', headers: { Authorization: auth }, connections: CONNECTIONS });
-    const downloadCeiling = await measure({ url: `${ceiling.url}${uri}`, method: 'GET', headers: { Authorization: auth }, connections: CONNECTIONS });
+    const download = await measure({
+      url: `${server.url}${uri}`,
+      method: 'GET',
+      headers: { Authorization: auth },
+      connections: CONNECTIONS,
+    });
+    const downloadCeiling = await measure({
+      url: `${ceiling.url}${uri}`,
+      method: 'GET',
+      headers: { Authorization: auth },
+      connections: CONNECTIONS,
+    });
     report(`uploads GET 1 MiB back (${CONNECTIONS} connections)`, download, downloadCeiling, 'bytes through the worker');
     console.log(`  download: ${megabytesPerSecond(download)} MiB/s | ceiling ${megabytesPerSecond(downloadCeiling)} MiB/s`);
   } finally {

@@ -27,14 +27,23 @@ export async function run(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const ownerAuth = ownerAuthHeader(server.dataDir);
     await createMembers(server.url, ownerAuth, 1);
     const key = await apiCall(server.url, '', 'POST', '/fetch_api_key', { username: MEMBER_EMAIL, password: MEMBER_PASSWORD });
     const memberAuth = basicAuth(MEMBER_EMAIL, String(key['api_key']));
-    const send = (content: string) => apiCall(server.url, ownerAuth, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'bench', content });
+    const send = (content: string) =>
+      apiCall(server.url, ownerAuth, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'bench', content });
 
     const page = await browser.newContext().then((context) => context.newPage());
     await signIn(page, server.url);
@@ -46,15 +55,20 @@ export async function run(): Promise<void> {
 
     const line = (name: string, subject: number[], ceiling: number[], what: string) => {
       subject.sort((a, b) => a - b);
-    ceiling.sort((a, b) => a - b);
-    const ratio = (p: number) => (percentile(ceiling, p) / percentile(subject, p)).toFixed(3);
+      ceiling.sort((a, b) => a - b);
+      const ratio = (p: number) => (percentile(ceiling, p) / percentile(subject, p)).toFixed(3);
       console.log(
         `${name}: p50 ${percentile(subject, 50).toFixed(1)} ms, p99 ${percentile(subject, 99).toFixed(1)} ms` +
           ` | ceiling ${what} p50 ${percentile(ceiling, 50).toFixed(1)} ms, p99 ${percentile(ceiling, 99).toFixed(1)} ms` +
           ` | ratio p50 ${ratio(50)}, p99 ${ratio(99)}`,
       );
     };
-    line(`web-live: message shown in another person's page (${LIVE_ROUNDS} messages; target < 1000 ms)`, pageLive, apiLive, 'API long poll answered');
+    line(
+      `web-live: message shown in another person's page (${LIVE_ROUNDS} messages; target < 1000 ms)`,
+      pageLive,
+      apiLive,
+      'API long poll answered',
+    );
     line(`web-live: page opened to its newest message (${OPEN_ROUNDS} loads)`, pageOpen, apiOpen, 'register + newest messages by API');
   } finally {
     await browser.close();

@@ -133,7 +133,16 @@ export class Realm {
   }
 
   get fileSettings(): FileSettings {
-    return this.options.files ?? { maxUploadMib: 25, maxImageMib: 5, unclaimedExpiryMs: 21 * 86_400_000, sweepIntervalMs: 3_600_000, temporaryUrlMs: 60_000, realmQuotaMib: null };
+    return (
+      this.options.files ?? {
+        maxUploadMib: 25,
+        maxImageMib: 5,
+        unclaimedExpiryMs: 21 * 86_400_000,
+        sweepIntervalMs: 3_600_000,
+        temporaryUrlMs: 60_000,
+        realmQuotaMib: null,
+      }
+    );
   }
 
   get sessionSettings(): SessionSettings {

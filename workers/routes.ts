@@ -45,12 +45,7 @@ import {
   patchProfileFieldOrder,
   postProfileField,
 } from './endpoints/profile-fields';
-import {
-  deleteScheduledMessage,
-  getScheduledMessages,
-  patchScheduledMessage,
-  postScheduledMessage,
-} from './endpoints/scheduled-messages';
+import { deleteScheduledMessage, getScheduledMessages, patchScheduledMessage, postScheduledMessage } from './endpoints/scheduled-messages';
 import { deleteReaction, postReaction } from './endpoints/reactions';
 import { postMessageFlags } from './endpoints/flags';
 import { postMarkAllAsRead, postMarkStreamAsRead, postMarkTopicAsRead } from './endpoints/mark-read';

@@ -20,8 +20,7 @@ async function run(task: StorageTask): Promise<StorageTaskResult> {
       const db = openRealmDb(realmFile(task.dataDir, task.subdomain), { readonly: true });
       try {
         const owner = db.prepare('SELECT email, api_key FROM users WHERE role = 100 AND is_active = 1 ORDER BY id LIMIT 1').get() as
-          | { email: string; api_key: string }
-          | undefined;
+          { email: string; api_key: string } | undefined;
         return { ok: true, owner: owner ? { email: owner.email, key: owner.api_key } : null };
       } finally {
         db.close();

@@ -27,7 +27,11 @@ export async function createMembers(baseUrl: string, ownerAuth: string, count: n
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
     const email = `bench-member-${i}@example.com`;
-    const created = await apiCall(baseUrl, ownerAuth, 'POST', '/users', { email, password: `pw-${i}-bench`, full_name: `Bench Member ${i}` });
+    const created = await apiCall(baseUrl, ownerAuth, 'POST', '/users', {
+      email,
+      password: `pw-${i}-bench`,
+      full_name: `Bench Member ${i}`,
+    });
     ids.push(Number(created['user_id']));
   }
   return ids;

@@ -5,7 +5,13 @@ import { decodeToShard, encodeFrame } from '../../src/wire/codec';
 parentPort?.on('message', (message: unknown) => {
   if (message instanceof ArrayBuffer) {
     const frame = decodeToShard(message);
-    const reply = encodeFrame({ kind: 'response', id: frame.kind === 'request' ? frame.id : 0, status: 200, headers: {}, body: '{"result":"success","msg":"","id":1}' });
+    const reply = encodeFrame({
+      kind: 'response',
+      id: frame.kind === 'request' ? frame.id : 0,
+      status: 200,
+      headers: {},
+      body: '{"result":"success","msg":"","id":1}',
+    });
     parentPort?.postMessage(reply, [reply]);
   } else {
     const frame = message as { id: number };

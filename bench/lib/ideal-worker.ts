@@ -7,7 +7,9 @@ const { mode, dbFile } = workerData as { mode: 'send' | 'read'; dbFile: string }
 const db = new Database(dbFile, { readonly: mode === 'read' });
 if (mode === 'send') {
   db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY AUTOINCREMENT, stream_id INTEGER, topic TEXT, content TEXT, date_sent INTEGER) STRICT');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY AUTOINCREMENT, stream_id INTEGER, topic TEXT, content TEXT, date_sent INTEGER) STRICT',
+  );
 }
 // The same durability as the realm files (workers/db/open.ts).
 db.pragma('synchronous = FULL');

@@ -69,7 +69,9 @@ export function report(scenario: string, subject: Measured, baseline: Measured, 
   // A figure made of error answers measures nothing: say so instead of printing a ratio.
   const failed = subject.non2xx + subject.errors + baseline.non2xx + baseline.errors;
   if (failed > 0) {
-    console.log(`${scenario}: INVALID RUN: ${subject.non2xx + baseline.non2xx} non-2xx answers, ${subject.errors + baseline.errors} errors`);
+    console.log(
+      `${scenario}: INVALID RUN: ${subject.non2xx + baseline.non2xx} non-2xx answers, ${subject.errors + baseline.errors} errors`,
+    );
     process.exitCode = 1;
     return;
   }

@@ -64,7 +64,10 @@ app.any('/*', (res, req) => {
       for (const waiting of parked) answer(waiting);
       owedAnswers = Math.max(0, polls - parked.size);
       parked.clear();
-      if (!aborted) res.cork(() => res.writeStatus('200 OK').writeHeader('Content-Type', 'application/json').end('{"result":"success","msg":"","id":1}'));
+      if (!aborted)
+        res.cork(() =>
+          res.writeStatus('200 OK').writeHeader('Content-Type', 'application/json').end('{"result":"success","msg":"","id":1}'),
+        );
     });
   });
 });

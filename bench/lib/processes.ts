@@ -47,7 +47,10 @@ export interface Running {
 const SERVER_NODE_ARGS = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
 
 function runNode(script: string, args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...nodeArgs, script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
@@ -66,15 +69,20 @@ function stopper(child: ChildProcess): () => Promise<void> {
 export async function startChatServer(env: Record<string, string> = {}, existingDataDir?: string): Promise<Running> {
   const port = await freePort();
   const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-'));
-  const child = runNode(path.join(BUILD_ROOT, 'src', 'main.js'), [], {
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    EXTERNAL_HOST: `localhost:${port}`,
-    LOG_LEVEL: 'warn',
-    // One user's load far past its 200 requests a minute is what the benchmarks measure.
-    RATE_LIMITING: '0',
-    ...env,
-  }, SERVER_NODE_ARGS);
+  const child = runNode(
+    path.join(BUILD_ROOT, 'src', 'main.js'),
+    [],
+    {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EXTERNAL_HOST: `localhost:${port}`,
+      LOG_LEVEL: 'warn',
+      // One user's load far past its 200 requests a minute is what the benchmarks measure.
+      RATE_LIMITING: '0',
+      ...env,
+    },
+    SERVER_NODE_ARGS,
+  );
   await waitForPort(port, child);
   return { port, url: `http://127.0.0.1:${port}`, dataDir, pid: child.pid ?? 0, stop: stopper(child) };
 }

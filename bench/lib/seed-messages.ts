@@ -45,9 +45,7 @@ export async function seededDataDir(): Promise<string> {
       const recipientId = Number(db.prepare('INSERT INTO recipients (kind) VALUES (2)').run().lastInsertRowid);
       const id = Number(
         db
-          .prepare(
-            `INSERT INTO streams (name, recipient_id, date_created, can_remove_subscribers_group_id) VALUES (?, ?, ?, ?)`,
-          )
+          .prepare(`INSERT INTO streams (name, recipient_id, date_created, can_remove_subscribers_group_id) VALUES (?, ?, ?, ?)`)
           .run(`stream-${s}`, recipientId, Math.floor(Date.now() / 1000), groupId).lastInsertRowid,
       );
       db.prepare(`INSERT INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, '#76ce90')`).run(owner, id);

@@ -31,8 +31,7 @@ export async function seededUsersDataDir(): Promise<string> {
   db.pragma('journal_mode = WAL');
   const existing = (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
   const group = db.prepare('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(MEMBERS_GROUP) as
-    | { id: number }
-    | undefined;
+    { id: number } | undefined;
   if (!group) throw new Error(`no system group ${MEMBERS_GROUP}: the seeding helper is out of date`);
   const insertUser = db.prepare(
     `INSERT INTO users (email, delivery_email, full_name, api_key, password_hash, role, date_joined, settings)
@@ -43,7 +42,9 @@ export async function seededUsersDataDir(): Promise<string> {
   db.transaction(() => {
     for (let i = existing; i < SEEDED_USERS; i++) {
       const email = `seeded-user-${i}@example.com`;
-      const id = Number(insertUser.run(email, email, `Seeded User ${i}`, randomBytes(16).toString('hex'), ROLE.MEMBER, now).lastInsertRowid);
+      const id = Number(
+        insertUser.run(email, email, `Seeded User ${i}`, randomBytes(16).toString('hex'), ROLE.MEMBER, now).lastInsertRowid,
+      );
       insertMember.run(group.id, id);
     }
   })();

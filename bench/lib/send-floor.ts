@@ -18,8 +18,14 @@ const WARMUP_MESSAGES = 1_000;
 export function measureSendFloor(file: string, streamName: string, messages = 10_000): SendFloor {
   const db = openRealmDb(file);
   try {
-    const stream = db.prepare('SELECT id, recipient_id FROM streams WHERE name = ?').get(streamName) as { id: number; recipient_id: number };
-    const recipients = db.prepare('SELECT user_id FROM subscriptions WHERE stream_id = ? AND active = 1').pluck().all(stream.id) as number[];
+    const stream = db.prepare('SELECT id, recipient_id FROM streams WHERE name = ?').get(streamName) as {
+      id: number;
+      recipient_id: number;
+    };
+    const recipients = db
+      .prepare('SELECT user_id FROM subscriptions WHERE stream_id = ? AND active = 1')
+      .pluck()
+      .all(stream.id) as number[];
     const sender = recipients[0] as number;
     const insertMessage = db.prepare(
       `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,

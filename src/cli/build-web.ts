@@ -121,17 +121,20 @@ function writePages(entries: Map<string, EntryOutput>, manifest: WebManifest): v
     const loads: string[] = [];
     const preloads: string[] = [];
     const missing: string[] = [];
-    let html = readFileSync(join(pagesDir, page), 'utf8').replace(/\/static\/([\w-]+)\.(js|css)(?=["'])/g, (reference, name: string, ext: string) => {
-      const entry = entries.get(name);
-      const hashed = ext === 'js' ? entry?.js : entry?.css;
-      if (hashed === undefined || hashed === null) {
-        missing.push(reference);
-        return reference;
-      }
-      loads.push(hashed);
-      if (ext === 'js') preloads.push(...(entry?.preloads ?? []));
-      return hashed;
-    });
+    let html = readFileSync(join(pagesDir, page), 'utf8').replace(
+      /\/static\/([\w-]+)\.(js|css)(?=["'])/g,
+      (reference, name: string, ext: string) => {
+        const entry = entries.get(name);
+        const hashed = ext === 'js' ? entry?.js : entry?.css;
+        if (hashed === undefined || hashed === null) {
+          missing.push(reference);
+          return reference;
+        }
+        loads.push(hashed);
+        if (ext === 'js') preloads.push(...(entry?.preloads ?? []));
+        return hashed;
+      },
+    );
     if (missing.length > 0) throw new Error(`src/web/pages/${page} refers to ${missing.join(', ')}, which the build does not produce`);
     loads.push(...preloads);
     if (preloads.length > 0) {
@@ -161,7 +164,9 @@ async function precompress(): Promise<void> {
           params: {
             [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
             [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-            [zlibConstants.BROTLI_PARAM_MODE]: /\.(ttf|otf|eot)$/.test(file) ? zlibConstants.BROTLI_MODE_FONT : zlibConstants.BROTLI_MODE_TEXT,
+            [zlibConstants.BROTLI_PARAM_MODE]: /\.(ttf|otf|eot)$/.test(file)
+              ? zlibConstants.BROTLI_MODE_FONT
+              : zlibConstants.BROTLI_MODE_TEXT,
           },
         }),
       ]);

@@ -37,8 +37,7 @@ export interface LimitedRequest {
 
 export type Admission =
   /** `headers`: the X-RateLimit-* headers of the budget the request was charged to. */
-  | { admitted: true; headers: Record<string, string> }
-  | { admitted: false; status: number; body: string; headers: Record<string, string> };
+  { admitted: true; headers: Record<string, string> } | { admitted: false; status: number; body: string; headers: Record<string, string> };
 
 type RouteClass = 'login' | 'events' | 'files' | 'api';
 

@@ -4,7 +4,15 @@ import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
 import { busyResponse, ShardPool, type ResponseHandler } from '../realm/router';
 import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type ResponseFrame } from '../wire/protocol';
-import { API_ROUTE_IDS, LONG_POLL_ROUTE_IDS, ROOT_PATH_MARK, ROOT_ROUTE_IDS, RouteMatcher, TEST_ROUTE_IDS, type RouteId } from '../wire/routes';
+import {
+  API_ROUTE_IDS,
+  LONG_POLL_ROUTE_IDS,
+  ROOT_PATH_MARK,
+  ROOT_ROUTE_IDS,
+  RouteMatcher,
+  TEST_ROUTE_IDS,
+  type RouteId,
+} from '../wire/routes';
 import { RateLimits, type Admission, type LimitedRequest } from './rate-limit';
 import { TrustedProxies } from './forwarded';
 import { cookieValue, readParams } from './read-request';
@@ -141,7 +149,11 @@ export class FrontEnd {
     // path's GET view: files and avatars are checked this way before downloading.
     const headOnly = head.method === 'HEAD';
     const method = headOnly ? 'GET' : head.method;
-    const surface: RequestSurface = head.url.startsWith(API_PREFIX + '/') ? 'api' : head.url.startsWith(JSON_PREFIX + '/') ? 'json' : 'root';
+    const surface: RequestSurface = head.url.startsWith(API_PREFIX + '/')
+      ? 'api'
+      : head.url.startsWith(JSON_PREFIX + '/')
+        ? 'json'
+        : 'root';
     if (surface === 'root' && !this.rootMatcher.hasPrefixFor(ROOT_PATH_MARK + head.url)) {
       writeJsonOrHeaders(res, headOnly, 404, jsonError('Not found'));
       return logDone(404, null, null);

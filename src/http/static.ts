@@ -150,7 +150,14 @@ export class StaticSite {
 }
 
 /** Writes a whole answer; a HEAD gets the same status, headers and length, without the body. */
-function answer(res: HttpResponse, method: string, status: number, contentType: string, body: Uint8Array, headers: Record<string, string>): number {
+function answer(
+  res: HttpResponse,
+  method: string,
+  status: number,
+  contentType: string,
+  body: Uint8Array,
+  headers: Record<string, string>,
+): number {
   if (method === 'HEAD') writeBodyless(res, status, contentType, body.length, headers);
   else writeBinary(res, status, contentType, body, headers);
   return status;

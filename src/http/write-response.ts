@@ -90,7 +90,13 @@ export function writeFrameHeaders(res: HttpResponse, response: ResponseFrame): v
 }
 
 /** A JSON answer, or for HEAD only its headers. */
-export function writeJsonOrHeaders(res: HttpResponse, headOnly: boolean, status: number, body: string, headers: Record<string, string> = {}): void {
+export function writeJsonOrHeaders(
+  res: HttpResponse,
+  headOnly: boolean,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   if (headOnly) writeBodyless(res, status, 'application/json', Buffer.byteLength(body), headers);
   else writeJson(res, status, body, headers);
 }

@@ -65,7 +65,7 @@ export class BodyRing {
     }
     const end = (start + length) >>> 0;
     const released = Atomics.load(this.released, 0) >>> 0;
-    if (((end - released) >>> 0) > BODY_RING_BYTES) return null;
+    if ((end - released) >>> 0 > BODY_RING_BYTES) return null;
     if (pieces.length === 1) {
       this.data.set(pieces[0] as Uint8Array, offset);
     } else {

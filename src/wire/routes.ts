@@ -161,7 +161,10 @@ export type ApiRouteId = (typeof API_ROUTE_IDS)[number];
 
 /** Reachable only when the server runs with TEST_HOOKS=1 (see src/config.ts). */
 export const TEST_ROUTE_IDS = [
-  'POST /__test__/crash_shard', 'POST /__test__/sleep', 'POST /__test__/throw', 'POST /__test__/render_hold',
+  'POST /__test__/crash_shard',
+  'POST /__test__/sleep',
+  'POST /__test__/throw',
+  'POST /__test__/render_hold',
   'GET /__test__/sleepers',
   'POST /__test__/spin',
   'POST /__test__/hog',
@@ -201,9 +204,7 @@ export interface RouteMatch {
 }
 
 export type MatchResult =
-  | { kind: 'found'; match: RouteMatch }
-  | { kind: 'method_not_allowed'; allowedMethods: string[] }
-  | { kind: 'not_found' };
+  { kind: 'found'; match: RouteMatch } | { kind: 'method_not_allowed'; allowedMethods: string[] } | { kind: 'not_found' };
 
 interface CompiledRoute {
   id: RouteId;

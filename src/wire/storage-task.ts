@@ -22,5 +22,4 @@ export interface OwnerCredentials {
 }
 
 export type StorageTaskResult =
-  | { ok: true; owner: OwnerCredentials | null }
-  | { ok: false; error: 'realm-exists' | 'failed'; message: string };
+  { ok: true; owner: OwnerCredentials | null } | { ok: false; error: 'realm-exists' | 'failed'; message: string };

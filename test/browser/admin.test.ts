@@ -1,6 +1,16 @@
 import t from 'tap';
 import type { Locator, Page } from 'playwright-core';
-import { browserSkipReason, browserStage, createPerson, createStream, messageItem, screenshot, sendToStream, signIn, solidPng } from './harness';
+import {
+  browserSkipReason,
+  browserStage,
+  createPerson,
+  createStream,
+  messageItem,
+  screenshot,
+  sendToStream,
+  signIn,
+  solidPng,
+} from './harness';
 
 const STREAM = 'admin tests';
 const MODERATOR = 300;
@@ -16,7 +26,7 @@ const skip = browserSkipReason();
 if (skip !== null) {
   t.plan(0, skip);
 } else {
-  t.test('the organization\'s owner administers it from the page', async (t) => {
+  t.test("the organization's owner administers it from the page", async (t) => {
     const { server, browser, problems } = await browserStage(t);
     const bo = await createPerson(server, 'Bo');
     const joined = await server.admin.post('/users/me/subscriptions', { subscriptions: [{ name: STREAM }] });
@@ -26,10 +36,12 @@ if (skip !== null) {
     const ownerPage = await signIn(browser, server, problems, { email: owner.email, password: owner.password });
     const boPage = await signIn(browser, server, problems, bo);
 
-    t.test('a member\'s role changed in Users is the role the server keeps', async (t) => {
+    t.test("a member's role changed in Users is the role the server keeps", async (t) => {
       const dialog = await openAdministration(ownerPage, 'Users');
       const role = dialog.getByRole('combobox', { name: `Role of ${bo.fullName}`, exact: true });
-      const saved = ownerPage.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().endsWith(`/json/users/${bo.id}`));
+      const saved = ownerPage.waitForResponse(
+        (response) => response.request().method() === 'PATCH' && response.url().endsWith(`/json/users/${bo.id}`),
+      );
       await role.selectOption({ label: 'Moderator' });
       t.equal((await saved).status(), 200, 'the page saved the role');
       await screenshot(ownerPage, 'admin-dialog');
@@ -58,7 +70,9 @@ if (skip !== null) {
     t.test('a custom emoji uploaded in Custom emoji is in the picker and shows as a reaction', async (t) => {
       const dialog = await openAdministration(ownerPage, 'Custom emoji');
       await dialog.getByLabel('Emoji name', { exact: true }).fill('green_square');
-      await dialog.getByLabel('Emoji image', { exact: true }).setInputFiles({ name: 'green.png', mimeType: 'image/png', buffer: solidPng(64, [20, 160, 60]) });
+      await dialog
+        .getByLabel('Emoji image', { exact: true })
+        .setInputFiles({ name: 'green.png', mimeType: 'image/png', buffer: solidPng(64, [20, 160, 60]) });
       await dialog.getByRole('button', { name: 'Upload emoji', exact: true }).click();
       await dialog.getByRole('button', { name: 'Deactivate emoji green_square', exact: true }).waitFor();
       t.pass('the emoji is listed');
@@ -70,13 +84,19 @@ if (skip !== null) {
       await item.waitFor();
       await item.hover();
       await item.getByRole('button', { name: 'Add reaction', exact: true }).click();
-      await boPage.getByRole('searchbox', { name: 'Search emoji', exact: true }).or(boPage.getByRole('textbox', { name: 'Search emoji', exact: true })).fill('green_sq');
+      await boPage
+        .getByRole('searchbox', { name: 'Search emoji', exact: true })
+        .or(boPage.getByRole('textbox', { name: 'Search emoji', exact: true }))
+        .fill('green_sq');
       await boPage.getByRole('button', { name: 'green_square', exact: true }).click();
       await ownerPage.getByRole('button', { name: 'green_square: 1', exact: true }).waitFor();
       t.pass('the reaction shows for the owner');
       const image = boPage.getByRole('button', { name: 'green_square: 1', exact: true }).locator('img');
       await image.waitFor();
-      await boPage.waitForFunction((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0, await image.elementHandle());
+      await boPage.waitForFunction(
+        (img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0,
+        await image.elementHandle(),
+      );
       t.pass('and its image loads in the reaction');
     });
 

@@ -25,7 +25,10 @@ async function boxHolds(page: Page, value: string): Promise<void> {
     await page.waitForFunction(([element, wanted]) => element.value === wanted, [box, value] as const);
   } catch (error) {
     const mode = await page.getByRole('button', { name: 'Direct message', exact: true }).getAttribute('aria-pressed');
-    throw new Error(`the Message box holds ${JSON.stringify(await messageBox(page).inputValue())}, not ${JSON.stringify(value)} (direct message mode: ${mode})`, { cause: error });
+    throw new Error(
+      `the Message box holds ${JSON.stringify(await messageBox(page).inputValue())}, not ${JSON.stringify(value)} (direct message mode: ${mode})`,
+      { cause: error },
+    );
   }
 }
 
@@ -36,10 +39,12 @@ if (skip !== null) {
   t.test('the compose box: direct messages, sending keys, preview, drafts, completion and uploads', async (t) => {
     const { problems, ada, bo, adaPage, boPage } = await twoPeopleInAStream(t, STREAM);
 
-    t.test('a direct message written with the To field arrives in the other person\'s direct messages', async (t) => {
+    t.test("a direct message written with the To field arrives in the other person's direct messages", async (t) => {
       await adaPage.getByRole('button', { name: 'Direct message', exact: true }).click();
       const to = adaPage.getByLabel('To', { exact: true });
-      const offered = await to.evaluate((input: { list: { options: ArrayLike<{ value: string }> } | null }) => Array.from(input.list?.options ?? []).map((option) => option.value));
+      const offered = await to.evaluate((input: { list: { options: ArrayLike<{ value: string }> } | null }) =>
+        Array.from(input.list?.options ?? []).map((option) => option.value),
+      );
       t.ok(offered.includes(bo.email), 'the To field offers the other person for completion');
       await to.fill(bo.email);
       const text = `Just between us ${Date.now()}`;
@@ -65,7 +70,12 @@ if (skip !== null) {
       const enterSends = settings.getByRole('checkbox', { name: 'Enter sends the message', exact: true });
       if (await enterSends.isChecked()) {
         await enterSends.uncheck();
-        await adaPage.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { placeholder: string } | null } }).document.querySelector('textarea[aria-label="Message"]')?.placeholder.includes('Ctrl+Enter') === true);
+        await adaPage.waitForFunction(
+          () =>
+            (globalThis as unknown as { document: { querySelector(s: string): { placeholder: string } | null } }).document
+              .querySelector('textarea[aria-label="Message"]')
+              ?.placeholder.includes('Ctrl+Enter') === true,
+        );
       }
       await settings.getByRole('button', { name: 'Close', exact: true }).click();
 
@@ -81,7 +91,12 @@ if (skip !== null) {
 
       await adaPage.getByRole('button', { name: 'Settings', exact: true }).click();
       await enterSends.check();
-      await adaPage.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { placeholder: string } | null } }).document.querySelector('textarea[aria-label="Message"]')?.placeholder.includes('Enter sends') === true);
+      await adaPage.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { placeholder: string } | null } }).document
+            .querySelector('textarea[aria-label="Message"]')
+            ?.placeholder.includes('Enter sends') === true,
+      );
       await settings.getByRole('button', { name: 'Close', exact: true }).click();
       const second = `Sent by Enter ${Date.now()}`;
       await box.fill(second);
@@ -91,7 +106,7 @@ if (skip !== null) {
       await boxHolds(adaPage, '');
     });
 
-    t.test('Preview shows the server\'s rendered HTML', async (t) => {
+    t.test("Preview shows the server's rendered HTML", async (t) => {
       await fillStream(adaPage, 'preview');
       await messageBox(adaPage).fill('Some **bold** words');
       await adaPage.getByRole('button', { name: 'Preview', exact: true }).click();
@@ -105,7 +120,10 @@ if (skip !== null) {
     });
 
     t.test('a draft survives a reload', async (t) => {
-      await adaPage.getByRole('complementary', { name: 'People', exact: true }).getByRole('link', { name: new RegExp(bo.fullName) }).click();
+      await adaPage
+        .getByRole('complementary', { name: 'People', exact: true })
+        .getByRole('link', { name: new RegExp(bo.fullName) })
+        .click();
       await adaPage.waitForURL(/#narrow\/dm\//);
       const draft = `Half a thought ${Date.now()}`;
       await messageBox(adaPage).fill(draft);
@@ -120,7 +138,10 @@ if (skip !== null) {
       const box = messageBox(adaPage);
       await box.fill('');
       await box.pressSequentially('Nice :thumbs_u');
-      await adaPage.getByRole('listbox', { name: 'Emoji', exact: true }).getByRole('option', { name: 'thumbs_up', exact: true, selected: true }).waitFor();
+      await adaPage
+        .getByRole('listbox', { name: 'Emoji', exact: true })
+        .getByRole('option', { name: 'thumbs_up', exact: true, selected: true })
+        .waitFor();
       await box.press('Enter');
       await boxHolds(adaPage, 'Nice :thumbs_up: ');
       t.pass('the emoji name is completed');
@@ -143,11 +164,16 @@ if (skip !== null) {
         await released;
         await route.continue();
       });
-      await adaPage.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.alloc(200_000, 'a') });
+      await adaPage
+        .getByLabel('Upload files', { exact: true })
+        .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.alloc(200_000, 'a') });
       await progress.waitFor();
       t.pass('the progress bar shows while uploading');
       release();
-      await adaPage.waitForFunction((box: { value: string }) => box.value.includes('/user_uploads/'), await messageBox(adaPage).elementHandle());
+      await adaPage.waitForFunction(
+        (box: { value: string }) => box.value.includes('/user_uploads/'),
+        await messageBox(adaPage).elementHandle(),
+      );
       await adaPage.unroute('**/json/user_uploads');
       t.match(await messageBox(adaPage).inputValue(), /\[notes\.txt\]\(\/user_uploads\/[^)]+\)/, 'the upload is a link in the message');
       await progress.waitFor({ state: 'detached' });
@@ -169,7 +195,10 @@ if (skip !== null) {
       });
       await box.dispatchEvent('dragover', { dataTransfer: files });
       await box.dispatchEvent('drop', { dataTransfer: files });
-      await adaPage.waitForFunction((element: { value: string }) => element.value.includes('[dropped.txt](/user_uploads/'), await box.elementHandle());
+      await adaPage.waitForFunction(
+        (element: { value: string }) => element.value.includes('[dropped.txt](/user_uploads/'),
+        await box.elementHandle(),
+      );
       t.pass('the dropped file is a link in the message');
       await box.fill('');
     });
@@ -189,9 +218,14 @@ if (skip !== null) {
         };
         const transfer = new browser.DataTransfer();
         transfer.items.add(new browser.File(['pasted text'], 'pasted.txt', { type: 'text/plain' }));
-        (element as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(new browser.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+        (element as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(
+          new browser.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+        );
       });
-      await adaPage.waitForFunction((element: { value: string }) => element.value.includes('[pasted.txt](/user_uploads/'), await box.elementHandle());
+      await adaPage.waitForFunction(
+        (element: { value: string }) => element.value.includes('[pasted.txt](/user_uploads/'),
+        await box.elementHandle(),
+      );
       t.pass('the pasted file is a link in the message');
       await box.fill('');
     });

@@ -1,6 +1,15 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { browserSkipReason, messageFeed, messageItem, screenshot, sendToStream, solidPng, statusShowing, twoPeopleInAStream } from './harness';
+import {
+  browserSkipReason,
+  messageFeed,
+  messageItem,
+  screenshot,
+  sendToStream,
+  solidPng,
+  statusShowing,
+  twoPeopleInAStream,
+} from './harness';
 
 const STREAM = 'browser tests';
 const TOPIC = 'greetings';
@@ -35,9 +44,11 @@ if (skip !== null) {
       t.pass('Bo shows as active to Ada');
     });
 
-    t.test('the stream view lists the stream\'s messages', async (t) => {
+    t.test("the stream view lists the stream's messages", async (t) => {
       // The link's name may carry a `#` before the stream's name and an unread count after it.
-      const streamLink = boPage.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: new RegExp(`^#?\\s*${STREAM}(\\s|$)`) });
+      const streamLink = boPage
+        .getByRole('navigation', { name: 'Streams', exact: true })
+        .getByRole('link', { name: new RegExp(`^#?\\s*${STREAM}(\\s|$)`) });
       await streamLink.click();
       await messageItem(boPage, first).waitFor();
       t.pass('the message is in the stream view');
@@ -83,13 +94,19 @@ if (skip !== null) {
       await adaPage.getByLabel('Topic', { exact: true }).fill(TOPIC);
       const message = adaPage.getByRole('textbox', { name: 'Message', exact: true });
       await message.fill('');
-      await adaPage.locator('input[type="file"]').first().setInputFiles({ name: 'red-square.png', mimeType: 'image/png', buffer: solidPng(48, [200, 30, 30]) });
+      await adaPage
+        .locator('input[type="file"]')
+        .first()
+        .setInputFiles({ name: 'red-square.png', mimeType: 'image/png', buffer: solidPng(48, [200, 30, 30]) });
       await adaPage.waitForFunction((box: { value: string }) => box.value.includes('/user_uploads/'), await message.elementHandle());
       t.match(await message.inputValue(), /\[red-square\.png\]\(\/user_uploads\/[^)]+\)/, 'the upload is a link in the message');
       await adaPage.getByRole('button', { name: 'Send', exact: true }).click();
       const image = messageFeed(boPage).locator('img[src*="/user_uploads/"], img[src*="/thumbnail"]').last();
       await image.waitFor();
-      await boPage.waitForFunction((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0, await image.elementHandle());
+      await boPage.waitForFunction(
+        (img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0,
+        await image.elementHandle(),
+      );
       t.pass('the image loads inline for the other person');
     });
 

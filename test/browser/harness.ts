@@ -60,7 +60,15 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -168,7 +176,8 @@ async function allowTestScripts(context: BrowserContext, problems: PageProblems,
       delete headers['content-length'];
       const policy = headers['content-security-policy'];
       if (policy !== undefined) {
-        headers['content-security-policy'] = `${policy.replace("script-src 'self'", "script-src 'self' 'unsafe-eval'")}; report-uri ${reportUri}`;
+        headers['content-security-policy'] =
+          `${policy.replace("script-src 'self'", "script-src 'self' 'unsafe-eval'")}; report-uri ${reportUri}`;
       }
       return route.fulfill({ response, headers });
     },
@@ -191,7 +200,8 @@ const cspReports = {
         req.on('data', (chunk: string) => (body += chunk));
         req.on('end', () => {
           const watcher = this.watchers.get(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '');
-          if (watcher !== undefined && !isPlaywrightsOwnStyle(body)) watcher.problems.problems.push(`${watcher.who}: Content Security Policy report: ${body}`);
+          if (watcher !== undefined && !isPlaywrightsOwnStyle(body))
+            watcher.problems.problems.push(`${watcher.who}: Content Security Policy report: ${body}`);
           res.writeHead(204).end();
         });
       });
@@ -226,7 +236,12 @@ export async function fillSignIn(page: Page, baseUrl: string, email: string, pas
 }
 
 /** Signs a person in and waits for the app page at `/`. */
-export async function signIn(browser: Browser, server: BrowserServer, problems: PageProblems, person: { email: string; password: string }): Promise<Page> {
+export async function signIn(
+  browser: Browser,
+  server: BrowserServer,
+  problems: PageProblems,
+  person: { email: string; password: string },
+): Promise<Page> {
   const { page } = await openPage(browser, problems, person.email);
   await fillSignIn(page, server.baseUrl, person.email, person.password);
   await page.waitForURL(`${server.baseUrl}/`);
@@ -321,7 +336,12 @@ export function solidPng(size: number, rgb: readonly [number, number, number]): 
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [...rgb]).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', pixels),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {

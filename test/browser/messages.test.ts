@@ -42,7 +42,7 @@ if (skip !== null) {
       const dialog = adaPage.getByRole('dialog', { name: 'Edit message', exact: true });
       const content = dialog.getByLabel('Message content', { exact: true });
       await adaPage.waitForFunction((box: { value: string }) => box.value !== '', await content.elementHandle());
-      t.equal(await content.inputValue(), before, 'the dialog holds the message\'s Markdown');
+      t.equal(await content.inputValue(), before, "the dialog holds the message's Markdown");
       await content.fill(after);
       await dialog.getByRole('button', { name: 'Save', exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
@@ -61,9 +61,9 @@ if (skip !== null) {
       const dialog = adaPage.getByRole('dialog', { name: 'Delete message', exact: true });
       await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
       await messageItem(boPage, doomed).waitFor({ state: 'detached' });
-      t.pass('the message left the other person\'s view');
+      t.pass("the message left the other person's view");
       await messageItem(adaPage, doomed).waitFor({ state: 'detached' });
-      t.pass('and the sender\'s');
+      t.pass("and the sender's");
     });
 
     t.test('a starred message is listed in the Starred view', async (t) => {
@@ -94,7 +94,7 @@ if (skip !== null) {
       await dialog.getByRole('button', { name: 'Move', exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
       await link(boPage, 'new name').waitFor();
-      t.pass('the other person\'s topic list shows the new name');
+      t.pass("the other person's topic list shows the new name");
       await link(boPage, 'old name').waitFor({ state: 'detached' });
       t.pass('and no longer the old one');
 
@@ -112,10 +112,14 @@ if (skip !== null) {
       await link(boPage, STREAM).click();
       await messageItem(boPage, text).waitFor();
       await chooseAction(boPage, messageItem(boPage, text), 'Mute topic');
-      const topic = streamsNavigation(boPage).locator('li.muted').filter({ has: boPage.getByRole('link', { name: /^noisy(\s|$)/ }) });
+      const topic = streamsNavigation(boPage)
+        .locator('li.muted')
+        .filter({ has: boPage.getByRole('link', { name: /^noisy(\s|$)/ }) });
       await topic.waitFor();
       t.pass('the topic is marked muted');
-      const opacity = await link(boPage, 'noisy').evaluate((element) => Number((globalThis as unknown as StyleOf).getComputedStyle(element).opacity));
+      const opacity = await link(boPage, 'noisy').evaluate((element) =>
+        Number((globalThis as unknown as StyleOf).getComputedStyle(element).opacity),
+      );
       t.ok(opacity < 1, `the muted topic is dimmed (opacity ${opacity})`);
     });
 

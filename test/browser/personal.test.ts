@@ -26,7 +26,7 @@ if (skip !== null) {
   t.test('a person changes their settings, status and subscriptions', async (t) => {
     const { problems, bo, adaPage, boPage } = await twoPeopleInAStream(t, STREAM);
 
-    t.test('a new full name shows in the other person\'s people list', async (t) => {
+    t.test("a new full name shows in the other person's people list", async (t) => {
       const settings = await openDialog(adaPage, 'Settings', 'Personal settings');
       await screenshot(adaPage, 'settings-dialog');
       const renamed = `Ada Lovelace ${Date.now()}`;
@@ -57,20 +57,23 @@ if (skip !== null) {
       t.match(before, /AM|PM/, `12-hour time at first (${before})`);
       const settings = await openDialog(adaPage, 'Settings', 'Personal settings');
       await settings.getByRole('checkbox', { name: '24-hour time', exact: true }).check();
-      await adaPage.waitForFunction((element: { textContent: string | null }) => !/AM|PM/.test(element.textContent ?? ''), await time.elementHandle());
+      await adaPage.waitForFunction(
+        (element: { textContent: string | null }) => !/AM|PM/.test(element.textContent ?? ''),
+        await time.elementHandle(),
+      );
       const after = (await time.textContent()) ?? '';
       t.match(after, /^\d{1,2}:\d{2}$/, `24-hour time afterwards (${after})`);
       await settings.getByRole('button', { name: 'Close', exact: true }).click();
     });
 
-    t.test('a status text shows beside my name in the other person\'s people list', async (t) => {
+    t.test("a status text shows beside my name in the other person's people list", async (t) => {
       const dialog = await openDialog(boPage, 'Status', 'Set status');
       const text = `At lunch ${Date.now() % 1000}`;
       await dialog.getByLabel('Status', { exact: true }).fill(text);
       await dialog.getByRole('button', { name: 'Save status', exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
       await peopleEntry(adaPage, bo.fullName).getByText(text, { exact: true }).waitFor();
-      t.pass('Ada sees Bo\'s status');
+      t.pass("Ada sees Bo's status");
     });
 
     t.test('a stream created in the Streams dialog appears in the navigation; unsubscribing and subscribing again follow', async (t) => {
@@ -78,7 +81,10 @@ if (skip !== null) {
       const name = `fresh stream ${Date.now() % 100000}`;
       await dialog.getByLabel('Stream name', { exact: true }).fill(name);
       await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-      await dialog.getByRole('status').filter({ hasText: `Created ${name}` }).waitFor();
+      await dialog
+        .getByRole('status')
+        .filter({ hasText: `Created ${name}` })
+        .waitFor();
       await streamLink(adaPage, name).waitFor();
       t.pass('the new stream is in the Streams navigation');
 

@@ -40,7 +40,10 @@ function focusedElement(page: Page): Promise<FocusSeen> {
       outlineWidth: string;
       boxShadow: string;
     }
-    const browser = globalThis as unknown as { document: { activeElement: Element | null; body: Element }; getComputedStyle(element: Element): Style };
+    const browser = globalThis as unknown as {
+      document: { activeElement: Element | null; body: Element };
+      getComputedStyle(element: Element): Style;
+    };
     const element = browser.document.activeElement;
     if (!element || element === browser.document.body) return { label: '', outlined: false };
     const style = browser.getComputedStyle(element);
@@ -70,11 +73,17 @@ if (skip !== null) {
       if (sent.status !== 200) throw new Error(`seeding failed: ${sent.text}`);
     }
 
-    t.test('the stream\'s unread count goes down as its messages are seen', async (t) => {
-      await page.waitForFunction(([link, seeded]) => (link as unknown as { textContent: string }).textContent.includes(seeded), [await streamLink(page).elementHandle(), String(SEEDED)] as const);
+    t.test("the stream's unread count goes down as its messages are seen", async (t) => {
+      await page.waitForFunction(([link, seeded]) => (link as unknown as { textContent: string }).textContent.includes(seeded), [
+        await streamLink(page).elementHandle(),
+        String(SEEDED),
+      ] as const);
       t.equal(await unreadCount(page), SEEDED, `the Streams navigation shows ${SEEDED} unread`);
       await streamLink(page).click();
-      await messageItem(page, historyText(SEEDED)).or(messageItem(page, historyText(1))).first().waitFor();
+      await messageItem(page, historyText(SEEDED))
+        .or(messageItem(page, historyText(1)))
+        .first()
+        .waitFor();
       await page.waitForFunction(
         ([link, seeded]) => {
           const count = /(\d+)\s*$/.exec((link as unknown as { textContent: string }).textContent);
@@ -111,7 +120,9 @@ if (skip !== null) {
     t.test('messages are grouped: one date separator for today and the sender shown once per run', async (t) => {
       const separators = messageFeed(page).getByRole('separator');
       t.equal(await separators.count(), 1, 'one date separator (all sent today)');
-      const today = await page.evaluate(() => new Date().toLocaleDateString([], { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }));
+      const today = await page.evaluate(() =>
+        new Date().toLocaleDateString([], { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }),
+      );
       t.equal((await separators.first().textContent())?.trim(), today, 'it names today');
       const named = await messageItem(page, 'History').locator('.sender-name').count();
       t.equal(named, 1, `the sender is named once for the run of their messages (named: ${named})`);
@@ -144,10 +155,21 @@ if (skip !== null) {
         seen.push(focused);
       }
       const labels = seen.map((entry) => entry.label);
-      for (const wanted of ['INPUT:Search', 'A:All messages', 'BUTTON:Settings', 'TEXTAREA:Message', 'BUTTON:Send', 'INPUT:Stream', 'INPUT:Topic']) {
+      for (const wanted of [
+        'INPUT:Search',
+        'A:All messages',
+        'BUTTON:Settings',
+        'TEXTAREA:Message',
+        'BUTTON:Send',
+        'INPUT:Stream',
+        'INPUT:Topic',
+      ]) {
         t.ok(labels.includes(wanted), `Tab reaches ${wanted}`);
       }
-      t.ok(labels.some((label) => label.startsWith('A:') && label.includes(STREAM)), 'Tab reaches the stream\'s link');
+      t.ok(
+        labels.some((label) => label.startsWith('A:') && label.includes(STREAM)),
+        "Tab reaches the stream's link",
+      );
       const unringed = seen.filter((entry) => entry.label !== '' && !entry.outlined).map((entry) => entry.label);
       t.strictSame(unringed, [], 'every focused control shows a focus ring');
     });

@@ -27,7 +27,12 @@ if (skip !== null) {
     await server.start();
     // Sent while the pages are still waiting to retry: they learn of it from their saved queues.
     const whileAway = `While the pages were away ${Date.now()}`;
-    const sent = await new ApiClient(server.baseUrl, ada).post('/messages', { type: 'stream', to: STREAM, topic: TOPIC, content: whileAway });
+    const sent = await new ApiClient(server.baseUrl, ada).post('/messages', {
+      type: 'stream',
+      to: STREAM,
+      topic: TOPIC,
+      content: whileAway,
+    });
     t.equal(sent.status, 200, 'the restarted server takes a message');
 
     await statusShowing(boPage, 'Reconnecting…').waitFor({ state: 'hidden', timeout: RECONNECT_TIMEOUT_MS });

@@ -1,13 +1,5 @@
 import t from 'tap';
-import {
-  browserSkipReason,
-  browserStage,
-  createPerson,
-  fillSignIn,
-  messageFeed,
-  openPage,
-  screenshot,
-} from './harness';
+import { browserSkipReason, browserStage, createPerson, fillSignIn, messageFeed, openPage, screenshot } from './harness';
 
 const skip = browserSkipReason();
 if (skip !== null) {
@@ -32,7 +24,9 @@ if (skip !== null) {
       // /api/v1 answers a request without Basic credentials with a Basic challenge, which a browser
       // meets with a sign-in prompt that never closes here: the context answers it once with
       // credentials that fail, after which the page's fetch gets the 401.
-      const { context, page } = await openPage(browser, problems, person.email, { httpCredentials: { username: 'nobody', password: 'nothing' } });
+      const { context, page } = await openPage(browser, problems, person.email, {
+        httpCredentials: { username: 'nobody', password: 'nothing' },
+      });
       t.teardown(() => context.close());
       await fillSignIn(page, server.baseUrl, person.email, person.password);
       await page.waitForURL(`${server.baseUrl}/`);
@@ -55,7 +49,11 @@ if (skip !== null) {
           postWithWrongCsrf: (await fetch('/json/messages', { method: 'POST', headers: { ...form, 'X-CSRF-Token': csrf + 'x' }, body })).status,
         };
       })()`);
-      t.strictSame(statuses, { apiWithSession: 401, jsonWithSession: 200, postWithoutCsrf: 403, postWithWrongCsrf: 403 }, 'a session reaches /json only, and writes only with its CSRF token');
+      t.strictSame(
+        statuses,
+        { apiWithSession: 401, jsonWithSession: 200, postWithoutCsrf: 403, postWithWrongCsrf: 403 },
+        'a session reaches /json only, and writes only with its CSRF token',
+      );
       t.strictSame(problems.problems, [], 'no CSP violation or uncaught error');
     });
   });

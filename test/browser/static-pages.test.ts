@@ -21,7 +21,10 @@ if (skip !== null) {
       t.equal(loaded?.status(), 200);
       t.match(loaded?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
       const files = responses.filter((response) => new URL(response.url()).pathname.startsWith('/static/'));
-      t.ok(files.some((response) => /\/static\/login-[A-Z0-9]+\.js$/.test(response.url())), 'the hashed script is fetched');
+      t.ok(
+        files.some((response) => /\/static\/login-[A-Z0-9]+\.js$/.test(response.url())),
+        'the hashed script is fetched',
+      );
       for (const response of files) {
         t.equal(response.status(), 200, response.url());
         t.equal(response.headers()['content-encoding'], 'br', `${response.url()} comes brotli-compressed`);
@@ -54,11 +57,16 @@ if (skip !== null) {
       })()`);
       t.equal(ran, 'no', 'the inline script did not run');
       await watched.seen(/Content Security Policy/);
-      t.ok(watched.problems.some((problem) => /Content Security Policy/.test(problem)), 'the violation is caught');
+      t.ok(
+        watched.problems.some((problem) => /Content Security Policy/.test(problem)),
+        'the violation is caught',
+      );
     });
 
-    t.test('the app stylesheet\'s KaTeX fonts load under the CSP', async (t) => {
-      const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'build', 'web', 'manifest.json'), 'utf8')) as { files: Record<string, string> };
+    t.test("the app stylesheet's KaTeX fonts load under the CSP", async (t) => {
+      const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'build', 'web', 'manifest.json'), 'utf8')) as {
+        files: Record<string, string>;
+      };
       const appCss = manifest.files['app.css'];
       if (appCss === undefined) throw new Error('the build has no app.css');
       const { context, page } = await openPage(browser, problems, 'visitor');

@@ -41,7 +41,10 @@ t.test('zulip-js fetches messages with narrows', async (t) => {
       ],
     });
     t.equal(res['result'], 'success', JSON.stringify(res));
-    t.strictSame((res['messages'] as Message[]).map((m) => m['id']), [first, second]);
+    t.strictSame(
+      (res['messages'] as Message[]).map((m) => m['id']),
+      [first, second],
+    );
     t.equal(res['found_newest'], true);
     t.equal(res['anchor'], 10_000_000_000_000_000);
   });
@@ -65,6 +68,11 @@ t.test('zulip-js fetches messages with narrows', async (t) => {
 
   t.test('a bad narrow comes back as BAD_NARROW', async (t) => {
     const res = await client.messages.retrieve({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [['stream', 'nowhere']] });
-    t.strictSame(res, { result: 'error', msg: 'Invalid narrow operator: unknown stream nowhere', code: 'BAD_NARROW', desc: 'unknown stream nowhere' });
+    t.strictSame(res, {
+      result: 'error',
+      msg: 'Invalid narrow operator: unknown stream nowhere',
+      code: 'BAD_NARROW',
+      desc: 'unknown stream nowhere',
+    });
   });
 });

@@ -20,17 +20,28 @@ t.test('zulip-js reads realm emoji and attachments', async (t) => {
   t.test('emojis.retrieve lists an uploaded emoji with its source_url', async (t) => {
     const empty = await client.emojis.retrieve();
     t.strictSame(empty, { result: 'success', msg: '', emoji: {} });
-    const added = await postFiles(server.baseUrl, '/realm/emoji/js_wave', server.owner, [{ field: 'f', filename: 'wave.png', contentType: 'image/png', data: TINY_PNG }]);
+    const added = await postFiles(server.baseUrl, '/realm/emoji/js_wave', server.owner, [
+      { field: 'f', filename: 'wave.png', contentType: 'image/png', data: TINY_PNG },
+    ]);
     t.equal(added.status, 200);
     const listed = await client.emojis.retrieve();
     t.strictSame(responseViolations('get', '/realm/emoji', listed), []);
     t.strictSame(listed['emoji'], {
-      '1': { id: '1', name: 'js_wave', source_url: '/user_avatars/1/emoji/images/1.png', still_url: null, deactivated: false, author_id: 1 },
+      '1': {
+        id: '1',
+        name: 'js_wave',
+        source_url: '/user_avatars/1/emoji/images/1.png',
+        still_url: null,
+        deactivated: false,
+        author_id: 1,
+      },
     });
   });
 
   t.test('callEndpoint reads /attachments after an upload', async (t) => {
-    const uploaded = await postFiles(server.baseUrl, '/user_uploads', server.owner, [{ field: 'f', filename: 'js.txt', contentType: 'text/plain', data: Buffer.from('hello js') }]);
+    const uploaded = await postFiles(server.baseUrl, '/user_uploads', server.owner, [
+      { field: 'f', filename: 'js.txt', contentType: 'text/plain', data: Buffer.from('hello js') },
+    ]);
     const uri = String(uploaded.json()['uri']);
     const listed = await client.callEndpoint('/attachments', 'GET');
     t.equal(listed['result'], 'success');

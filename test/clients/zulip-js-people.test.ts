@@ -9,7 +9,10 @@ import { hasFields } from '../helpers/exact';
 interface JsClient {
   users: {
     retrieve(params?: Record<string, unknown>): Promise<Record<string, unknown>>;
-    me: { getProfile(): Promise<Record<string, unknown>>; alertWords: { retrieve(params?: Record<string, unknown>): Promise<Record<string, unknown>> } };
+    me: {
+      getProfile(): Promise<Record<string, unknown>>;
+      alertWords: { retrieve(params?: Record<string, unknown>): Promise<Record<string, unknown>> };
+    };
   };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
@@ -26,13 +29,27 @@ t.test('zulip-js reads users and changes settings', async (t) => {
     const listed = await client.users.retrieve({ client_extavatar: false });
     t.equal(listed['result'], 'success', JSON.stringify(listed));
     const members = listed['members'] as Record<string, unknown>[];
-    hasFields(t, members.find((m) => m['user_id'] === alice.id), { email: alice.email, delivery_email: alice.email, role: 400, is_active: true });
-    hasFields(t, members.find((m) => m['email'] === server.owner.email), { role: 100, is_owner: true, avatar_url: /^https:\/\// });
+    hasFields(
+      t,
+      members.find((m) => m['user_id'] === alice.id),
+      { email: alice.email, delivery_email: alice.email, role: 400, is_active: true },
+    );
+    hasFields(
+      t,
+      members.find((m) => m['email'] === server.owner.email),
+      { role: 100, is_owner: true, avatar_url: /^https:\/\// },
+    );
   });
 
   t.test('users.me.getProfile shows the own user', async (t) => {
     const profile = await client.users.me.getProfile();
-    hasFields(t, profile, { result: 'success', email: server.owner.email, delivery_email: server.owner.email, role: 100, profile_data: {} });
+    hasFields(t, profile, {
+      result: 'success',
+      email: server.owner.email,
+      delivery_email: server.owner.email,
+      role: 100,
+      profile_data: {},
+    });
   });
 
   t.test('users.me.alertWords.retrieve lists the alert words the user added', async (t) => {

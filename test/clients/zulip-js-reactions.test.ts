@@ -33,7 +33,9 @@ t.test('zulip-js adds and removes reactions and flags', async (t) => {
   t.strictSame(added, { result: 'success', msg: '' });
   const reacted = await message();
   const owner = { id: 1, email: server.owner.email, full_name: reacted['sender_full_name'], is_mirror_dummy: false };
-  t.strictSame(reacted['reactions'], [{ emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: 1, user: owner }]);
+  t.strictSame(reacted['reactions'], [
+    { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: 1, user: owner },
+  ]);
   const duplicate = await client.reactions.add({ message_id: id, emoji_name: '+1' });
   t.strictSame(duplicate, { result: 'error', msg: 'Reaction already exists.', code: 'BAD_REQUEST' });
   const removed = await client.reactions.remove({ message_id: id, emoji_code: '1f44d', reaction_type: 'unicode_emoji' });

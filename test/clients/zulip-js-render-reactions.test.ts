@@ -18,12 +18,21 @@ t.test('zulip-js messages.render renders Markdown, given a string or an object',
   const server = await startServer();
   t.teardown(() => server.stop());
   const js = await zulipInit({ zuliprc: path.join(server.dataDir, 'owner.ini') });
-  t.strictSame(await js.messages.render('**bold** *move* _not_'), { result: 'success', msg: '', rendered: '<p><strong>bold</strong> <em>move</em> _not_</p>' });
+  t.strictSame(await js.messages.render('**bold** *move* _not_'), {
+    result: 'success',
+    msg: '',
+    rendered: '<p><strong>bold</strong> <em>move</em> _not_</p>',
+  });
   t.strictSame(await js.messages.render({ content: '`code`' }), { result: 'success', msg: '', rendered: '<p><code>code</code></p>' });
-  t.strictSame(await js.messages.render({}), { result: 'error', msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' });
+  t.strictSame(await js.messages.render({}), {
+    result: 'error',
+    msg: "Missing 'content' argument",
+    code: 'REQUEST_VARIABLE_MISSING',
+    var_name: 'content',
+  });
 });
 
-t.test('zulip-js messages.deleteReactionById removes the caller\'s reaction', async (t) => {
+t.test("zulip-js messages.deleteReactionById removes the caller's reaction", async (t) => {
   const server = await startServer();
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);

@@ -54,9 +54,19 @@ t.test('accounts', async (t) => {
     const member = await createMember(api, 'Cordelia');
     const me = await api.as(member).get('/users/me');
     t.equal(me.status, 200);
-    hasFields(t, me.body, { email: member.email, delivery_email: member.email, role: 400, is_admin: false, is_owner: false, user_id: member.id });
+    hasFields(t, me.body, {
+      email: member.email,
+      delivery_email: member.email,
+      role: 400,
+      is_admin: false,
+      is_owner: false,
+      user_id: member.id,
+    });
     const streams = await api.as(member).get('/streams', { include_public: false });
-    t.strictSame((streams.body['streams'] as { name: string }[]).map((s) => s.name), ['general']);
+    t.strictSame(
+      (streams.body['streams'] as { name: string }[]).map((s) => s.name),
+      ['general'],
+    );
   });
 
   t.test('POST /users errors: not an administrator, duplicate email, bad email, bad name', async (t) => {
@@ -71,15 +81,36 @@ t.test('accounts', async (t) => {
     const badName = await api.post('/users', { email: 'blank@example.com', password: 'p', full_name: '   ' });
     t.strictSame(badName.body, { result: 'error', msg: 'Name too short!', code: 'BAD_REQUEST' });
     const missing = await api.post('/users', { email: 'y@example.com', full_name: 'Y' });
-    t.strictSame(missing.body, { result: 'error', msg: "Missing 'password' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
+    t.strictSame(missing.body, {
+      result: 'error',
+      msg: "Missing 'password' argument",
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'password',
+    });
   });
 
   t.test('GET /users/me has exactly the own-user fields of the spec', async (t) => {
     const res = await api.get('/users/me');
     t.strictSame(Object.keys(res.body).sort(), [
-      'avatar_url', 'avatar_version', 'date_joined', 'delivery_email', 'email', 'full_name', 'is_active', 'is_admin',
-      'is_billing_admin', 'is_bot', 'is_guest', 'is_owner', 'max_message_id', 'msg', 'profile_data', 'result', 'role',
-      'timezone', 'user_id',
+      'avatar_url',
+      'avatar_version',
+      'date_joined',
+      'delivery_email',
+      'email',
+      'full_name',
+      'is_active',
+      'is_admin',
+      'is_billing_admin',
+      'is_bot',
+      'is_guest',
+      'is_owner',
+      'max_message_id',
+      'msg',
+      'profile_data',
+      'result',
+      'role',
+      'timezone',
+      'user_id',
     ]);
     hasFields(t, res.body, { is_owner: true, is_admin: true, role: 100, is_bot: false, is_active: true, user_id: 1 });
     t.match(String(res.body['date_joined']), /^\d{4}-\d\d-\d\dT/);

@@ -9,7 +9,9 @@ import { startServer, type Credentials, type TestServer } from '../helpers/serve
 import { hasFields } from '../helpers/exact';
 
 async function upload(server: TestServer, who: Credentials, name: string, text: string): Promise<{ uri: string; pathId: string }> {
-  const res = await postFiles(server.baseUrl, '/user_uploads', who, [{ field: 'file', filename: name, contentType: 'text/plain', data: Buffer.from(text) }]);
+  const res = await postFiles(server.baseUrl, '/user_uploads', who, [
+    { field: 'file', filename: name, contentType: 'text/plain', data: Buffer.from(text) },
+  ]);
   if (res.status !== 200) throw new Error(res.body.toString());
   const uri = String(res.json()['uri']);
   return { uri, pathId: uri.slice('/user_uploads/'.length) };
@@ -90,7 +92,10 @@ t.test('attachments and their lifecycle', async (t) => {
       ['add', 'update'],
     );
     t.strictSame((received[1]?.['attachment'] as Attachment).messages, linked?.messages);
-    t.notOk(((await api.as(bob).get('/attachments')).body['attachments'] as Attachment[]).some((a) => a.path_id === pathId), 'only own uploads');
+    t.notOk(
+      ((await api.as(bob).get('/attachments')).body['attachments'] as Attachment[]).some((a) => a.path_id === pathId),
+      'only own uploads',
+    );
   });
 
   t.test('an edit that drops the link unclaims the upload; one that adds it claims it', async (t) => {
@@ -99,11 +104,17 @@ t.test('attachments and their lifecycle', async (t) => {
     const events = await EventReader.register(asAlice, { event_types: ['attachment'] });
     await asAlice.call('PATCH', `/messages/${messageId}`, { content: `now [linked](${uri})` });
     const claimed = await events.nextPayloads();
-    t.strictSame(claimed.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]), [['update', 1]]);
+    t.strictSame(
+      claimed.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]),
+      [['update', 1]],
+    );
     t.equal((await rawRequest(server.baseUrl, uri, { auth: bob })).status, 200, 'readers of the message may fetch it');
     await asAlice.call('PATCH', `/messages/${messageId}`, { content: 'link removed' });
     const dropped = await events.nextPayloads();
-    t.strictSame(dropped.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]), [['update', 0]]);
+    t.strictSame(
+      dropped.map((e) => [e['op'], (e['attachment'] as Attachment).messages.length]),
+      [['update', 0]],
+    );
     const listed = ((await asAlice.get('/attachments')).body['attachments'] as Attachment[]).find((a) => a.path_id === pathId);
     t.strictSame(listed?.messages, []);
   });
@@ -115,8 +126,14 @@ t.test('attachments and their lifecycle', async (t) => {
     const events = await EventReader.register(asAlice, { event_types: ['attachment'] });
     t.strictSame((await api.call('DELETE', `/messages/${first}`)).body, { result: 'success', msg: '' });
     const shortened = await events.nextPayloads();
-    t.strictSame(shortened.map((e) => e['op']), ['update']);
-    t.strictSame((shortened[0]?.['attachment'] as Attachment).messages.map((m) => m.id), [second]);
+    t.strictSame(
+      shortened.map((e) => e['op']),
+      ['update'],
+    );
+    t.strictSame(
+      (shortened[0]?.['attachment'] as Attachment).messages.map((m) => m.id),
+      [second],
+    );
     t.equal((await rawRequest(server.baseUrl, uri, { auth: bob })).status, 200);
     await api.call('DELETE', `/messages/${second}`);
     const removed = await events.nextPayloads();
@@ -151,7 +168,12 @@ t.test('attachments and their lifecycle', async (t) => {
 
 t.test('time-driven lifecycle: unclaimed uploads expire, retention takes files with their messages', async (t) => {
   const server = await startServer({
-    env: { UNCLAIMED_UPLOAD_EXPIRY_MS: '1500', ATTACHMENT_SWEEP_INTERVAL_MS: '50', RETENTION_INTERVAL_MS: '50', HEARTBEAT_INTERVAL_MS: '2000' },
+    env: {
+      UNCLAIMED_UPLOAD_EXPIRY_MS: '1500',
+      ATTACHMENT_SWEEP_INTERVAL_MS: '50',
+      RETENTION_INTERVAL_MS: '50',
+      HEARTBEAT_INTERVAL_MS: '2000',
+    },
   });
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
@@ -165,11 +187,22 @@ t.test('time-driven lifecycle: unclaimed uploads expire, retention takes files w
     const claimed = await upload(server, server.owner, 'wanted.txt', 'linked');
     await sendToStream(api, 'general', 'keep', `[w](${claimed.uri})`);
     const lonelyId = ((await api.get('/attachments')).body['attachments'] as Attachment[]).find((a) => a.path_id === unclaimed.pathId)?.id;
-    const removed = await waitForEvent(api, queueId, Number(register.body['last_event_id']), (e) => e['type'] === 'attachment' && e['op'] === 'remove');
+    const removed = await waitForEvent(
+      api,
+      queueId,
+      Number(register.body['last_event_id']),
+      (e) => e['type'] === 'attachment' && e['op'] === 'remove',
+    );
     t.strictSame(removed['attachment'], { id: lonelyId });
     const remaining = (await api.get('/attachments')).body['attachments'] as Attachment[];
-    t.notOk(remaining.some((a) => a.path_id === unclaimed.pathId), 'the unclaimed upload is gone');
-    t.ok(remaining.some((a) => a.path_id === claimed.pathId), 'the linked upload stays');
+    t.notOk(
+      remaining.some((a) => a.path_id === unclaimed.pathId),
+      'the unclaimed upload is gone',
+    );
+    t.ok(
+      remaining.some((a) => a.path_id === claimed.pathId),
+      'the linked upload stays',
+    );
     t.equal((await rawRequest(server.baseUrl, unclaimed.uri, { auth: server.owner })).status, 404);
     t.equal((await rawRequest(server.baseUrl, claimed.uri, { auth: server.owner })).status, 200);
   });
@@ -180,7 +213,12 @@ t.test('time-driven lifecycle: unclaimed uploads expire, retention takes files w
     const register = await api.post('/register', { event_types: ['delete_message'] });
     const messageId = await sendToStream(api, 'short memory', 'old', `[r](${uri})`);
     realmFile.backdate(messageId, 2 * 86_400);
-    await waitForEvent(api, String(register.body['queue_id']), Number(register.body['last_event_id']), (e) => e['type'] === 'delete_message');
+    await waitForEvent(
+      api,
+      String(register.body['queue_id']),
+      Number(register.body['last_event_id']),
+      (e) => e['type'] === 'delete_message',
+    );
     t.equal((await rawRequest(server.baseUrl, uri, { auth: server.owner })).status, 404);
   });
 });

@@ -22,26 +22,34 @@ t.test('avatars', async (t) => {
       t.strictSame(two.json(), badRequest('You must upload exactly one avatar.'));
     });
     t.test('bytes that are not an image are BAD_IMAGE', async (t) => {
-      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'x.png', contentType: 'image/png', data: Buffer.from('not a png') }]);
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [
+        { field: 'f', filename: 'x.png', contentType: 'image/png', data: Buffer.from('not a png') },
+      ]);
       t.equal(res.status, 400);
       t.strictSame(res.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
     });
     t.test('a PNG signature over bytes that do not decode is BAD_IMAGE', async (t) => {
       const corrupt = Buffer.concat([TINY_PNG.subarray(0, 8), Buffer.from('not the rest of a png')]);
-      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'x.png', contentType: 'image/png', data: corrupt }]);
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [
+        { field: 'f', filename: 'x.png', contentType: 'image/png', data: corrupt },
+      ]);
       t.equal(res.status, 400);
       t.strictSame(res.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
     });
     t.test('an image of too many pixels is refused from its header', async (t) => {
       const bomb = await pngClaimingSize(20_000, 20_000);
-      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'bomb.png', contentType: 'image/png', data: bomb }]);
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [
+        { field: 'f', filename: 'bomb.png', contentType: 'image/png', data: bomb },
+      ]);
       t.equal(res.status, 400);
       t.strictSame(res.json(), { result: 'error', msg: 'Image size exceeds limit.', code: 'BAD_IMAGE' });
       t.equal((await api.as(alice).get('/users/me')).body['avatar_version'], 1, 'nothing stored');
     });
     t.test('an image over the image limit names it', async (t) => {
       const big = Buffer.concat([TINY_PNG, Buffer.alloc(1024 * 1024)]);
-      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [{ field: 'f', filename: 'big.png', contentType: 'image/png', data: big }]);
+      const res = await postFiles(server.baseUrl, '/users/me/avatar', alice, [
+        { field: 'f', filename: 'big.png', contentType: 'image/png', data: big },
+      ]);
       t.strictSame(res.json(), badRequest('Uploaded file is larger than the allowed limit of 1 MiB'));
     });
     t.test('avatar_changes_disabled stops members', async (t) => {
@@ -67,7 +75,13 @@ t.test('avatars', async (t) => {
     t.strictSame(event, {
       type: 'realm_user',
       op: 'update',
-      person: { user_id: alice.id, avatar_source: 'U', avatar_url: avatarUrl, avatar_url_medium: `/user_avatars/1/${alice.id}-medium.png?version=2`, avatar_version: 2 },
+      person: {
+        user_id: alice.id,
+        avatar_source: 'U',
+        avatar_url: avatarUrl,
+        avatar_url_medium: `/user_avatars/1/${alice.id}-medium.png?version=2`,
+        avatar_version: 2,
+      },
     });
     for (const key of [String(alice.id), alice.email]) {
       const redirect = await rawRequest(server.baseUrl, `/avatar/${encodeURIComponent(key)}?s=50`);
@@ -79,7 +93,11 @@ t.test('avatars', async (t) => {
     const image = await rawRequest(server.baseUrl, avatarUrl);
     t.equal(image.status, 200);
     t.equal(image.headers['content-type'], 'image/png');
-    t.strictSame(await decodedImage(image.body), { format: 'png', width: 100, height: 100 }, 'the 1 px image scaled up to the 100 px square');
+    t.strictSame(
+      await decodedImage(image.body),
+      { format: 'png', width: 100, height: 100 },
+      'the 1 px image scaled up to the 100 px square',
+    );
     // A range of the stored image: exactly those bytes, not the whole image they are cut from.
     const range = await rawRequest(server.baseUrl, avatarUrl, { headers: { Range: 'bytes=1-3' } });
     t.equal(range.status, 206);
@@ -108,7 +126,9 @@ t.test('avatars', async (t) => {
 
   t.test('an uploaded avatar is cut to a centred square: 100 px, and 500 px for /medium (scaled up), as PNG', async (t) => {
     const wide = await solidPng(300, 200);
-    const res = await postFiles(server.baseUrl, '/users/me/avatar', bob, [{ field: 'f', filename: 'wide.png', contentType: 'image/png', data: wide }]);
+    const res = await postFiles(server.baseUrl, '/users/me/avatar', bob, [
+      { field: 'f', filename: 'wide.png', contentType: 'image/png', data: wide },
+    ]);
     t.equal(res.status, 200);
     const avatarUrl = String(res.json()['avatar_url']);
     const small = await rawRequest(server.baseUrl, avatarUrl);

@@ -35,9 +35,19 @@ t.test('bot storage', async (t) => {
       t.strictSame(res.body, badRequest('Must be a bot user'), `${name} by a person`);
     }
     const notString = await bot.call('PUT', '/bot_storage', { storage: { foo: [1, 2, 3] } }, 'form');
-    t.strictSame(notString.body, { result: 'error', msg: 'storage["foo"] is not a string', code: 'REQUEST_VARIABLE_INVALID', var_name: 'storage' });
+    t.strictSame(notString.body, {
+      result: 'error',
+      msg: 'storage["foo"] is not a string',
+      code: 'REQUEST_VARIABLE_INVALID',
+      var_name: 'storage',
+    });
     const missing = await bot.call('PUT', '/bot_storage', {}, 'form');
-    t.strictSame(missing.body, { result: 'error', msg: "Missing 'storage' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'storage' });
+    t.strictSame(missing.body, {
+      result: 'error',
+      msg: "Missing 'storage' argument",
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'storage',
+    });
     const notJson = await bot.get('/bot_storage', { keys: 'key 1' });
     t.strictSame(notJson.body, badRequest('Argument "keys" is not valid JSON.'));
     t.strictSame(await storageOf(bot), { result: 'success', msg: '', storage: {} }, 'nothing stored');
@@ -46,7 +56,11 @@ t.test('bot storage', async (t) => {
   t.test('store, read some or all, update, remove some or all', async (t) => {
     const initial = { 'key 1': 'value 1', 'key 2': 'value 2', 'key 3': 'value 3' };
     t.strictSame((await put(bot, initial)).body, { result: 'success', msg: '' });
-    t.strictSame(await storageOf(bot, ['key 3', 'key 1']), { result: 'success', msg: '', storage: { 'key 3': 'value 3', 'key 1': 'value 1' } });
+    t.strictSame(await storageOf(bot, ['key 3', 'key 1']), {
+      result: 'success',
+      msg: '',
+      storage: { 'key 3': 'value 3', 'key 1': 'value 1' },
+    });
     t.strictSame(await storageOf(bot), { result: 'success', msg: '', storage: initial });
     t.strictSame(await storageOf(otherBot), { result: 'success', msg: '', storage: {} }, "another bot's storage is its own");
 
@@ -59,7 +73,11 @@ t.test('bot storage', async (t) => {
     t.strictSame(await storageOf(bot), { result: 'success', msg: '', storage: { 'key 3': 'value 3', 'key 4': 'value 4' } });
     const partly = await bot.call('DELETE', '/bot_storage', { keys: ['key 3', 'nonexistent key'] }, 'form');
     t.strictSame(partly.body, badRequest('Key does not exist.'));
-    t.strictSame(await storageOf(bot), { result: 'success', msg: '', storage: { 'key 3': 'value 3', 'key 4': 'value 4' } }, 'nothing removed');
+    t.strictSame(
+      await storageOf(bot),
+      { result: 'success', msg: '', storage: { 'key 3': 'value 3', 'key 4': 'value 4' } },
+      'nothing removed',
+    );
     t.strictSame((await bot.call('DELETE', '/bot_storage', {}, 'form')).body, { result: 'success', msg: '' });
     t.strictSame(await storageOf(bot), { result: 'success', msg: '', storage: {} });
   });
@@ -70,8 +88,15 @@ t.test('bot storage', async (t) => {
     const over = await put(bot, { 'too much data': 'a few bits too long' });
     t.strictSame(over.body, badRequest(`Request exceeds storage limit by 32 characters. The limit is ${LIMIT} characters.`));
     // An emoji is one character, as the public server counts (not two UTF-16 units).
-    t.strictSame((await put(bot, { '😀': '' })).body, badRequest(`Request exceeds storage limit by 1 characters. The limit is ${LIMIT} characters.`));
-    t.equal((await put(bot, { [key]: 'x'.repeat(LIMIT - key.length - 1), '😀': '' })).status, 200, 'replacing an entry counts only the difference');
+    t.strictSame(
+      (await put(bot, { '😀': '' })).body,
+      badRequest(`Request exceeds storage limit by 1 characters. The limit is ${LIMIT} characters.`),
+    );
+    t.equal(
+      (await put(bot, { [key]: 'x'.repeat(LIMIT - key.length - 1), '😀': '' })).status,
+      200,
+      'replacing an entry counts only the difference',
+    );
     t.equal((await put(otherBot, { 'normal entry': 'abcd' })).status, 200, "one bot's storage does not count against another's");
   });
 });

@@ -92,9 +92,7 @@ t.test('code highlighting through the API', async (t) => {
     const x = '<span class="n">x</span>';
     t.strictSame(
       await render('```text\nx\n```\n\n> ```python\n> x\n> ```\n\n```\nx\n```\n\n```py\nx\n```'),
-      rendered(
-        `${block('x', 'Text only')}\n<blockquote>\n${block(x, 'Python')}\n</blockquote>\n${block('x')}\n${block(x, 'Python')}`,
-      ),
+      rendered(`${block('x', 'Text only')}\n<blockquote>\n${block(x, 'Python')}\n</blockquote>\n${block('x')}\n${block(x, 'Python')}`),
     );
   });
 
@@ -104,8 +102,14 @@ t.test('code highlighting through the API', async (t) => {
       await render('```\n#!/bin/sh\nexit\n```'),
       rendered(block('<span class="ch">#!/bin/sh</span>\n<span class="nb">exit</span>')),
     );
-    t.strictSame(await render('    :::python\n    x = 1'), rendered(block('<span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>')));
-    t.strictSame(await render('    #!/usr/bin/python\n    x'), rendered(block('<span class="ch">#!/usr/bin/python</span>\n<span class="n">x</span>')));
+    t.strictSame(
+      await render('    :::python\n    x = 1'),
+      rendered(block('<span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>')),
+    );
+    t.strictSame(
+      await render('    #!/usr/bin/python\n    x'),
+      rendered(block('<span class="ch">#!/usr/bin/python</span>\n<span class="n">x</span>')),
+    );
   });
 
   t.test('a sent message stores the highlighted HTML', async (t) => {

@@ -27,21 +27,57 @@ t.test('deactivation and reactivation', async (t) => {
     const gone = await createMember(owner, 'Gone');
     await owner.call('DELETE', `/users/${gone.id}`);
     const cases: [string, ApiClient, string, string, Record<string, unknown>][] = [
-      ['a member may not deactivate others', member, 'DELETE', `/users/${adminCredentials.id}`, { msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' }],
-      ['a member may not reactivate', member, 'POST', `/users/${gone.id}/reactivate`, { msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' }],
-      ['an administrator may not deactivate an owner', admin, 'DELETE', '/users/1', { msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' }],
+      [
+        'a member may not deactivate others',
+        member,
+        'DELETE',
+        `/users/${adminCredentials.id}`,
+        { msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' },
+      ],
+      [
+        'a member may not reactivate',
+        member,
+        'POST',
+        `/users/${gone.id}/reactivate`,
+        { msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' },
+      ],
+      [
+        'an administrator may not deactivate an owner',
+        admin,
+        'DELETE',
+        '/users/1',
+        { msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' },
+      ],
       ['an unknown user', owner, 'DELETE', '/users/99999', { msg: 'No such user', code: 'BAD_REQUEST' }],
-      ['a bot is not deactivated as a user', owner, 'DELETE', `/users/${String(bot.body['user_id'])}`, { msg: 'No such user', code: 'BAD_REQUEST' }],
+      [
+        'a bot is not deactivated as a user',
+        owner,
+        'DELETE',
+        `/users/${String(bot.body['user_id'])}`,
+        { msg: 'No such user', code: 'BAD_REQUEST' },
+      ],
       ['a deactivated user', owner, 'DELETE', `/users/${gone.id}`, { msg: 'User is deactivated', code: 'BAD_REQUEST' }],
       ['the only owner', owner, 'DELETE', '/users/1', { msg: 'Cannot deactivate the only organization owner', code: 'BAD_REQUEST' }],
-      ['reactivating an active user', owner, 'POST', `/users/${memberCredentials.id}/reactivate`, { msg: 'User is already active', code: 'BAD_REQUEST' }],
+      [
+        'reactivating an active user',
+        owner,
+        'POST',
+        `/users/${memberCredentials.id}/reactivate`,
+        { msg: 'User is already active', code: 'BAD_REQUEST' },
+      ],
       ['reactivating an unknown user', owner, 'POST', '/users/99999/reactivate', { msg: 'No such user', code: 'BAD_REQUEST' }],
-      ['the only owner leaving on their own', owner, 'DELETE', '/users/me', {
-        msg: 'Cannot deactivate the only organization owner.',
-        code: 'CANNOT_DEACTIVATE_LAST_USER',
-        is_last_owner: true,
-        entity: 'organization owner',
-      }],
+      [
+        'the only owner leaving on their own',
+        owner,
+        'DELETE',
+        '/users/me',
+        {
+          msg: 'Cannot deactivate the only organization owner.',
+          code: 'CANNOT_DEACTIVATE_LAST_USER',
+          is_last_owner: true,
+          entity: 'organization owner',
+        },
+      ],
     ];
     for (const [name, client, method, path, expected] of cases) {
       const res = await client.call(method, path);
@@ -54,12 +90,17 @@ t.test('deactivation and reactivation', async (t) => {
     const leaverCredentials = await createMember(owner, 'Leaver');
     const leaver = owner.as(leaverCredentials);
     const observerCredentials = await createMember(owner, 'Observer');
-    const observer = await EventReader.register(owner.as(observerCredentials), { event_types: ['realm_user', 'realm_bot', 'subscription'] });
+    const observer = await EventReader.register(owner.as(observerCredentials), {
+      event_types: ['realm_user', 'realm_bot', 'subscription'],
+    });
     const ownerReader = await EventReader.register(owner, { event_types: ['realm_bot'] });
     const created = await leaver.post('/bots', { full_name: 'Leaver bot', short_name: 'leaverbot' });
     t.equal(created.status, 200, created.text);
     const botId = created.body['user_id'] as number;
-    const ownBots = (await leaver.post('/register', { fetch_event_types: ['realm_bot'] })).body['realm_bots'] as { user_id: number; email: string }[];
+    const ownBots = (await leaver.post('/register', { fetch_event_types: ['realm_bot'] })).body['realm_bots'] as {
+      user_id: number;
+      email: string;
+    }[];
     const botEmail = ownBots.find((b) => b.user_id === botId)?.email ?? '';
     t.match(botEmail, /^leaverbot-bot@/, 'the bot email is <short_name>-bot@<realm host>');
     const botClient = owner.as({ email: botEmail, key: created.body['api_key'] as string });
@@ -87,11 +128,21 @@ t.test('deactivation and reactivation', async (t) => {
       ],
       'others hear realm_user remove for the bot, then the user; no peer_remove (7.0 hides them)',
     );
-    t.strictSame(await ownerReader.nextPayloads(), [{ type: 'realm_bot', op: 'remove', bot: { user_id: botId, full_name: 'Leaver bot' } }], 'administrators hear realm_bot remove');
-    const bots = (await owner.post('/register', { fetch_event_types: ['realm_bot'] })).body['realm_bots'] as { user_id: number; is_active: boolean }[];
+    t.strictSame(
+      await ownerReader.nextPayloads(),
+      [{ type: 'realm_bot', op: 'remove', bot: { user_id: botId, full_name: 'Leaver bot' } }],
+      'administrators hear realm_bot remove',
+    );
+    const bots = (await owner.post('/register', { fetch_event_types: ['realm_bot'] })).body['realm_bots'] as {
+      user_id: number;
+      is_active: boolean;
+    }[];
     t.strictSame(bots.find((b) => b.user_id === botId)?.is_active, false, 'realm_bots shows the bot inactive');
     const state = await owner.post('/register', { fetch_event_types: ['realm_user'] });
-    t.ok((state.body['realm_non_active_users'] as { user_id: number }[]).some((p) => p.user_id === leaverCredentials.id), 'listed with the non-active users');
+    t.ok(
+      (state.body['realm_non_active_users'] as { user_id: number }[]).some((p) => p.user_id === leaverCredentials.id),
+      'listed with the non-active users',
+    );
 
     const back = await owner.post(`/users/${leaverCredentials.id}/reactivate`);
     t.equal(back.status, 200, back.text);
@@ -99,17 +150,34 @@ t.test('deactivation and reactivation', async (t) => {
     t.equal((await leaver.get('/users/me')).status, 200, 'the key works again');
     const polled = await leaver.get('/events', { queue_id: leaverQueue.queueId, last_event_id: -1, dont_block: true });
     t.equal(polled.status, 400, 'the old queue is gone');
-    t.strictSame(polled.body, { result: 'error', msg: `Bad event queue ID: ${leaverQueue.queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: leaverQueue.queueId });
+    t.strictSame(polled.body, {
+      result: 'error',
+      msg: `Bad event queue ID: ${leaverQueue.queueId}`,
+      code: 'BAD_EVENT_QUEUE_ID',
+      queue_id: leaverQueue.queueId,
+    });
     t.ok((await members()).includes(leaverCredentials.id), 'back among the subscribers');
     const events = await observer.nextPayloads();
-    hasFields(t, events[0], { type: 'realm_user', op: 'add', person: { user_id: leaverCredentials.id, is_active: true } }, 'realm_user add');
-    t.strictSame(events.slice(1), [{ type: 'subscription', op: 'peer_add', stream_ids: [generalId], user_ids: [leaverCredentials.id] }], 'peer_add for the streams they are in');
+    hasFields(
+      t,
+      events[0],
+      { type: 'realm_user', op: 'add', person: { user_id: leaverCredentials.id, is_active: true } },
+      'realm_user add',
+    );
+    t.strictSame(
+      events.slice(1),
+      [{ type: 'subscription', op: 'peer_add', stream_ids: [generalId], user_ids: [leaverCredentials.id] }],
+      'peer_add for the streams they are in',
+    );
     t.equal((await botClient.get('/users/me')).status, 401, 'their bots stay deactivated');
   });
 
   async function nameOf(userId: number): Promise<string> {
     const state = await owner.post('/register', { fetch_event_types: ['realm_user'] });
-    const people = [...(state.body['realm_users'] as { user_id: number; full_name: string }[]), ...(state.body['realm_non_active_users'] as { user_id: number; full_name: string }[])];
+    const people = [
+      ...(state.body['realm_users'] as { user_id: number; full_name: string }[]),
+      ...(state.body['realm_non_active_users'] as { user_id: number; full_name: string }[]),
+    ];
     return people.find((p) => p.user_id === userId)?.full_name ?? '';
   }
 
@@ -123,9 +191,19 @@ t.test('deactivation and reactivation', async (t) => {
     await owner.call('PATCH', `/users/${second.id}`, { role: 100 });
     const admin = await createMember(owner, 'Administrator');
     await owner.call('PATCH', `/users/${admin.id}`, { role: 200 });
-    hasFields(t, (await owner.as(admin).call('DELETE', `/users/${second.id}`)).body, { msg: 'Must be an organization owner' }, 'not by an administrator');
+    hasFields(
+      t,
+      (await owner.as(admin).call('DELETE', `/users/${second.id}`)).body,
+      { msg: 'Must be an organization owner' },
+      'not by an administrator',
+    );
     t.equal((await owner.as(second).call('DELETE', '/users/1')).status, 200, 'one owner deactivates the other');
-    hasFields(t, (await owner.as(second).call('DELETE', '/users/me')).body, { code: 'CANNOT_DEACTIVATE_LAST_USER', is_last_owner: true }, 'now the last');
+    hasFields(
+      t,
+      (await owner.as(second).call('DELETE', '/users/me')).body,
+      { code: 'CANNOT_DEACTIVATE_LAST_USER', is_last_owner: true },
+      'now the last',
+    );
     t.equal((await owner.as(second).post('/users/1/reactivate')).status, 200, 'the first owner is back');
   });
 

@@ -45,7 +45,12 @@ t.test('default streams', async (t) => {
     });
     t.test('stream_id is required', async (t) => {
       const res = await owner.post('/default_streams', {});
-      t.strictSame(res.body, { result: 'error', msg: "Missing 'stream_id' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'stream_id' });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: "Missing 'stream_id' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'stream_id',
+      });
     });
   });
 
@@ -61,7 +66,10 @@ t.test('default streams', async (t) => {
     t.strictSame((await defaultNames(alice)).sort(), [...before, 'welcome'].sort());
     const carol = owner.as(await createMember(owner, 'Carol'));
     const subs = (await carol.post('/register', { event_types: ['subscription'] })).body['subscriptions'] as Stream[];
-    t.ok(subs.some((s) => s.stream_id === welcome), 'a new user is subscribed to the default stream');
+    t.ok(
+      subs.some((s) => s.stream_id === welcome),
+      'a new user is subscribed to the default stream',
+    );
   });
 
   t.test('a guest sees no default streams and gets no default_streams events', async (t) => {

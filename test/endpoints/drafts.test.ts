@@ -23,8 +23,14 @@ t.test('drafts', async (t) => {
   t.test('errors', async (t) => {
     const post = (draft: Record<string, unknown>) => alice.post('/drafts', { drafts: [draft] });
     t.test('a stream draft must name exactly one stream the user can see', async (t) => {
-      t.strictSame((await post({ type: 'stream', to: [], topic: 't', content: 'c' })).body, error('Must specify exactly 1 stream ID for stream messages'));
-      t.strictSame((await post({ type: 'stream', to: [1, 2], topic: 't', content: 'c' })).body, error('Must specify exactly 1 stream ID for stream messages'));
+      t.strictSame(
+        (await post({ type: 'stream', to: [], topic: 't', content: 'c' })).body,
+        error('Must specify exactly 1 stream ID for stream messages'),
+      );
+      t.strictSame(
+        (await post({ type: 'stream', to: [1, 2], topic: 't', content: 'c' })).body,
+        error('Must specify exactly 1 stream ID for stream messages'),
+      );
       t.strictSame((await post({ type: 'stream', to: [hiddenId], topic: 't', content: 'c' })).body, error('Invalid stream ID'));
       t.strictSame((await post({ type: 'stream', to: [9999], topic: 't', content: 'c' })).body, error('Invalid stream ID'));
     });
@@ -33,15 +39,24 @@ t.test('drafts', async (t) => {
     });
     t.test('content, topic, type and timestamp are checked', async (t) => {
       t.strictSame((await post({ type: 'private', to: [bob.id], topic: '', content: '  ' })).body, error('Message must not be empty'));
-      t.strictSame((await post({ type: 'private', to: [bob.id], topic: '', content: 'a\0b' })).body, error('Message must not contain null bytes'));
-      t.strictSame((await post({ type: 'stream', to: [generalId], topic: 'a\0b', content: 'c' })).body, error('Topic must not contain null bytes'));
-      t.strictSame((await post({ type: '', to: [], topic: '', content: 'c', timestamp: -5 })).body, error('Timestamp must not be negative.'));
+      t.strictSame(
+        (await post({ type: 'private', to: [bob.id], topic: '', content: 'a\0b' })).body,
+        error('Message must not contain null bytes'),
+      );
+      t.strictSame(
+        (await post({ type: 'stream', to: [generalId], topic: 'a\0b', content: 'c' })).body,
+        error('Topic must not contain null bytes'),
+      );
+      t.strictSame(
+        (await post({ type: '', to: [], topic: '', content: 'c', timestamp: -5 })).body,
+        error('Timestamp must not be negative.'),
+      );
       const badType = await post({ type: 'huddle', to: [], topic: '', content: 'c' });
       t.strictSame(badType.body, { ...error('Invalid drafts[0]["type"]', 'REQUEST_VARIABLE_INVALID'), var_name: 'drafts' });
       const missing = await alice.post('/drafts', {});
       t.strictSame(missing.body, { ...error("Missing 'drafts' argument", 'REQUEST_VARIABLE_MISSING'), var_name: 'drafts' });
     });
-    t.test('an unknown draft, or another user\'s, does not exist (404)', async (t) => {
+    t.test("an unknown draft, or another user's, does not exist (404)", async (t) => {
       const bobsDraft = await owner.as(bob).post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'mine' }] });
       const bobsId = (bobsDraft.body['ids'] as number[])[0] as number;
       const edit = await alice.call('PATCH', `/drafts/${bobsId}`, { draft: { type: '', to: [], topic: '', content: 'x' } });
@@ -60,7 +75,7 @@ t.test('drafts', async (t) => {
     });
   });
 
-  t.test('create, list, edit and delete drafts, each reaching the user\'s queue', async (t) => {
+  t.test("create, list, edit and delete drafts, each reaching the user's queue", async (t) => {
     const reader = await EventReader.register(alice, { event_types: ['drafts'] });
     const created = await alice.post('/drafts', {
       drafts: [
@@ -71,7 +86,14 @@ t.test('drafts', async (t) => {
     t.equal(created.status, 200);
     t.strictSame(responseViolations('post', '/drafts', created.body), [], 'the body conforms to the reference OpenAPI');
     const [streamDraft, directDraft] = created.body['ids'] as [number, number];
-    const first = { id: streamDraft, type: 'stream', to: [generalId], topic: `${'x'.repeat(57)}...`, content: 'plan', timestamp: 1595479019 };
+    const first = {
+      id: streamDraft,
+      type: 'stream',
+      to: [generalId],
+      topic: `${'x'.repeat(57)}...`,
+      content: 'plan',
+      timestamp: 1595479019,
+    };
     const second = { id: directDraft, type: 'private', to: [bob.id], topic: '', content: 'hi bob', timestamp: 1595479020 };
     t.strictSame(await reader.nextPayloads(), [{ type: 'drafts', op: 'add', drafts: [first, second] }]);
 
@@ -102,7 +124,10 @@ t.test('drafts', async (t) => {
     t.equal((await carol.get('/drafts')).body['count'], 1);
     t.strictSame((await carol.call('PATCH', '/settings', { enable_drafts_synchronization: false })).body['result'], 'success');
     t.strictSame((await carol.get('/drafts')).body, { result: 'success', msg: '', count: 0, drafts: [] }, 'the stored drafts are gone');
-    t.strictSame((await carol.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] })).body, error('User has disabled synchronizing drafts.'));
+    t.strictSame(
+      (await carol.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] })).body,
+      error('User has disabled synchronizing drafts.'),
+    );
     t.strictSame((await carol.call('PATCH', '/settings', { enable_drafts_synchronization: true })).body['result'], 'success');
     t.strictSame((await carol.get('/drafts')).body, { result: 'success', msg: '', count: 0, drafts: [] }, 'and do not come back');
   });

@@ -31,7 +31,17 @@ t.test('POST /messages/flags/narrow', async (t) => {
 
   const conversation = [{ operator: 'dm', operand: [alice.id] }];
   const flagsNarrow = (params: Record<string, string | number | boolean | object>) =>
-    api.as(bob).post('/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 100, narrow: conversation, op: 'add', flag: 'read', ...params });
+    api
+      .as(bob)
+      .post('/messages/flags/narrow', {
+        anchor: 'oldest',
+        num_before: 0,
+        num_after: 100,
+        narrow: conversation,
+        op: 'add',
+        flag: 'read',
+        ...params,
+      });
   const bobsView = async (narrow: object[]) =>
     flagsById(await api.as(bob).get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow }));
 
@@ -52,8 +62,15 @@ t.test('POST /messages/flags/narrow', async (t) => {
       t.strictSame(res.body, { result: 'error', msg: "Invalid message flag operation: 'toggle'", code: 'BAD_REQUEST' });
     });
     t.test('anchor, num_before, num_after and narrow are checked as for GET /messages', async (t) => {
-      const missing = await api.as(bob).post('/messages/flags/narrow', { num_before: 0, num_after: 1, narrow: [], op: 'add', flag: 'read' });
-      t.strictSame(missing.body, { result: 'error', msg: "Missing 'anchor' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'anchor' });
+      const missing = await api
+        .as(bob)
+        .post('/messages/flags/narrow', { num_before: 0, num_after: 1, narrow: [], op: 'add', flag: 'read' });
+      t.strictSame(missing.body, {
+        result: 'error',
+        msg: "Missing 'anchor' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'anchor',
+      });
       t.strictSame((await flagsNarrow({ anchor: 'soon' })).body, { result: 'error', msg: 'Invalid anchor', code: 'BAD_REQUEST' });
       const bad = await flagsNarrow({ narrow: [['sender', 'ghost@example.com']] });
       t.strictSame(bad.body, {
@@ -80,7 +97,14 @@ t.test('POST /messages/flags/narrow', async (t) => {
     });
     t.strictSame(await bobsView(conversation), { [d1]: ['read'], [d2]: ['read'], [d3]: [] });
     const again = await flagsNarrow({});
-    hasFields(t, again.body, { processed_count: 3, updated_count: 1, first_processed_id: d1, last_processed_id: d3, found_oldest: true, found_newest: true });
+    hasFields(t, again.body, {
+      processed_count: 3,
+      updated_count: 1,
+      first_processed_id: d1,
+      last_processed_id: d3,
+      found_oldest: true,
+      found_newest: true,
+    });
   });
   t.test('removes a flag; include_anchor false leaves the anchor alone', async (t) => {
     const res = await flagsNarrow({ anchor: d3, num_before: 5, num_after: 0, include_anchor: false, op: 'remove' });
@@ -93,7 +117,12 @@ t.test('POST /messages/flags/narrow', async (t) => {
     t.strictSame((await bobsView([{ operator: 'is', operand: 'starred' }]))[d1], ['starred']);
   });
   t.test('an empty range answers null IDs', async (t) => {
-    const res = await flagsNarrow({ narrow: [{ operator: 'dm', operand: server.owner.email }], anchor: 'newest', num_before: 10, num_after: 0 });
+    const res = await flagsNarrow({
+      narrow: [{ operator: 'dm', operand: server.owner.email }],
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+    });
     t.strictSame(res.body, {
       result: 'success',
       msg: '',
@@ -105,7 +134,7 @@ t.test('POST /messages/flags/narrow', async (t) => {
       found_newest: true,
     });
   });
-  t.test('starring stream history creates the user\'s historical row; reading it changes nothing', async (t) => {
+  t.test("starring stream history creates the user's historical row; reading it changes nothing", async (t) => {
     const stream = [{ operator: 'stream', operand: 'flagged' }];
     const read = await flagsNarrow({ narrow: stream });
     hasFields(t, read.body, { processed_count: 2, updated_count: 0 }, 'history already reads as read');

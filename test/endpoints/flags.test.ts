@@ -53,11 +53,21 @@ t.test('POST /messages/flags', async (t) => {
     });
     t.test('parameters are required and messages is a list of integers', async (t) => {
       const missing = await api.as(alice).post('/messages/flags', { op: 'add', flag: 'read' });
-      t.strictSame(missing.body, { result: 'error', msg: "Missing 'messages' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'messages' });
+      t.strictSame(missing.body, {
+        result: 'error',
+        msg: "Missing 'messages' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'messages',
+      });
       const noFlag = await api.as(alice).post('/messages/flags', { messages: [toAlice], op: 'add' });
       t.strictSame(noFlag.body, { result: 'error', msg: "Missing 'flag' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'flag' });
       const notList = await api.as(alice).post('/messages/flags', { messages: '"x"', op: 'add', flag: 'read' });
-      t.strictSame(notList.body, { result: 'error', msg: 'messages is not a list', code: 'REQUEST_VARIABLE_INVALID', var_name: 'messages' });
+      t.strictSame(notList.body, {
+        result: 'error',
+        msg: 'messages is not a list',
+        code: 'REQUEST_VARIABLE_INVALID',
+        var_name: 'messages',
+      });
     });
   });
 

@@ -53,7 +53,11 @@ t.test('@role:fullmembers', async (t) => {
       { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [member.id] },
     ]);
     t.strictSame(await membersOf(fullMembers, true), [member.id], 'the only direct member');
-    t.strictSame((await membersOf(fullMembers)).sort((a, b) => a - b), [1, member.id], 'the owner is in it through the subgroups');
+    t.strictSame(
+      (await membersOf(fullMembers)).sort((a, b) => a - b),
+      [1, member.id],
+      'the owner is in it through the subgroups',
+    );
     t.strictSame(await registeredMembers(fullMembers), [member.id], 'register shows the direct members');
   });
 
@@ -69,35 +73,38 @@ t.test('@role:fullmembers', async (t) => {
   });
 
   let newcomer = -1;
-  await t.test('a waiting period keeps new members out, refuses them full-member policies, and the actor promotes them later', async (t) => {
-    const directBefore = await membersOf(fullMembers, true);
-    await patchRealm({ waiting_period_threshold: 10, create_public_stream_policy: 3 });
-    t.strictSame(
-      await reader.nextPayloads(),
-      [{ type: 'user_group', op: 'remove_members', group_id: fullMembers, user_ids: directBefore }],
-      'raising the threshold removes the accounts younger than it',
-    );
-    t.strictSame(await membersOf(fullMembers, true), []);
+  await t.test(
+    'a waiting period keeps new members out, refuses them full-member policies, and the actor promotes them later',
+    async (t) => {
+      const directBefore = await membersOf(fullMembers, true);
+      await patchRealm({ waiting_period_threshold: 10, create_public_stream_policy: 3 });
+      t.strictSame(
+        await reader.nextPayloads(),
+        [{ type: 'user_group', op: 'remove_members', group_id: fullMembers, user_ids: directBefore }],
+        'raising the threshold removes the accounts younger than it',
+      );
+      t.strictSame(await membersOf(fullMembers, true), []);
 
-    const credentials = await createMember(owner, 'Newcomer');
-    newcomer = credentials.id;
-    t.strictSame(await reader.nextPayloads(), [{ type: 'user_group', op: 'add_members', group_id: members, user_ids: [newcomer] }]);
-    t.strictSame(await membersOf(fullMembers, true), []);
-    const client = owner.as(credentials);
-    const refused = await client.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
-    t.equal(refused.status, 400);
-    t.strictSame(refused.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+      const credentials = await createMember(owner, 'Newcomer');
+      newcomer = credentials.id;
+      t.strictSame(await reader.nextPayloads(), [{ type: 'user_group', op: 'add_members', group_id: members, user_ids: [newcomer] }]);
+      t.strictSame(await membersOf(fullMembers, true), []);
+      const client = owner.as(credentials);
+      const refused = await client.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
+      t.equal(refused.status, 400);
+      t.strictSame(refused.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
 
-    // Eleven days of membership, without waiting for them; the actor's next run promotes. Kept a
-    // file write (time travel): it moves the stamp the realm clock wrote, and no endpoint does.
-    file.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 11 * DAY_S, newcomer);
-    const promoted = await reader.waitPayloads();
-    t.strictSame(promoted, [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] }]);
-    t.strictSame(await membersOf(fullMembers, true), [newcomer]);
-    t.strictSame(await registeredMembers(fullMembers), [newcomer]);
-    const allowed = await client.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
-    t.equal(allowed.status, 200, allowed.text);
-  });
+      // Eleven days of membership, without waiting for them; the actor's next run promotes. Kept a
+      // file write (time travel): it moves the stamp the realm clock wrote, and no endpoint does.
+      file.run('UPDATE users SET date_joined = date_joined - ? WHERE id = ?', 11 * DAY_S, newcomer);
+      const promoted = await reader.waitPayloads();
+      t.strictSame(promoted, [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] }]);
+      t.strictSame(await membersOf(fullMembers, true), [newcomer]);
+      t.strictSame(await registeredMembers(fullMembers), [newcomer]);
+      const allowed = await client.post('/users/me/subscriptions', { subscriptions: [{ name: 'newcomers' }] });
+      t.equal(allowed.status, 200, allowed.text);
+    },
+  );
 
   await t.test('demotion to guest removes a full member, promotion back adds them', async (t) => {
     await setRole(newcomer, 600);
@@ -123,15 +130,25 @@ t.test('@role:fullmembers', async (t) => {
     t.strictSame(await membersOf(fullMembers, true), []);
     t.ok((await membersOf(fullMembers)).includes(newcomer));
     await setRole(newcomer, 400);
-    t.strictSame((await reader.nextPayloads()).at(-1), { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [newcomer] });
+    t.strictSame((await reader.nextPayloads()).at(-1), {
+      type: 'user_group',
+      op: 'add_members',
+      group_id: fullMembers,
+      user_ids: [newcomer],
+    });
   });
 
   await t.test('lowering the threshold promotes at once', async (t) => {
     const bot = (await owner.get('/users')).body['members'] as { user_id: number; is_bot: boolean; full_name: string }[];
     const botId = bot.find((u) => u.full_name === 'Helper bot')?.user_id ?? -1;
     await patchRealm({ waiting_period_threshold: 0, create_public_stream_policy: 1 });
-    t.strictSame(await reader.nextPayloads(), [{ type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [promptMember, botId] }]);
-    t.strictSame(await membersOf(fullMembers, true), [promptMember, botId, newcomer].sort((a, b) => a - b));
+    t.strictSame(await reader.nextPayloads(), [
+      { type: 'user_group', op: 'add_members', group_id: fullMembers, user_ids: [promptMember, botId] },
+    ]);
+    t.strictSame(
+      await membersOf(fullMembers, true),
+      [promptMember, botId, newcomer].sort((a, b) => a - b),
+    );
   });
 });
 

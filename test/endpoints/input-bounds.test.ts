@@ -21,11 +21,18 @@ t.test('bounded inputs', async (t) => {
   const messageId = sent.body['id'] as number;
 
   t.test('direct message recipients are de-duplicated, then at most 1000', async (t) => {
-    const repeated = await owner.post('/messages', { type: 'direct', to: JSON.stringify(Array<number>(200_000).fill(member.id)), content: 'once' });
+    const repeated = await owner.post('/messages', {
+      type: 'direct',
+      to: JSON.stringify(Array<number>(200_000).fill(member.id)),
+      content: 'once',
+    });
     t.equal(repeated.status, 200);
     const fetched = await owner.get(`/messages/${String(repeated.body['id'])}`);
     const recipients = (fetched.body['message'] as { display_recipient: { id: number }[] }).display_recipient.map((r) => r.id);
-    t.strictSame(recipients.sort((a, b) => a - b), [ownerId, member.id].sort((a, b) => a - b));
+    t.strictSame(
+      recipients.sort((a, b) => a - b),
+      [ownerId, member.id].sort((a, b) => a - b),
+    );
     const distinct = Array.from({ length: 1001 }, (_, i) => i + 1);
     const tooMany = await owner.post('/messages', { type: 'direct', to: JSON.stringify(distinct), content: 'many' });
     t.strictSame(answer(tooMany), { status: 400, body: invalid('to', 'to has too many items (limit: 1000)') });
@@ -59,7 +66,11 @@ t.test('bounded inputs', async (t) => {
     });
     const listed = await owner.get('/users/me/subscriptions');
     const names = (listed.body['subscriptions'] as { name: string }[]).map((s) => s.name);
-    t.strictSame(names.filter((name) => name.startsWith('bounded ')), [], 'no stream was created');
+    t.strictSame(
+      names.filter((name) => name.startsWith('bounded ')),
+      [],
+      'no stream was created',
+    );
   });
 
   t.test('message IDs are de-duplicated, then at most 5000', async (t) => {

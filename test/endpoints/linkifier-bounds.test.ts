@@ -65,8 +65,6 @@ t.test('linkifier patterns run in linear time', async (t) => {
     const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'xx #7', content: 'xx' });
     t.equal(sent.status, 200);
     const fetched = await api.get(`/messages/${String(sent.body['id'])}`);
-    t.strictSame((fetched.body['message'] as Record<string, unknown>)['topic_links'], [
-      { text: '#7', url: 'https://x.test/7' },
-    ]);
+    t.strictSame((fetched.body['message'] as Record<string, unknown>)['topic_links'], [{ text: '#7', url: 'https://x.test/7' }]);
   });
 });

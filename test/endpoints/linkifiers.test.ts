@@ -20,7 +20,11 @@ t.test('linkifiers', async (t) => {
     });
     t.test('a template variable must be a group of the pattern', async (t) => {
       const res = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://x.test/{ticket}' });
-      t.strictSame(res.body, { result: 'error', msg: 'Group "ticket" in URL template is not present in linkifier pattern.', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: 'Group "ticket" in URL template is not present in linkifier pattern.',
+        code: 'BAD_REQUEST',
+      });
     });
     t.test('an unknown linkifier cannot be changed or removed', async (t) => {
       const patch = await api.call('PATCH', '/realm/filters/999', { pattern: 'a(?P<x>b)', url_template: 'https://x.test/{x}' });
@@ -43,7 +47,10 @@ t.test('linkifiers', async (t) => {
     t.strictSame(message['topic_links'], [{ text: '#224', url: 'https://trac.example.com/ticket/224' }]);
     t.equal(message['content'], '<p>see <a href="https://trac.example.com/ticket/224">#224</a></p>');
 
-    const changed = await api.call('PATCH', `/realm/filters/${String(id)}`, { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://t.example.com/{id}' });
+    const changed = await api.call('PATCH', `/realm/filters/${String(id)}`, {
+      pattern: 'T(?P<id>[0-9]+)',
+      url_template: 'https://t.example.com/{id}',
+    });
     t.equal(changed.status, 200);
     const rendered = await api.post('/messages/render', { content: 'T7 and #7' });
     t.equal(rendered.body['rendered'], '<p><a href="https://t.example.com/7">T7</a> and #7</p>');

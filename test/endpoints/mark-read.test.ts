@@ -4,7 +4,12 @@ import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 
 const BAD = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
-const MISSING = (name: string) => ({ result: 'error', msg: `Missing '${name}' argument`, code: 'REQUEST_VARIABLE_MISSING', var_name: name });
+const MISSING = (name: string) => ({
+  result: 'error',
+  msg: `Missing '${name}' argument`,
+  code: 'REQUEST_VARIABLE_MISSING',
+  var_name: name,
+});
 
 t.test('mark as read', async (t) => {
   const server = await startServer();

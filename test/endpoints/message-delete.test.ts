@@ -108,7 +108,12 @@ t.test('deleting messages and topics', async (t) => {
       const unknown = await api.post('/streams/9999/delete_topic', { topic_name: 'x' });
       t.strictSame(unknown.body, badRequest('Invalid stream ID'));
       const missing = await api.post(`/streams/${general}/delete_topic`, {});
-      t.strictSame(missing.body, { result: 'error', msg: "Missing 'topic_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'topic_name' });
+      t.strictSame(missing.body, {
+        result: 'error',
+        msg: "Missing 'topic_name' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'topic_name',
+      });
     });
     t.test('out of time, it answers partially_completed after each batch; calling again finishes, newest first', async (t) => {
       const ids: number[] = [];

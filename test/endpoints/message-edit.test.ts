@@ -56,7 +56,12 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       const res = await api.call('PATCH', `/messages/${id}`, { content: 'y', propagate_mode: 'change_all' });
       t.strictSame(res.body, badRequest('Invalid propagate_mode without topic edit'));
       const bad = await api.call('PATCH', `/messages/${id}`, { topic: 'z', propagate_mode: 'change_some' });
-      t.strictSame(bad.body, { result: 'error', msg: 'Invalid propagate_mode', code: 'REQUEST_VARIABLE_INVALID', var_name: 'propagate_mode' });
+      t.strictSame(bad.body, {
+        result: 'error',
+        msg: 'Invalid propagate_mode',
+        code: 'REQUEST_VARIABLE_INVALID',
+        var_name: 'propagate_mode',
+      });
     });
     t.test('a blank topic is refused, and topic with subject is confusing', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');
@@ -145,7 +150,12 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
     const history = message['edit_history'] as Record<string, unknown>[];
     t.equal(history.length, 2);
     t.strictSame(history[0], { user_id: 1, timestamp: message['last_edit_timestamp'], prev_topic: 'history one', topic: 'history two' });
-    hasFields(t, history[1], { user_id: 1, prev_content: 'version 1', prev_rendered_content: '<p>version 1</p>', prev_rendered_content_version: 1 });
+    hasFields(t, history[1], {
+      user_id: 1,
+      prev_content: 'version 1',
+      prev_rendered_content: '<p>version 1</p>',
+      prev_rendered_content_version: 1,
+    });
 
     t.test('GET /messages/{message_id}/history gives one snapshot per version, oldest first', async (t) => {
       const res = await api.get(`/messages/${id}/history`);
@@ -164,7 +174,8 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
         rendered_content: '<p>version 2</p>',
         prev_content: 'version 1',
         prev_rendered_content: '<p>version 1</p>',
-        content_html_diff: '<div><p>version <span class="highlight_text_inserted">2</span> <span class="highlight_text_deleted">1</span></p></div>',
+        content_html_diff:
+          '<div><p>version <span class="highlight_text_inserted">2</span> <span class="highlight_text_deleted">1</span></p></div>',
         timestamp: history[1]?.['timestamp'],
         topic: 'history one',
         user_id: 1,
@@ -199,7 +210,13 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       const plain = await sendToStream(api, 'general', 'plain', 'as sent');
       const res = await api.get(`/messages/${plain}/history`);
       t.strictSame(res.body['message_history'], [
-        { content: 'as sent', rendered_content: '<p>as sent</p>', timestamp: (await fetchMessage(api, plain))['timestamp'], topic: 'plain', user_id: 1 },
+        {
+          content: 'as sent',
+          rendered_content: '<p>as sent</p>',
+          timestamp: (await fetchMessage(api, plain))['timestamp'],
+          topic: 'plain',
+          user_id: 1,
+        },
       ]);
     });
     t.test('a message the user cannot see has no history for them', async (t) => {

@@ -7,7 +7,12 @@ import { createStream } from '../helpers/stream-notices';
 import { hasFields } from '../helpers/exact';
 
 // The realm settings these tests change, at their defaults (SPEC PATCH /realm).
-const REALM_DEFAULTS = { edit_topic_policy: 5, move_messages_between_streams_policy: 2, move_messages_between_streams_limit_seconds: 604800, move_messages_within_stream_limit_seconds: 604800 };
+const REALM_DEFAULTS = {
+  edit_topic_policy: 5,
+  move_messages_between_streams_policy: 2,
+  move_messages_between_streams_limit_seconds: 604800,
+  move_messages_within_stream_limit_seconds: 604800,
+};
 
 const DAY_S = 24 * 60 * 60;
 
@@ -117,7 +122,10 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     const res = await api.call('PATCH', `/messages/${String(ids[1])}`, { topic: 'just one' });
     t.strictSame(res.body, { result: 'success', msg: '' });
     t.strictSame(contents(general, 'one of four'), ['message 1', 'message 3', 'message 4']);
-    t.strictSame(contents(general, 'just one'), ['message 2', `A message was moved here from #**general>one of four** by ${ownerMention}.`]);
+    t.strictSame(contents(general, 'just one'), [
+      'message 2',
+      `A message was moved here from #**general>one of four** by ${ownerMention}.`,
+    ]);
     const moved = await fetchMessage(api, ids[1]);
     t.equal(moved['subject'], 'just one');
     t.strictSame(moved['topic_links'], []);
@@ -131,7 +139,10 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       send_notification_to_old_thread: true,
     });
     t.equal(res.status, 200, res.text);
-    t.strictSame(contents(general, 'later'), ['message 1', `3 messages were moved from this topic to #**general>later part** by ${ownerMention}.`]);
+    t.strictSame(contents(general, 'later'), [
+      'message 1',
+      `3 messages were moved from this topic to #**general>later part** by ${ownerMention}.`,
+    ]);
     t.strictSame(contents(general, 'later part'), [
       'message 2',
       'message 3',
@@ -162,7 +173,11 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
 
   t.test('no notice goes to the new thread when send_notification_to_new_thread is false', async (t) => {
     const ids = await topicOfFour('quiet');
-    await api.call('PATCH', `/messages/${String(ids[0])}`, { topic: 'quiet moved', propagate_mode: 'change_all', send_notification_to_new_thread: false });
+    await api.call('PATCH', `/messages/${String(ids[0])}`, {
+      topic: 'quiet moved',
+      propagate_mode: 'change_all',
+      send_notification_to_new_thread: false,
+    });
     t.strictSame(contents(general, 'quiet moved'), ['message 1', 'message 2', 'message 3', 'message 4']);
     t.strictSame(contents(general, 'quiet'), []);
   });
@@ -172,7 +187,13 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     const resolve = await api.as(alice).call('PATCH', `/messages/${String(ids[0])}`, { topic: '✔ bug 42', propagate_mode: 'change_all' });
     t.equal(resolve.status, 200, resolve.text);
     t.strictSame(contents(general, 'bug 42'), []);
-    t.strictSame(contents(general, '✔ bug 42'), ['message 1', 'message 2', 'message 3', 'message 4', `${aliceMention} has marked this topic as resolved.`]);
+    t.strictSame(contents(general, '✔ bug 42'), [
+      'message 1',
+      'message 2',
+      'message 3',
+      'message 4',
+      `${aliceMention} has marked this topic as resolved.`,
+    ]);
     const unresolve = await api.as(alice).call('PATCH', `/messages/${String(ids[0])}`, { topic: 'bug 42', propagate_mode: 'change_all' });
     t.equal(unresolve.status, 200, unresolve.text);
     // The resolve notice is part of the topic now, so it moves back with it.
@@ -224,7 +245,14 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
       t.strictSame((await fetchMessage(api.as(bob), ids[1]))['flags'], [], 'bob had it from general, unread');
       await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'drafts' }] });
       const draft = await sendToStream(api, 'drafts', 'draft', 'not for bob yet');
-      t.strictSame(await api.as(bob).get(`/messages/${draft}`).then((r) => r.body['msg']), '', 'public history is readable anyway');
+      t.strictSame(
+        await api
+          .as(bob)
+          .get(`/messages/${draft}`)
+          .then((r) => r.body['msg']),
+        '',
+        'public history is readable anyway',
+      );
       t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE user_id = ? AND message_id = ?', bob.id, draft), 0);
       await api.call('PATCH', `/messages/${draft}`, { stream_id: archive, send_notification_to_new_thread: false });
       t.equal(realmFile.value('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?', bob.id, draft), 1);
@@ -253,7 +281,10 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     const protectedStream = await streamIdOf(api, 'protected');
     const before = await sendToStream(api, 'protected', 'plans', 'before alice joined');
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'protected' }], principals: [alice.id] });
-    const mine = [await sendToStream(api.as(alice), 'protected', 'plans', 'alice 1'), await sendToStream(api.as(alice), 'protected', 'plans', 'alice 2')];
+    const mine = [
+      await sendToStream(api.as(alice), 'protected', 'plans', 'alice 1'),
+      await sendToStream(api.as(alice), 'protected', 'plans', 'alice 2'),
+    ];
     await updateRealm(api, { move_messages_within_stream_limit_seconds: 3600 });
     realmFile.backdate(before, 7200);
     const res = await api.as(alice).call('PATCH', `/messages/${String(mine[1])}`, {

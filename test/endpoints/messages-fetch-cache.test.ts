@@ -23,7 +23,12 @@ t.test('GET /messages after changes to what its cached messages show', async (t)
 
   const { streamId } = await createStream(as(alice), 'cache-stream');
   t.equal((await as(bob).post('/users/me/subscriptions', { subscriptions: [{ name: 'cache-stream' }] })).status, 200);
-  const sent = await as(alice).post('/messages', { type: 'stream', to: 'cache-stream', topic: 'plans', content: `hello @**${bob.fullName}**` });
+  const sent = await as(alice).post('/messages', {
+    type: 'stream',
+    to: 'cache-stream',
+    topic: 'plans',
+    content: `hello @**${bob.fullName}**`,
+  });
   t.equal(sent.status, 200, sent.text);
   const id = sent.body['id'] as number;
 
@@ -77,7 +82,7 @@ t.test('GET /messages after changes to what its cached messages show', async (t)
     t.equal(edited['content'], '<p>edited words</p>');
     t.type(edited['last_edit_timestamp'], 'number');
     hasFields(t, edited['edit_history'], [{ prev_content: `hello @**${bob.fullName}**`, user_id: alice.id }]);
-    t.strictSame((await page(bob))['flags'], [], 'the mention is gone from bob\'s flags');
+    t.strictSame((await page(bob))['flags'], [], "the mention is gone from bob's flags");
 
     const hide = await owner.call('PATCH', '/realm', { allow_edit_history: false });
     t.equal(hide.status, 200, hide.text);
@@ -126,5 +131,4 @@ t.test('GET /messages after changes to what its cached messages show', async (t)
     realmFile.run("UPDATE messages SET rendered_content = '<p>patched by hand</p>' WHERE id = ?", id);
     t.equal((await page(bob))['content'], '<p>patched by hand</p>');
   });
-
 });

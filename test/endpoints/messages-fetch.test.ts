@@ -64,7 +64,12 @@ t.test('GET /messages', async (t) => {
     });
     t.test('num_before and num_after are required non-negative integers', async (t) => {
       const missing = await as(bob).get('/messages', { anchor: 'newest', num_before: 1 });
-      t.strictSame(missing.body, { result: 'error', msg: "Missing 'num_after' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'num_after' });
+      t.strictSame(missing.body, {
+        result: 'error',
+        msg: "Missing 'num_after' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'num_after',
+      });
       const negative = await as(bob).get('/messages', { anchor: 'newest', num_before: -1, num_after: 0 });
       t.equal(negative.status, 400);
       t.equal(negative.body['code'], 'REQUEST_VARIABLE_INVALID');
@@ -84,7 +89,10 @@ t.test('GET /messages', async (t) => {
       t.strictSame((await fetch(bob, [{ operator: 'stream', operand: 99999 }])).body, badNarrow('unknown stream 99999'));
       t.strictSame((await fetch(bob, [['sender', 'ghost@example.com']])).body, badNarrow('unknown user ghost@example.com'));
       t.strictSame((await fetch(bob, [{ operator: 'dm', operand: [99999] }])).body, badNarrow('unknown user 99999'));
-      t.strictSame((await fetch(bob, [{ operator: 'dm-including', operand: 'ghost@example.com' }])).body, badNarrow('unknown user ghost@example.com'));
+      t.strictSame(
+        (await fetch(bob, [{ operator: 'dm-including', operand: 'ghost@example.com' }])).body,
+        badNarrow('unknown user ghost@example.com'),
+      );
     });
     t.test('bad operands are BAD_NARROW', async (t) => {
       t.strictSame((await fetch(bob, [['is', 'shiny']])).body, badNarrow("unknown 'is' operand shiny"));
@@ -93,7 +101,10 @@ t.test('GET /messages', async (t) => {
       t.strictSame((await fetch(bob, [['id', 'abc']])).body, badNarrow("invalid 'id' operand abc"));
       t.strictSame((await fetch(bob, [['search', '  ']])).body, badNarrow('empty search'));
       t.strictSame((await fetch(bob, [{ operator: 'topic', operand: 5 }])).body, badNarrow("'topic' operand is not a string"));
-      t.strictSame((await fetch(bob, [{ operator: 'stream', operand: 'fetch-public', negated: 'yes' }])).body, badNarrow('negated is not a boolean'));
+      t.strictSame(
+        (await fetch(bob, [{ operator: 'stream', operand: 'fetch-public', negated: 'yes' }])).body,
+        badNarrow('negated is not a boolean'),
+      );
       t.strictSame((await fetch(bob, [['stream']] as unknown as Narrow)).body, badNarrow('a legacy term has two elements'));
       t.strictSame((await fetch(bob, ['stream'] as unknown as Narrow)).body, badNarrow('a term must be an object or a pair'));
     });
@@ -115,8 +126,19 @@ t.test('GET /messages', async (t) => {
       t.strictSame(ids(await fetch(bob, [{ operator: 'stream', operand: streamId }])), [notice, p1, p2, p3]);
     });
     t.test('a topic narrow is case-insensitive, and negated leaves the other topics', async (t) => {
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], ['topic', 'LUNCH']])), [p1, p2]);
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'topic', operand: 'lunch', negated: true }])), [notice, p3]);
+      t.strictSame(
+        ids(
+          await fetch(bob, [
+            ['stream', 'fetch-public'],
+            ['topic', 'LUNCH'],
+          ]),
+        ),
+        [p1, p2],
+      );
+      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'topic', operand: 'lunch', negated: true }])), [
+        notice,
+        p3,
+      ]);
     });
     t.test('sender by email or ID, and negated', async (t) => {
       t.strictSame(ids(await fetch(bob, [['sender', alice.email]])), [d1, d2]);
@@ -138,7 +160,12 @@ t.test('GET /messages', async (t) => {
     t.test('is:dm and its alias is:private; negated is:dm leaves stream messages', async (t) => {
       t.strictSame(ids(await fetch(carol, [['is', 'dm']])), [d2, d3]);
       t.strictSame(ids(await fetch(carol, [['is', 'private']])), [d2, d3]);
-      t.strictSame(ids(await fetch(alice, [['stream', 'fetch-public'], { operator: 'is', operand: 'dm', negated: true }])), [notice, p1, p2, p3]);
+      t.strictSame(ids(await fetch(alice, [['stream', 'fetch-public'], { operator: 'is', operand: 'dm', negated: true }])), [
+        notice,
+        p1,
+        p2,
+        p3,
+      ]);
     });
     t.test('is:unread, is:mentioned, is:alerted, is:followed', async (t) => {
       const me = await as(carol).get('/users/me');
@@ -151,24 +178,75 @@ t.test('GET /messages', async (t) => {
     });
     t.test('is:resolved matches topics marked resolved', async (t) => {
       const resolved = await send(alice, { type: 'stream', to: 'fetch-public', topic: '✔ done', content: 'fixed' });
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], ['is', 'resolved']])), [resolved]);
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'is', operand: 'resolved', negated: true }])), [notice, p1, p2, p3]);
+      t.strictSame(
+        ids(
+          await fetch(bob, [
+            ['stream', 'fetch-public'],
+            ['is', 'resolved'],
+          ]),
+        ),
+        [resolved],
+      );
+      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'is', operand: 'resolved', negated: true }])), [
+        notice,
+        p1,
+        p2,
+        p3,
+      ]);
     });
     t.test('has:link, has:image and has:attachment read the rendered content', async (t) => {
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], ['has', 'link']])), [p2, p3]);
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], ['has', 'image']])), [p3]);
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], ['has', 'attachment']])), []);
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'has', operand: 'link', negated: true }])).slice(0, 2), [notice, p1]);
+      t.strictSame(
+        ids(
+          await fetch(bob, [
+            ['stream', 'fetch-public'],
+            ['has', 'link'],
+          ]),
+        ),
+        [p2, p3],
+      );
+      t.strictSame(
+        ids(
+          await fetch(bob, [
+            ['stream', 'fetch-public'],
+            ['has', 'image'],
+          ]),
+        ),
+        [p3],
+      );
+      t.strictSame(
+        ids(
+          await fetch(bob, [
+            ['stream', 'fetch-public'],
+            ['has', 'attachment'],
+          ]),
+        ),
+        [],
+      );
+      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], { operator: 'has', operand: 'link', negated: true }])).slice(0, 2), [
+        notice,
+        p1,
+      ]);
     });
     t.test('id picks one message; near moves the anchor; with opens the conversation', async (t) => {
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], ['id', String(p2)]])), [p2]);
+      t.strictSame(
+        ids(
+          await fetch(bob, [
+            ['stream', 'fetch-public'],
+            ['id', String(p2)],
+          ]),
+        ),
+        [p2],
+      );
       t.strictSame(ids(await fetch(bob, [{ operator: 'id', operand: d3 }])), [d3]);
       t.strictSame(ids(await fetch(alice, [{ operator: 'id', operand: d3 }])), [], "someone else's direct message stays invisible");
       const near = await as(bob).get('/messages', {
         anchor: 'newest',
         num_before: 1,
         num_after: 1,
-        narrow: [['stream', 'fetch-public'], ['near', String(p2)]],
+        narrow: [
+          ['stream', 'fetch-public'],
+          ['near', String(p2)],
+        ],
       });
       t.equal(near.body['anchor'], p2);
       t.strictSame(ids(near), [p1, p2, p3]);
@@ -188,7 +266,9 @@ t.test('GET /messages', async (t) => {
       const everything = ids(await narrowed('all'));
       t.ok([p1, p2, p3, d1].every((id) => everything.includes(id)));
       const mute = async (muted: boolean) => {
-        const res = await as(alice).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property: 'is_muted', value: muted }] });
+        const res = await as(alice).post('/users/me/subscriptions/properties', {
+          subscription_data: [{ stream_id: streamId, property: 'is_muted', value: muted }],
+        });
         t.equal(res.status, 200, res.text);
       };
       await mute(true);
@@ -199,7 +279,17 @@ t.test('GET /messages', async (t) => {
       t.strictSame((await fetch(alice, [['in', 'nowhere']])).body, badNarrow("unknown 'in' operand nowhere"));
     });
     t.test('combined terms all apply', async (t) => {
-      t.strictSame(ids(await fetch(bob, [['stream', 'fetch-public'], ['topic', 'lunch'], ['sender', alice.email], ['has', 'link']])), [p2]);
+      t.strictSame(
+        ids(
+          await fetch(bob, [
+            ['stream', 'fetch-public'],
+            ['topic', 'lunch'],
+            ['sender', alice.email],
+            ['has', 'link'],
+          ]),
+        ),
+        [p2],
+      );
     });
     t.test('no narrow is every message the user received', async (t) => {
       const all = ids(await fetch(carol, []));
@@ -210,7 +300,10 @@ t.test('GET /messages', async (t) => {
   });
 
   t.test('anchors and found_* fields', async (t) => {
-    const narrow: Narrow = [['stream', 'fetch-public'], ['topic', 'lunch']];
+    const narrow: Narrow = [
+      ['stream', 'fetch-public'],
+      ['topic', 'lunch'],
+    ];
     const range = (extra: Record<string, string | number | boolean>) =>
       as(bob).get('/messages', { num_before: 0, num_after: 0, narrow, ...extra });
     t.test('newest resolves to 10^16, found_newest', async (t) => {
@@ -258,22 +351,39 @@ t.test('GET /messages', async (t) => {
       const history = await range({ anchor: 'first_unread', num_before: 5 });
       t.equal(history.body['anchor'], NEWEST, 'stream history counts as read');
       t.strictSame(ids(history), [p1, p2]);
-      const legacy = await as(carol).get('/messages', { use_first_unread_anchor: true, num_before: 0, num_after: 1, narrow: [['is', 'dm']] });
+      const legacy = await as(carol).get('/messages', {
+        use_first_unread_anchor: true,
+        num_before: 0,
+        num_after: 1,
+        narrow: [['is', 'dm']],
+      });
       t.equal(legacy.body['anchor'], d2, 'use_first_unread_anchor stands for anchor=first_unread');
     });
   });
 
   t.test('message objects', async (t) => {
-    t.test('carry the viewer\'s flags; history reads as read and historical', async (t) => {
-      const history = (await fetch(bob, [['stream', 'fetch-public'], ['id', String(p1)]])).body['messages'] as Message[];
+    t.test("carry the viewer's flags; history reads as read and historical", async (t) => {
+      const history = (
+        await fetch(bob, [
+          ['stream', 'fetch-public'],
+          ['id', String(p1)],
+        ])
+      ).body['messages'] as Message[];
       t.strictSame(history[0]?.['flags'], ['read', 'historical']);
-      const own = (await fetch(alice, [['stream', 'fetch-public'], ['id', String(p1)]])).body['messages'] as Message[];
-      t.strictSame(own[0]?.['flags'], [], "a message sent through the API is unread for its sender");
+      const own = (
+        await fetch(alice, [
+          ['stream', 'fetch-public'],
+          ['id', String(p1)],
+        ])
+      ).body['messages'] as Message[];
+      t.strictSame(own[0]?.['flags'], [], 'a message sent through the API is unread for its sender');
     });
     t.test('apply_markdown false gives the source; client_extavatar false gives avatar URLs', async (t) => {
       const html = ((await fetch(bob, [['id', String(d1)]])).body['messages'] as Message[])[0] as Message;
       hasFields(t, html, { content: '<p>hi bob</p>', content_type: 'text/html', avatar_url: null, subject: '', type: 'private' });
-      const raw = ((await fetch(bob, [['id', String(d1)]], { apply_markdown: false, client_extavatar: false })).body['messages'] as Message[])[0] as Message;
+      const raw = (
+        (await fetch(bob, [['id', String(d1)]], { apply_markdown: false, client_extavatar: false })).body['messages'] as Message[]
+      )[0] as Message;
       hasFields(t, raw, { content: 'hi bob', content_type: 'text/x-markdown', avatar_url: /^https:\/\// });
       t.notOk('match_content' in raw, 'search fields only with a search term');
     });
@@ -291,8 +401,15 @@ t.test('GET /messages', async (t) => {
       const after = await send(alice, { type: 'stream', to: 'fetch-shared', topic: 't', content: 'after bob' });
       const res = await fetch(bob, [['stream', 'fetch-shared']]);
       t.strictSame(ids(res), [sharedNotice, before, after]);
-      t.strictSame((res.body['messages'] as Message[]).map((m) => m['flags']), [['read', 'historical'], ['read', 'historical'], []]);
-      t.strictSame(ids(await fetch(bob, [['streams', 'public']])).filter((id) => [sharedNotice, before, after].includes(id)), [], 'not a public stream');
+      t.strictSame(
+        (res.body['messages'] as Message[]).map((m) => m['flags']),
+        [['read', 'historical'], ['read', 'historical'], []],
+      );
+      t.strictSame(
+        ids(await fetch(bob, [['streams', 'public']])).filter((id) => [sharedNotice, before, after].includes(id)),
+        [],
+        'not a public stream',
+      );
     });
     t.test('a private stream with protected history: only what the user received', async (t) => {
       await as(alice).post('/users/me/subscriptions', {
@@ -307,14 +424,28 @@ t.test('GET /messages', async (t) => {
     });
     t.test('a guest reads public history only of streams they are subscribed to', async (t) => {
       t.strictSame(ids(await fetch(guest, [['stream', 'fetch-public']])), []);
-      t.strictSame(ids(await fetch(guest, [['streams', 'public']])).filter((id) => id === p1), []);
+      t.strictSame(
+        ids(await fetch(guest, [['streams', 'public']])).filter((id) => id === p1),
+        [],
+      );
       await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'fetch-public' }], principals: [guest.id] });
-      t.strictSame(ids(await fetch(guest, [['stream', 'fetch-public'], ['topic', 'lunch']])), [p1, p2]);
+      t.strictSame(
+        ids(
+          await fetch(guest, [
+            ['stream', 'fetch-public'],
+            ['topic', 'lunch'],
+          ]),
+        ),
+        [p1, p2],
+      );
     });
     t.test("someone else's direct messages are never visible", async (t) => {
       t.notOk(ids(await fetch(alice, [])).includes(d3));
       t.notOk(ids(await fetch(alice, [['dm-including', carol.email]])).includes(d3));
-      t.strictSame(ids(await fetch(dave, [['is', 'dm']])).filter((id) => [d1, d2, d3].includes(id)), []);
+      t.strictSame(
+        ids(await fetch(dave, [['is', 'dm']])).filter((id) => [d1, d2, d3].includes(id)),
+        [],
+      );
     });
   });
 });

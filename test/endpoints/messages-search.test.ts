@@ -39,7 +39,26 @@ t.test('full-text search', async (t) => {
     });
 
   t.test('FTS syntax and punctuation in the query never break it', async (t) => {
-    const inputs = ['"', "'", '%', '_', '*', 'pizza*', 'AND OR NOT', 'NEAR(', 'NEAR(pizza pasta)', '((pizza', 'pizza)', 'content:pizza', '^pizza', '-pizza', '"unbalanced pizza', 'a "" b', '\\', ';DROP TABLE messages;--'];
+    const inputs = [
+      '"',
+      "'",
+      '%',
+      '_',
+      '*',
+      'pizza*',
+      'AND OR NOT',
+      'NEAR(',
+      'NEAR(pizza pasta)',
+      '((pizza',
+      'pizza)',
+      'content:pizza',
+      '^pizza',
+      '-pizza',
+      '"unbalanced pizza',
+      'a "" b',
+      '\\',
+      ';DROP TABLE messages;--',
+    ];
     for (const input of inputs) {
       const res = await search(input);
       t.equal(res.status, 200, `${input}: ${res.text.slice(0, 200)}`);
@@ -113,14 +132,27 @@ t.test('full-text search', async (t) => {
     t.test('a bad narrow is BAD_NARROW, and msg_ids is required', async (t) => {
       const bad = await api.as(bob).get('/messages/matches_narrow', { msg_ids: [pizza], narrow: [['foo', 'x']] });
       t.equal(bad.status, 400);
-      t.strictSame(bad.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator foo', code: 'BAD_NARROW', desc: 'unknown operator foo' });
+      t.strictSame(bad.body, {
+        result: 'error',
+        msg: 'Invalid narrow operator: unknown operator foo',
+        code: 'BAD_NARROW',
+        desc: 'unknown operator foo',
+      });
       const missing = await api.as(bob).get('/messages/matches_narrow', { narrow: [] });
-      t.strictSame(missing.body, { result: 'error', msg: "Missing 'msg_ids' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'msg_ids' });
+      t.strictSame(missing.body, {
+        result: 'error',
+        msg: "Missing 'msg_ids' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'msg_ids',
+      });
     });
     t.test('returns the matching messages the user can read, with search highlighting', async (t) => {
       const res = await api.as(bob).get('/messages/matches_narrow', {
         msg_ids: [creme, pizza, plain, secretId, 999999],
-        narrow: [['stream', 'kitchen'], ['search', 'pizza']],
+        narrow: [
+          ['stream', 'kitchen'],
+          ['search', 'pizza'],
+        ],
       });
       t.equal(res.status, 200);
       t.strictSame(res.body['messages'], {

@@ -21,7 +21,12 @@ t.test('messages', async (t) => {
     });
     t.test('an unknown stream ID is STREAM_DOES_NOT_EXIST with the ID', async (t) => {
       const res = await api.post('/messages', { type: 'stream', to: 9999, topic: 't', content: 'x' });
-      t.strictSame(res.body, { result: 'error', msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: "Stream with ID '9999' does not exist",
+        code: 'STREAM_DOES_NOT_EXIST',
+        stream_id: 9999,
+      });
     });
     t.test('more than one stream is refused', async (t) => {
       const res = await api.post('/messages', { type: 'stream', to: ['general', 'other'], topic: 't', content: 'x' });
@@ -56,14 +61,22 @@ t.test('messages', async (t) => {
       t.strictSame(res.body, { result: 'error', msg: "Not authorized to send to stream 'owners-only'", code: 'BAD_REQUEST' });
     });
     t.test('an administrators-only stream refuses members', async (t) => {
-      await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'announcements' }], stream_post_policy: 2, principals: [alice.id, 1] });
+      await api.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'announcements' }],
+        stream_post_policy: 2,
+        principals: [alice.id, 1],
+      });
       const res = await api.as(alice).post('/messages', { type: 'stream', to: 'announcements', topic: 't', content: 'x' });
       t.strictSame(res.body, { result: 'error', msg: 'Only organization administrators can send to this stream.', code: 'BAD_REQUEST' });
       const owner = await api.post('/messages', { type: 'stream', to: 'announcements', topic: 't', content: 'x' });
       t.equal(owner.status, 200);
     });
     t.test('a full-members-only stream refuses members and their bots inside the waiting period', async (t) => {
-      await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'veterans' }], stream_post_policy: 3, principals: [alice.id, 1] });
+      await api.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'veterans' }],
+        stream_post_policy: 3,
+        principals: [alice.id, 1],
+      });
       const bot = await api.as(alice).post('/bots', { full_name: 'Newcomer bot', short_name: 'newcomer' });
       const botUser = (await api.get(`/users/${String(bot.body['user_id'])}`)).body['user'] as { email: string };
       const botAuth = { email: botUser.email, key: String(bot.body['api_key']) };
@@ -72,7 +85,11 @@ t.test('messages', async (t) => {
       const newMember = await send(api.as(alice));
       t.strictSame(newMember.body, { result: 'error', msg: 'New members cannot send to this stream.', code: 'BAD_REQUEST' });
       t.equal(newMember.status, 400);
-      t.strictSame((await send(api.as(botAuth))).body, { result: 'error', msg: 'New members cannot send to this stream.', code: 'BAD_REQUEST' });
+      t.strictSame((await send(api.as(botAuth))).body, {
+        result: 'error',
+        msg: 'New members cannot send to this stream.',
+        code: 'BAD_REQUEST',
+      });
       t.equal((await send(api)).status, 200, 'the owner is no new member');
       t.equal((await api.call('PATCH', '/realm', { waiting_period_threshold: 0 })).status, 200);
       t.equal((await send(api.as(alice))).status, 200, 'without a waiting period every member is a full member');
@@ -85,7 +102,10 @@ t.test('messages', async (t) => {
       t.strictSame(peek.body, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });
       // A path ID is digits only: -1 makes a URL of no route, as on the public server.
       const negative = await api.get('/messages/-1');
-      t.strictSame({ status: negative.status, body: negative.body }, { status: 404, body: { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' } });
+      t.strictSame(
+        { status: negative.status, body: negative.body },
+        { status: 404, body: { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' } },
+      );
     });
   });
 
@@ -150,7 +170,12 @@ t.test('messages', async (t) => {
       (message['display_recipient'] as { id: number }[]).map((r) => r.id),
       [1, alice.id, bob.id],
     );
-    hasFields(t, (message['display_recipient'] as Message[])[1], { id: alice.id, email: alice.email, full_name: String, is_mirror_dummy: false });
+    hasFields(t, (message['display_recipient'] as Message[])[1], {
+      id: alice.id,
+      email: alice.email,
+      full_name: String,
+      is_mirror_dummy: false,
+    });
     const byEmails = await api.post('/messages', { type: 'private', to: [alice.email], content: 'one to one' }, 'multipart');
     t.equal(byEmails.status, 200);
     const legacyList = await api.post('/messages', { type: 'private', to: `${alice.email},${bob.email}`, content: 'csv' });
@@ -167,7 +192,10 @@ t.test('messages', async (t) => {
       const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'order', content: String(i) });
       ids.push(Number(sent.body['id']));
     }
-    t.strictSame([...ids].sort((a, b) => a - b), ids);
+    t.strictSame(
+      [...ids].sort((a, b) => a - b),
+      ids,
+    );
     t.equal(new Set(ids).size, ids.length);
   });
 

@@ -38,13 +38,25 @@ t.test('muted users', async (t) => {
     const reader = await EventReader.register(muter, { event_types: ['muted_users', 'update_message_flags', 'message'] });
     const res = await muter.post(`/users/me/muted_users/${noisyCredentials.id}`);
     t.equal(res.status, 200, res.text);
-    t.strictSame(responseViolations('post', '/users/me/muted_users/{muted_user_id}', res.body), [], 'the success body conforms to the reference');
+    t.strictSame(
+      responseViolations('post', '/users/me/muted_users/{muted_user_id}', res.body),
+      [],
+      'the success body conforms to the reference',
+    );
     const events = await reader.nextPayloads();
     const muted = events[0]?.['muted_users'] as { id: number; timestamp: number }[];
     hasFields(t, events[0], { type: 'muted_users' }, 'first the muted_users event');
-    t.strictSame(muted.map((m) => m.id), [noisyCredentials.id], 'naming the muted user');
+    t.strictSame(
+      muted.map((m) => m.id),
+      [noisyCredentials.id],
+      'naming the muted user',
+    );
     t.ok(Number.isInteger(muted[0]?.timestamp), 'with a timestamp in seconds');
-    t.strictSame(events.slice(1), [{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [unreadBefore], all: false }], 'their unread message is marked read');
+    t.strictSame(
+      events.slice(1),
+      [{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [unreadBefore], all: false }],
+      'their unread message is marked read',
+    );
     const state = await muter.post('/register', { fetch_event_types: ['muted_users'] });
     t.strictSame(state.body['muted_users'], muted, 'register shows the same list');
     const again = await muter.post(`/users/me/muted_users/${noisyCredentials.id}`);
@@ -54,11 +66,20 @@ t.test('muted users', async (t) => {
     const arrived = await reader.nextPayloads();
     hasFields(t, arrived, [{ type: 'message', message: { id: after }, flags: ['read'] }], 'a new message from them arrives read');
     const direct = await noisy.post('/messages', { type: 'direct', to: [muterCredentials.id], content: 'psst' });
-    hasFields(t, await reader.nextPayloads(), [{ type: 'message', message: { id: direct.body['id'] }, flags: ['read'] }], 'direct messages too');
+    hasFields(
+      t,
+      await reader.nextPayloads(),
+      [{ type: 'message', message: { id: direct.body['id'] }, flags: ['read'] }],
+      'direct messages too',
+    );
 
     const unmuted = await muter.call('DELETE', `/users/me/muted_users/${noisyCredentials.id}`);
     t.equal(unmuted.status, 200, unmuted.text);
-    t.strictSame(responseViolations('delete', '/users/me/muted_users/{muted_user_id}', unmuted.body), [], 'the success body conforms to the reference');
+    t.strictSame(
+      responseViolations('delete', '/users/me/muted_users/{muted_user_id}', unmuted.body),
+      [],
+      'the success body conforms to the reference',
+    );
     t.strictSame(await reader.nextPayloads(), [{ type: 'muted_users', muted_users: [] }], 'the list is empty again');
     const later = await sendToStream(noisy, 'general', 'chatter', 'unmuted now');
     hasFields(t, await reader.nextPayloads(), [{ type: 'message', message: { id: later }, flags: [] }], 'new messages are unread again');

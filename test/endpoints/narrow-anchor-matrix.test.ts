@@ -63,9 +63,17 @@ t.test('narrows × anchors: never a server error', async (t) => {
 
   // What the page asks when a conversation is opened, and what the public API answers for a
   // narrow with nothing unread: first_unread resolves as `newest` (api-notes §c first_unread).
-  const emptyRange = { result: 'success', msg: '', messages: [], anchor: NEWEST, found_anchor: false, found_oldest: true, found_newest: true, history_limited: false };
-  const page = (narrow: Term[], anchor: string | number) =>
-    api.as(me).get('/messages', { anchor, num_before: 50, num_after: 50, narrow });
+  const emptyRange = {
+    result: 'success',
+    msg: '',
+    messages: [],
+    anchor: NEWEST,
+    found_anchor: false,
+    found_oldest: true,
+    found_newest: true,
+    history_limited: false,
+  };
+  const page = (narrow: Term[], anchor: string | number) => api.as(me).get('/messages', { anchor, num_before: 50, num_after: 50, narrow });
 
   t.test('first_unread of a direct conversation never used: empty, anchored at newest', async (t) => {
     for (const operand of [[carol.id], carol.email, [me.id], [carol.id, dave.id]]) {
@@ -75,7 +83,13 @@ t.test('narrows × anchors: never a server error', async (t) => {
     }
   });
   t.test('is:unread in a conversation never used, anchored at newest', async (t) => {
-    const res = await page([{ operator: 'dm', operand: [carol.id] }, { operator: 'is', operand: 'unread' }], 'newest');
+    const res = await page(
+      [
+        { operator: 'dm', operand: [carol.id] },
+        { operator: 'is', operand: 'unread' },
+      ],
+      'newest',
+    );
     t.strictSame(res.body, emptyRange);
   });
   t.test('a search without a word, and is:followed, match nothing whatever the anchor', async (t) => {
@@ -89,14 +103,25 @@ t.test('narrows × anchors: never a server error', async (t) => {
     const ids = (res.body['messages'] as Record<string, unknown>[]).map((message) => message['id']);
     t.strictSame(
       { ...res.body, messages: ids },
-      { result: 'success', msg: '', messages: [directMessage, directMessage + 1], anchor: directMessage, found_anchor: true, found_oldest: true, found_newest: true, history_limited: false },
+      {
+        result: 'success',
+        msg: '',
+        messages: [directMessage, directMessage + 1],
+        anchor: directMessage,
+        found_anchor: true,
+        found_oldest: true,
+        found_newest: true,
+        history_limited: false,
+      },
     );
   });
   t.test('matches_narrow and flags/narrow on a conversation never used', async (t) => {
     const narrow = [{ operator: 'dm', operand: [carol.id] }];
     const matches = await api.as(me).get('/messages/matches_narrow', { msg_ids: [directMessage, streamMessage], narrow });
     t.strictSame(matches.body, { result: 'success', msg: '', messages: {} });
-    const flags = await api.as(me).post('/messages/flags/narrow', { anchor: 'first_unread', num_before: 10, num_after: 10, narrow, op: 'add', flag: 'read' });
+    const flags = await api
+      .as(me)
+      .post('/messages/flags/narrow', { anchor: 'first_unread', num_before: 10, num_after: 10, narrow, op: 'add', flag: 'read' });
     t.strictSame(flags.body, {
       result: 'success',
       msg: '',
@@ -181,7 +206,8 @@ t.test('narrows × anchors: never a server error', async (t) => {
           narrow,
           anchor,
           // `collapsed` changes no narrow's result, so every cell sees the same messages.
-          call: () => api.as(me).post('/messages/flags/narrow', { anchor, num_before: 20, num_after: 20, narrow, op: 'add', flag: 'collapsed' }),
+          call: () =>
+            api.as(me).post('/messages/flags/narrow', { anchor, num_before: 20, num_after: 20, narrow, op: 'add', flag: 'collapsed' }),
         });
       }
     }
@@ -192,9 +218,12 @@ t.test('narrows × anchors: never a server error', async (t) => {
       const cell = cells[i] as Cell;
       const counts = (histogram[cell.endpoint] ??= {});
       counts[res.status] = (counts[res.status] ?? 0) + 1;
-      const envelope = res.status === 200 ? res.body['result'] === 'success' : res.body['result'] === 'error' && typeof res.body['msg'] === 'string';
+      const envelope =
+        res.status === 200 ? res.body['result'] === 'success' : res.body['result'] === 'error' && typeof res.body['msg'] === 'string';
       if (res.status >= 500 || !envelope) {
-        failures.push(`${cell.endpoint} anchor=${String(cell.anchor)} narrow=${JSON.stringify(cell.narrow)}: ${res.status} ${res.text.slice(0, 200)}`);
+        failures.push(
+          `${cell.endpoint} anchor=${String(cell.anchor)} narrow=${JSON.stringify(cell.narrow)}: ${res.status} ${res.text.slice(0, 200)}`,
+        );
       }
     });
     t.comment(`${cells.length} cases (${narrows.length} narrows: none, ${single.length} single terms and their pairs)`);

@@ -27,7 +27,7 @@ t.test('user reads', async (t) => {
     t.strictSame(byEmail.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
   });
 
-  t.test('the server\'s own system bots are not users of the realm', async (t) => {
+  t.test("the server's own system bots are not users of the realm", async (t) => {
     const systemBot = Number(file.value('SELECT id FROM users WHERE is_system_bot = 1 ORDER BY id LIMIT 1'));
     const res = await api.get(`/users/${systemBot}`);
     t.strictSame(res.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });

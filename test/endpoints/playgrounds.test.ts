@@ -16,21 +16,39 @@ t.test('code playgrounds', async (t) => {
 
   t.test('errors', async (t) => {
     t.test('only administrators may add or remove playgrounds', async (t) => {
-      t.strictSame((await owner.as(member).post('/realm/playgrounds', valid)).body, error('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'));
-      t.strictSame((await owner.as(member).call('DELETE', '/realm/playgrounds/1')).body, error('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'));
+      t.strictSame(
+        (await owner.as(member).post('/realm/playgrounds', valid)).body,
+        error('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'),
+      );
+      t.strictSame(
+        (await owner.as(member).call('DELETE', '/realm/playgrounds/1')).body,
+        error('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'),
+      );
     });
     t.test('every parameter is required', async (t) => {
       const res = await owner.post('/realm/playgrounds', { name: 'x', url_prefix: 'https://python.example.com' });
       t.strictSame(res.body, { ...error("Missing 'lexer_language' argument", 'REQUEST_VARIABLE_MISSING'), var_name: 'lexer_language' });
     });
     t.test('the URL prefix must be a URL', async (t) => {
-      t.strictSame((await owner.post('/realm/playgrounds', { ...valid, url_prefix: 'https://invalid-url' })).body, error('url_prefix is not a URL'));
-      t.strictSame((await owner.post('/realm/playgrounds', { ...valid, url_prefix: 'javascript:alert(1)' })).body, error('url_prefix is not a URL'));
+      t.strictSame(
+        (await owner.post('/realm/playgrounds', { ...valid, url_prefix: 'https://invalid-url' })).body,
+        error('url_prefix is not a URL'),
+      );
+      t.strictSame(
+        (await owner.post('/realm/playgrounds', { ...valid, url_prefix: 'javascript:alert(1)' })).body,
+        error('url_prefix is not a URL'),
+      );
     });
     t.test('the lexer language has a character set and a length limit', async (t) => {
-      t.strictSame((await owner.post('/realm/playgrounds', { ...valid, lexer_language: 'a$b$c' })).body, error('Invalid characters in lexer language'));
+      t.strictSame(
+        (await owner.post('/realm/playgrounds', { ...valid, lexer_language: 'a$b$c' })).body,
+        error('Invalid characters in lexer language'),
+      );
       const long = await owner.post('/realm/playgrounds', { ...valid, lexer_language: 'x'.repeat(41) });
-      t.strictSame(long.body, { ...error('lexer_language is too long (limit: 40 characters)', 'REQUEST_VARIABLE_INVALID'), var_name: 'lexer_language' });
+      t.strictSame(long.body, {
+        ...error('lexer_language is too long (limit: 40 characters)', 'REQUEST_VARIABLE_INVALID'),
+        var_name: 'lexer_language',
+      });
     });
     t.test('an unknown playground cannot be removed', async (t) => {
       t.strictSame((await owner.call('DELETE', '/realm/playgrounds/999')).body, error('Invalid playground'));

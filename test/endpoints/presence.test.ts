@@ -107,7 +107,11 @@ t.test('presence', async (t) => {
     for (const key of [String(aliceCredentials.id), aliceCredentials.email]) {
       const one = await bob.get(`/users/${encodeURIComponent(key)}/presence`);
       t.equal(one.status, 200, one.text);
-      t.strictSame(responseViolations('get', '/users/{user_id_or_email}/presence', one.body), [], 'the body conforms to the reference OpenAPI');
+      t.strictSame(
+        responseViolations('get', '/users/{user_id_or_email}/presence', one.body),
+        [],
+        'the body conforms to the reference OpenAPI',
+      );
       hasFields(t, one.body['presence'], { website: { status: 'active' }, aggregated: { status: 'active' } });
       t.notOk('client' in ((one.body['presence'] as Presences)['aggregated'] ?? {}), 'only status and timestamp');
     }

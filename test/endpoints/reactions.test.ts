@@ -57,7 +57,12 @@ t.test('reactions', async (t) => {
     t.test('emoji_name is required when adding', async (t) => {
       const res = await react(api, general, {});
       t.equal(res.status, 400);
-      t.strictSame(res.body, { result: 'error', msg: "Missing 'emoji_name' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'emoji_name' });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: "Missing 'emoji_name' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'emoji_name',
+      });
     });
     t.test('an unknown emoji name says it does not exist', async (t) => {
       const res = await react(api, general, { emoji_name: 'no_such_emoji' });
@@ -202,8 +207,7 @@ t.test('reactions', async (t) => {
     t.equal((await react(api.as(bob), id, { emoji_name: 'octopus' })).status, 200);
     const db2 = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'), { readonly: true });
     const row = db2.prepare('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?').get(bob.id, id) as
-      | { flags: number }
-      | undefined;
+      { flags: number } | undefined;
     db2.close();
     t.strictSame(row, { flags: 1 | 64 }, 'a stored row with read and historical');
     t.strictSame((await fetchMessage(api.as(bob), id))['flags'], ['read', 'historical']);

@@ -19,19 +19,30 @@ t.test('realm emoji', async (t) => {
   t.test('POST /realm/emoji/{emoji_name} errors', async (t) => {
     t.test('names: missing characters and bad endings', async (t) => {
       const bad = await postFiles(server.baseUrl, '/realm/emoji/Party!', alice, pngUpload());
-      t.strictSame(bad.json(), badRequest('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'));
+      t.strictSame(
+        bad.json(),
+        badRequest('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'),
+      );
       const ending = await postFiles(server.baseUrl, '/realm/emoji/party_', alice, pngUpload());
       t.strictSame(ending.json(), badRequest('Emoji names must end with either a letter or digit.'));
     });
     t.test('exactly one image file', async (t) => {
       const none = await api.as(alice).post('/realm/emoji/nofile', {}, 'multipart');
       t.strictSame(none.body, badRequest('You must upload exactly one file.'));
-      const text = await postFiles(server.baseUrl, '/realm/emoji/textfile', alice, [{ field: 'f', filename: 'a.png', contentType: 'image/png', data: Buffer.from('text') }]);
+      const text = await postFiles(server.baseUrl, '/realm/emoji/textfile', alice, [
+        { field: 'f', filename: 'a.png', contentType: 'image/png', data: Buffer.from('text') },
+      ]);
       t.strictSame(text.json(), { result: 'error', msg: 'Invalid image format', code: 'BAD_IMAGE' });
       const corrupt = Buffer.concat([TINY_PNG.subarray(0, 8), Buffer.from('not the rest of a png')]);
-      const undecodable = await postFiles(server.baseUrl, '/realm/emoji/corrupt', alice, [{ field: 'f', filename: 'a.png', contentType: 'image/png', data: corrupt }]);
+      const undecodable = await postFiles(server.baseUrl, '/realm/emoji/corrupt', alice, [
+        { field: 'f', filename: 'a.png', contentType: 'image/png', data: corrupt },
+      ]);
       t.equal(undecodable.status, 400);
-      t.strictSame(undecodable.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
+      t.strictSame(undecodable.json(), {
+        result: 'error',
+        msg: 'Could not decode image; did you upload an image file?',
+        code: 'BAD_IMAGE',
+      });
       const listed = await api.as(alice).get('/realm/emoji');
       const names = Object.values(listed.body['emoji'] as Record<string, { name: string }>).map((e) => e.name);
       t.strictSame(names.includes('corrupt'), false, 'no emoji row left behind');
@@ -54,9 +65,9 @@ t.test('realm emoji', async (t) => {
 
     const list = await api.as(bob).get('/realm/emoji');
     t.strictSame(responseViolations('get', '/realm/emoji', list.body), []);
-    const emoji = Object.values(list.body['emoji'] as Record<string, { id: string; name: string; source_url: string; deactivated: boolean; author_id: number }>).find(
-      (e) => e.name === 'party_parrot',
-    );
+    const emoji = Object.values(
+      list.body['emoji'] as Record<string, { id: string; name: string; source_url: string; deactivated: boolean; author_id: number }>,
+    ).find((e) => e.name === 'party_parrot');
     hasFields(t, emoji, { name: 'party_parrot', deactivated: false, author_id: alice.id });
     const [event] = await events.nextPayloads();
     t.strictSame((event?.['realm_emoji'] as Record<string, unknown>)[String(emoji?.id)], emoji);
@@ -80,10 +91,14 @@ t.test('realm emoji', async (t) => {
 
   t.test('an emoji image is cut to a centred 64 px square in its own format; the original is kept beside it', async (t) => {
     const wide = await solidPng(300, 200);
-    const res = await postFiles(server.baseUrl, '/realm/emoji/wide_one', alice, [{ field: 'f', filename: 'wide.png', contentType: 'image/png', data: wide }]);
+    const res = await postFiles(server.baseUrl, '/realm/emoji/wide_one', alice, [
+      { field: 'f', filename: 'wide.png', contentType: 'image/png', data: wide },
+    ]);
     t.equal(res.status, 200);
     const list = await api.as(alice).get('/realm/emoji');
-    const emoji = Object.values(list.body['emoji'] as Record<string, { name: string; source_url: string }>).find((e) => e.name === 'wide_one');
+    const emoji = Object.values(list.body['emoji'] as Record<string, { name: string; source_url: string }>).find(
+      (e) => e.name === 'wide_one',
+    );
     const image = await rawRequest(server.baseUrl, String(emoji?.source_url));
     t.strictSame([image.status, image.headers['content-type']], [200, 'image/png']);
     t.strictSame(await decodedImage(image.body), { format: 'png', width: 64, height: 64 });
@@ -92,12 +107,24 @@ t.test('realm emoji', async (t) => {
   });
 
   t.test('an animated emoji keeps its frames, each fitted into 64 px and padded to a square', async (t) => {
-    const frames = await Promise.all(['#0f0', '#00f'].map((background) => sharp({ create: { width: 120, height: 80, channels: 4, background } }).png().toBuffer()));
-    const gif = await sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
-    const res = await postFiles(server.baseUrl, '/realm/emoji/blinking', alice, [{ field: 'f', filename: 'blink.gif', contentType: 'image/gif', data: gif }]);
+    const frames = await Promise.all(
+      ['#0f0', '#00f'].map((background) =>
+        sharp({ create: { width: 120, height: 80, channels: 4, background } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif({ delay: [100, 100] })
+      .toBuffer();
+    const res = await postFiles(server.baseUrl, '/realm/emoji/blinking', alice, [
+      { field: 'f', filename: 'blink.gif', contentType: 'image/gif', data: gif },
+    ]);
     t.equal(res.status, 200);
     const list = await api.as(alice).get('/realm/emoji');
-    const emoji = Object.values(list.body['emoji'] as Record<string, { name: string; source_url: string }>).find((e) => e.name === 'blinking');
+    const emoji = Object.values(list.body['emoji'] as Record<string, { name: string; source_url: string }>).find(
+      (e) => e.name === 'blinking',
+    );
     const image = await rawRequest(server.baseUrl, String(emoji?.source_url));
     t.strictSame([image.status, image.headers['content-type']], [200, 'image/gif']);
     const { format, width, pageHeight, pages } = await sharp(image.body, { animated: true }).metadata();
@@ -122,11 +149,15 @@ t.test('realm emoji', async (t) => {
     const res = await api.as(alice).call('DELETE', '/realm/emoji/shortlived');
     t.strictSame(res.body, { result: 'success', msg: '' });
     const [event] = await events.nextPayloads();
-    const entry = Object.values(event?.['realm_emoji'] as Record<string, { name: string; deactivated: boolean }>).find((e) => e.name === 'shortlived');
+    const entry = Object.values(event?.['realm_emoji'] as Record<string, { name: string; deactivated: boolean }>).find(
+      (e) => e.name === 'shortlived',
+    );
     t.equal(entry?.deactivated, true);
     const again = await api.call('DELETE', '/realm/emoji/shortlived');
     t.equal(again.status, 404, 'a deactivated emoji is gone for deletion');
-    const reaction = await api.as(bob).post(`/messages/${await sendToStream(api, 'general', 'x', 'y')}/reactions`, { emoji_name: 'shortlived' });
+    const reaction = await api
+      .as(bob)
+      .post(`/messages/${await sendToStream(api, 'general', 'x', 'y')}/reactions`, { emoji_name: 'shortlived' });
     t.strictSame(reaction.body, badRequest("Emoji 'shortlived' does not exist"));
   });
 });

@@ -130,17 +130,20 @@ t.test('PATCH /realm', async (t) => {
       mandatory_topics: true,
       wildcard_mention_policy: 6,
     });
-    t.strictSame(sorted(await watcher.nextPayloads()), sorted([
-      { type: 'realm', op: 'update', property: 'name', value: 'Acme' },
-      { type: 'realm', op: 'update', property: 'description', value: 'Where things get made' },
-      { type: 'realm', op: 'update_dict', property: 'default', data: { edit_topic_policy: 2 } },
-      { type: 'realm', op: 'update_dict', property: 'default', data: { message_content_edit_limit_seconds: null } },
-      { type: 'realm', op: 'update', property: 'move_messages_within_stream_limit_seconds', value: 3600 },
-      { type: 'realm', op: 'update', property: 'move_messages_between_streams_policy', value: 1 },
-      { type: 'realm', op: 'update', property: 'default_language', value: 'de' },
-      { type: 'realm', op: 'update', property: 'mandatory_topics', value: true },
-      { type: 'realm', op: 'update', property: 'wildcard_mention_policy', value: 6 },
-    ]));
+    t.strictSame(
+      sorted(await watcher.nextPayloads()),
+      sorted([
+        { type: 'realm', op: 'update', property: 'name', value: 'Acme' },
+        { type: 'realm', op: 'update', property: 'description', value: 'Where things get made' },
+        { type: 'realm', op: 'update_dict', property: 'default', data: { edit_topic_policy: 2 } },
+        { type: 'realm', op: 'update_dict', property: 'default', data: { message_content_edit_limit_seconds: null } },
+        { type: 'realm', op: 'update', property: 'move_messages_within_stream_limit_seconds', value: 3600 },
+        { type: 'realm', op: 'update', property: 'move_messages_between_streams_policy', value: 1 },
+        { type: 'realm', op: 'update', property: 'default_language', value: 'de' },
+        { type: 'realm', op: 'update', property: 'mandatory_topics', value: true },
+        { type: 'realm', op: 'update', property: 'wildcard_mention_policy', value: 6 },
+      ]),
+    );
     hasFields(t, (await owner.as(null).get('/server_settings')).body, { realm_name: 'Acme', realm_description: 'Where things get made' });
     hasFields(t, await realmState(), {
       realm_name: 'Acme',
@@ -194,7 +197,12 @@ t.test('PATCH /realm', async (t) => {
     const unknown = await owner.call('PATCH', '/realm', { authentication_methods: { Email: true, Carrier: true } });
     t.strictSame(unknown.body, { ...methods, msg: "Invalid authentication method: Carrier. Valid methods are: ['Dev', 'Email', 'LDAP']" });
     const notDict = await owner.call('PATCH', '/realm', { authentication_methods: ['Email'] });
-    t.strictSame(notDict.body, { result: 'error', msg: 'authentication_methods is not a dict', code: 'REQUEST_VARIABLE_INVALID', var_name: 'authentication_methods' });
+    t.strictSame(notDict.body, {
+      result: 'error',
+      msg: 'authentication_methods is not a dict',
+      code: 'REQUEST_VARIABLE_INVALID',
+      var_name: 'authentication_methods',
+    });
     t.strictSame((await realmState())['realm_authentication_methods'], { Email: true, Dev: false, LDAP: false }, 'nothing changed');
 
     const watcher = await EventReader.register(member, { event_types: ['realm'] });
@@ -209,10 +217,17 @@ t.test('PATCH /realm', async (t) => {
       [{ Email: false, Dev: false, LDAP: true }, false, true],
     );
     const settings = (await owner.get('/server_settings')).body;
-    t.strictSame([settings['email_auth_enabled'], (settings['authentication_methods'] as Record<string, boolean>)['email']], [false, false]);
+    t.strictSame(
+      [settings['email_auth_enabled'], (settings['authentication_methods'] as Record<string, boolean>)['email']],
+      [false, false],
+    );
     const login = await owner.as(null).post('/fetch_api_key', { username: memberCredentials.email, password: memberCredentials.password });
     t.equal(login.status, 401);
-    t.strictSame(login.body, { result: 'error', msg: 'Password authentication is disabled in this organization', code: 'PASSWORD_AUTH_DISABLED' });
+    t.strictSame(login.body, {
+      result: 'error',
+      msg: 'Password authentication is disabled in this organization',
+      code: 'PASSWORD_AUTH_DISABLED',
+    });
     t.equal((await member.get('/users/me')).status, 200, 'API keys still work');
 
     const same = await owner.call('PATCH', '/realm', { authentication_methods: { LDAP: true } });
@@ -246,7 +261,9 @@ t.test('PATCH /realm', async (t) => {
     const watcher = await EventReader.register(member, { event_types: ['realm'] });
     const res = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: general });
     t.strictSame(res.body, { result: 'success', msg: '', signup_notifications_stream_id: general });
-    t.strictSame(await watcher.nextPayloads(), [{ type: 'realm', op: 'update', property: 'signup_notifications_stream_id', value: general }]);
+    t.strictSame(await watcher.nextPayloads(), [
+      { type: 'realm', op: 'update', property: 'signup_notifications_stream_id', value: general },
+    ]);
     t.equal((await realmState())['realm_signup_notifications_stream_id'], general);
     const off = await admin.call('PATCH', '/realm', { signup_notifications_stream_id: -1 });
     t.strictSame(off.body, { result: 'success', msg: '', signup_notifications_stream_id: -1 });
@@ -284,12 +301,23 @@ t.test('PATCH /realm', async (t) => {
   });
 
   await t.test('stream creation and invitation follow their policies, and register says so', async (t) => {
-    hasFields(t, await realmState(), { can_create_public_streams: true, can_create_private_streams: true, can_subscribe_other_users: true });
+    hasFields(t, await realmState(), {
+      can_create_public_streams: true,
+      can_create_private_streams: true,
+      can_subscribe_other_users: true,
+    });
     await owner.call('PATCH', '/realm', { create_public_stream_policy: 2, invite_to_stream_policy: 2 });
-    hasFields(t, await realmState(), { can_create_public_streams: false, can_create_private_streams: true, can_subscribe_other_users: false });
+    hasFields(t, await realmState(), {
+      can_create_public_streams: false,
+      can_create_private_streams: true,
+      can_subscribe_other_users: false,
+    });
     const create = await member.post('/users/me/subscriptions', { subscriptions: [{ name: 'brand new' }] });
     t.strictSame(create.body, { ...ERROR, msg: 'Insufficient permission' });
-    const invite = await member.post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [adminCredentials.id] });
+    const invite = await member.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'general' }],
+      principals: [adminCredentials.id],
+    });
     t.strictSame(invite.body, { ...ERROR, msg: 'Insufficient permission' });
     const byAdmin = await admin.post('/users/me/subscriptions', { subscriptions: [{ name: 'brand new' }] });
     t.equal(byAdmin.status, 200, byAdmin.text);
@@ -332,10 +360,9 @@ t.test('PATCH /realm/user_settings_defaults', async (t) => {
   const owner = new ApiClient(server.baseUrl, server.owner);
   const member = owner.as(await createMember(owner, 'Member'));
   const defaults = async (): Promise<Record<string, unknown>> =>
-    (await member.post('/register', { fetch_event_types: ['realm_user_settings_defaults'] })).body['realm_user_settings_defaults'] as Record<
-      string,
-      unknown
-    >;
+    (await member.post('/register', { fetch_event_types: ['realm_user_settings_defaults'] })).body[
+      'realm_user_settings_defaults'
+    ] as Record<string, unknown>;
 
   await t.test('errors', async (t) => {
     await t.test('a member may not change the defaults', async (t) => {
@@ -372,11 +399,14 @@ t.test('PATCH /realm/user_settings_defaults', async (t) => {
     t.strictSame(res.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['no_such_setting'] });
     t.strictSame(responseViolations('patch', '/realm/user_settings_defaults', res.body), [], 'the body conforms to the reference OpenAPI');
     // dense_mode is already true: no event for it.
-    t.strictSame(sorted(await watcher.nextPayloads()), sorted([
-      { type: 'realm_user_settings_defaults', op: 'update', property: 'emojiset', value: 'text' },
-      { type: 'realm_user_settings_defaults', op: 'update', property: 'email_address_visibility', value: 5 },
-      { type: 'realm_user_settings_defaults', op: 'update', property: 'enter_sends', value: true },
-    ]));
+    t.strictSame(
+      sorted(await watcher.nextPayloads()),
+      sorted([
+        { type: 'realm_user_settings_defaults', op: 'update', property: 'emojiset', value: 'text' },
+        { type: 'realm_user_settings_defaults', op: 'update', property: 'email_address_visibility', value: 5 },
+        { type: 'realm_user_settings_defaults', op: 'update', property: 'enter_sends', value: true },
+      ]),
+    );
     hasFields(t, await defaults(), { emojiset: 'text', email_address_visibility: 5, enter_sends: true, dense_mode: true });
   });
 

@@ -118,7 +118,10 @@ t.test('the dialect through the HTTP API', async (t) => {
     const streams = (await api.get('/streams')).body['streams'] as { name: string; stream_id: number }[];
     const general = streams.find((s) => s.name === 'general')?.stream_id;
     const link = await api.post('/messages/render', { content: '#**general**' });
-    t.equal(link.body['rendered'], `<p><a class="stream" data-stream-id="${general}" href="/#narrow/stream/${general}-general">#general</a></p>`);
+    t.equal(
+      link.body['rendered'],
+      `<p><a class="stream" data-stream-id="${general}" href="/#narrow/stream/${general}-general">#general</a></p>`,
+    );
     const topic = await api.post('/messages/render', { content: '#**general>some topic**' });
     t.equal(
       topic.body['rendered'],
@@ -138,7 +141,10 @@ t.test('the dialect through the HTTP API', async (t) => {
 
   t.test('code blocks with a language, quotes, spoilers and times', async (t) => {
     const code = await api.post('/messages/render', { content: '```inventedlanguage\nx = 1\n```' });
-    t.equal(code.body['rendered'], '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>x = 1\n</code></pre></div>');
+    t.equal(
+      code.body['rendered'],
+      '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>x = 1\n</code></pre></div>',
+    );
     const quote = await api.post('/messages/render', { content: '> quoted' });
     t.equal(quote.body['rendered'], '<blockquote>\n<p>quoted</p>\n</blockquote>');
     const spoiler = await api.post('/messages/render', { content: '```spoiler Title\nhidden\n```' });
@@ -188,7 +194,10 @@ t.test('rendering on a piscina pool gives the same HTML and follows realm change
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
   const first = await api.post('/messages/render', { content: '**bold** :smile:' });
-  t.equal(first.body['rendered'], '<p><strong>bold</strong> <span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span></p>');
+  t.equal(
+    first.body['rendered'],
+    '<p><strong>bold</strong> <span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span></p>',
+  );
   const before = await api.post('/messages/render', { content: '@**Pool Person**' });
   t.equal(before.body['rendered'], '<p>@<strong>Pool Person</strong></p>', 'not a user yet');
   const created = await api.post('/users', { email: 'pool@example.com', password: 'secret', full_name: 'Pool Person' });

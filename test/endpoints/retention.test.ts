@@ -20,7 +20,8 @@ t.test('message retention through the API', async (t) => {
   const expired = [await sendToStream(owner, 'ephemeral', 'old', 'one'), await sendToStream(owner, 'ephemeral', 'old', 'two')];
   const recent = await sendToStream(owner, 'ephemeral', 'old', 'four days old');
   const kept = await sendToStream(owner, 'archive', 'old', 'kept forever');
-  const queue = (await owner.post('/register', { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } })).body;
+  const queue = (await owner.post('/register', { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } }))
+    .body;
   for (const id of expired) file.backdate(id, 6 * DAY_S);
   file.backdate(recent, 4 * DAY_S);
   file.backdate(kept, 400 * DAY_S);
@@ -38,7 +39,11 @@ t.test('message retention through the API', async (t) => {
       deleted.push(...(event['message_ids'] as number[]));
     }
   }
-  t.strictSame(deleted.sort((a, b) => a - b), expired, 'the expired messages were deleted, with delete_message events');
+  t.strictSame(
+    deleted.sort((a, b) => a - b),
+    expired,
+    'the expired messages were deleted, with delete_message events',
+  );
   for (const id of expired) {
     const res = await owner.get(`/messages/${id}`);
     t.strictSame(res.body, { result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });

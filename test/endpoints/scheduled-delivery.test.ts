@@ -42,7 +42,13 @@ t.test('scheduled delivery across restarts', async (t) => {
   const scheduleThenStop = async (content: string, stop: (s: TestServer) => Promise<unknown>): Promise<number> => {
     const api = new ApiClient(server.baseUrl, server.owner);
     const due = nowSeconds() + 3;
-    const res = await api.post('/scheduled_messages', { type: 'stream', to: 1, topic: 'restarts', content, scheduled_delivery_timestamp: due });
+    const res = await api.post('/scheduled_messages', {
+      type: 'stream',
+      to: 1,
+      topic: 'restarts',
+      content,
+      scheduled_delivery_timestamp: due,
+    });
     t.equal(res.status, 200, res.text);
     await stop(server);
     // The server is down while the delivery time passes.

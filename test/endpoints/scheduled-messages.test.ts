@@ -30,7 +30,14 @@ t.test('scheduled messages', async (t) => {
   const listOf = async (client: ApiClient): Promise<ScheduledMessage[]> =>
     (await client.get('/scheduled_messages')).body['scheduled_messages'] as ScheduledMessage[];
   const schedule = (client: ApiClient, params: Record<string, string | number | object>) =>
-    client.post('/scheduled_messages', { type: 'stream', to: general, topic: 'plans', content: 'x', scheduled_delivery_timestamp: later, ...params });
+    client.post('/scheduled_messages', {
+      type: 'stream',
+      to: general,
+      topic: 'plans',
+      content: 'x',
+      scheduled_delivery_timestamp: later,
+      ...params,
+    });
   const realmDb = (): Database.Database =>
     new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'), { readonly: true, fileMustExist: true });
 
@@ -38,7 +45,12 @@ t.test('scheduled messages', async (t) => {
     t.test('an unknown stream ID is STREAM_DOES_NOT_EXIST with the ID', async (t) => {
       const res = await schedule(api, { to: 9999 });
       t.equal(res.status, 400);
-      t.strictSame(res.body, { result: 'error', msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: "Stream with ID '9999' does not exist",
+        code: 'STREAM_DOES_NOT_EXIST',
+        stream_id: 9999,
+      });
     });
     t.test('an invalid user ID is BAD_REQUEST', async (t) => {
       const res = await schedule(api, { type: 'direct', to: [alice.id, 4242] });
@@ -50,11 +62,21 @@ t.test('scheduled messages', async (t) => {
       t.equal(past.status, 400);
       t.strictSame(past.body, IN_THE_PAST);
       const notInteger = await schedule(api, { scheduled_delivery_timestamp: 'soon' });
-      t.strictSame(notInteger.body, { result: 'error', msg: 'Argument "scheduled_delivery_timestamp" is not valid JSON.', code: 'BAD_REQUEST' });
+      t.strictSame(notInteger.body, {
+        result: 'error',
+        msg: 'Argument "scheduled_delivery_timestamp" is not valid JSON.',
+        code: 'BAD_REQUEST',
+      });
     });
     t.test('every required parameter is named when missing', async (t) => {
       for (const name of ['type', 'to', 'content', 'scheduled_delivery_timestamp']) {
-        const params: Record<string, string | number> = { type: 'stream', to: general, topic: 'plans', content: 'x', scheduled_delivery_timestamp: later };
+        const params: Record<string, string | number> = {
+          type: 'stream',
+          to: general,
+          topic: 'plans',
+          content: 'x',
+          scheduled_delivery_timestamp: later,
+        };
         delete params[name];
         const res = await api.post('/scheduled_messages', params);
         t.equal(res.status, 400, name);
@@ -77,10 +99,18 @@ t.test('scheduled messages', async (t) => {
       const names = await schedule(api, { type: 'direct', to: ['alice@example.com'] });
       t.strictSame(names.body, { result: 'error', msg: 'to is not valid', code: 'REQUEST_VARIABLE_INVALID', var_name: 'to' });
       const badPath = await api.call('DELETE', '/scheduled_messages/abc');
-      t.strictSame({ status: badPath.status, body: badPath.body }, { status: 404, body: { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' } });
+      t.strictSame(
+        { status: badPath.status, body: badPath.body },
+        { status: 404, body: { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' } },
+      );
     });
     t.test('a stream message needs a topic; content must not be empty', async (t) => {
-      const noTopic = await api.post('/scheduled_messages', { type: 'stream', to: general, content: 'x', scheduled_delivery_timestamp: later });
+      const noTopic = await api.post('/scheduled_messages', {
+        type: 'stream',
+        to: general,
+        content: 'x',
+        scheduled_delivery_timestamp: later,
+      });
       t.strictSame(noTopic.body, { result: 'error', msg: 'Missing topic', code: 'BAD_REQUEST' });
       const empty = await schedule(api, { content: '  ' });
       t.strictSame(empty.body, { result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
@@ -134,7 +164,10 @@ t.test('scheduled messages', async (t) => {
 
   t.test('GET lists by delivery time, ascending', async (t) => {
     const ids: unknown[] = [];
-    for (const offset of [300, 100, 200]) ids.push((await schedule(api, { content: `at ${offset}`, scheduled_delivery_timestamp: later + offset })).body['scheduled_message_id']);
+    for (const offset of [300, 100, 200])
+      ids.push(
+        (await schedule(api, { content: `at ${offset}`, scheduled_delivery_timestamp: later + offset })).body['scheduled_message_id'],
+      );
     const listed = await listOf(api);
     t.strictSame(
       listed.map((m) => m['content']),
@@ -146,8 +179,10 @@ t.test('scheduled messages', async (t) => {
   t.test('PATCH', async (t) => {
     const created = await schedule(api, { content: 'draft', topic: 'plans' });
     const id = String(created.body['scheduled_message_id']);
-    const patch = (params: Record<string, string | number | object>, client = api) => client.call('PATCH', `/scheduled_messages/${id}`, params);
-    const current = async (): Promise<ScheduledMessage> => (await listOf(api)).find((m) => String(m['scheduled_message_id']) === id) as ScheduledMessage;
+    const patch = (params: Record<string, string | number | object>, client = api) =>
+      client.call('PATCH', `/scheduled_messages/${id}`, params);
+    const current = async (): Promise<ScheduledMessage> =>
+      (await listOf(api)).find((m) => String(m['scheduled_message_id']) === id) as ScheduledMessage;
 
     t.test('errors', async (t) => {
       t.test('nothing to change', async (t) => {
@@ -157,15 +192,23 @@ t.test('scheduled messages', async (t) => {
       });
       t.test('a new type needs `to`, and a stream type a topic', async (t) => {
         const noTo = await patch({ type: 'direct' });
-        t.strictSame(noTo.body, { result: 'error', msg: 'Recipient required when updating type of scheduled message.', code: 'BAD_REQUEST' });
+        t.strictSame(noTo.body, {
+          result: 'error',
+          msg: 'Recipient required when updating type of scheduled message.',
+          code: 'BAD_REQUEST',
+        });
         const noTopic = await patch({ type: 'stream', to: general });
-        t.strictSame(noTopic.body, { result: 'error', msg: 'Topic required when updating scheduled message type to stream.', code: 'BAD_REQUEST' });
+        t.strictSame(noTopic.body, {
+          result: 'error',
+          msg: 'Topic required when updating scheduled message type to stream.',
+          code: 'BAD_REQUEST',
+        });
       });
       t.test('a time in the past is refused', async (t) => {
         const res = await patch({ scheduled_delivery_timestamp: nowSeconds() - 1 });
         t.strictSame(res.body, IN_THE_PAST);
       });
-      t.test('an unknown ID, or another user\'s, is a 404', async (t) => {
+      t.test("an unknown ID, or another user's, is a 404", async (t) => {
         const unknown = await api.call('PATCH', '/scheduled_messages/99999', { content: 'x' });
         t.equal(unknown.status, 404);
         t.strictSame(unknown.body, NOT_FOUND);
@@ -175,7 +218,12 @@ t.test('scheduled messages', async (t) => {
       });
       t.test('an unknown stream or user is refused as at creation', async (t) => {
         const stream = await patch({ to: 9999 });
-        t.strictSame(stream.body, { result: 'error', msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 });
+        t.strictSame(stream.body, {
+          result: 'error',
+          msg: "Stream with ID '9999' does not exist",
+          code: 'STREAM_DOES_NOT_EXIST',
+          stream_id: 9999,
+        });
         const user = await patch({ type: 'direct', to: [4242] });
         t.strictSame(user.body, { result: 'error', msg: 'Invalid user ID 4242', code: 'BAD_REQUEST' });
         t.equal((await current())['content'], 'draft', 'nothing changed');
@@ -243,9 +291,19 @@ t.test('scheduled messages', async (t) => {
     const doomed = await streamId('doomed');
     const before = Number((await api.post('/messages', { type: 'stream', to: 'general', topic: 'x', content: 'before' })).body['id']);
     const due = nowSeconds() + 2;
-    const streamSched = Number((await schedule(api, { content: 'on time, **stream**', topic: 'deliveries', scheduled_delivery_timestamp: due })).body['scheduled_message_id']);
-    const directSched = Number((await schedule(api, { type: 'direct', to: [alice.id], content: 'on time, direct', scheduled_delivery_timestamp: due })).body['scheduled_message_id']);
-    const doomedSched = Number((await schedule(api, { to: doomed, content: 'into the void', scheduled_delivery_timestamp: due })).body['scheduled_message_id']);
+    const streamSched = Number(
+      (await schedule(api, { content: 'on time, **stream**', topic: 'deliveries', scheduled_delivery_timestamp: due })).body[
+        'scheduled_message_id'
+      ],
+    );
+    const directSched = Number(
+      (await schedule(api, { type: 'direct', to: [alice.id], content: 'on time, direct', scheduled_delivery_timestamp: due })).body[
+        'scheduled_message_id'
+      ],
+    );
+    const doomedSched = Number(
+      (await schedule(api, { to: doomed, content: 'into the void', scheduled_delivery_timestamp: due })).body['scheduled_message_id'],
+    );
     // Archived before delivery: sending there is no longer allowed.
     t.equal((await api.call('DELETE', `/streams/${doomed}`)).status, 200);
 
@@ -258,12 +316,16 @@ t.test('scheduled messages', async (t) => {
     }
 
     t.test('a refused delivery stays listed with failed: true', async (t) => {
-      t.strictSame(listed.map((m) => [m['scheduled_message_id'], m['failed']]), [[doomedSched, true]]);
+      t.strictSame(
+        listed.map((m) => [m['scheduled_message_id'], m['failed']]),
+        [[doomedSched, true]],
+      );
     });
     const deliveredIds = (() => {
       const db = realmDb();
       try {
-        const row = (id: number) => db.prepare('SELECT delivered_message_id AS id FROM scheduled_messages WHERE id = ?').get(id) as { id: number };
+        const row = (id: number) =>
+          db.prepare('SELECT delivered_message_id AS id FROM scheduled_messages WHERE id = ?').get(id) as { id: number };
         return { stream: row(streamSched).id, direct: row(directSched).id };
       } finally {
         db.close();

@@ -16,7 +16,8 @@ t.test('POST /messages whose stream or recipient changes while the message rende
   const aliceCreds = await createMember(api, 'Alice');
   const alice = api.as(aliceCreds);
   await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'attic' }, { name: 'porch' }], principals: [aliceCreds.id] });
-  const renderHold = async (op: 'hold' | 'wait_parked' | 'release'): Promise<unknown> => (await api.post('/__test__/render_hold', { op })).body;
+  const renderHold = async (op: 'hold' | 'wait_parked' | 'release'): Promise<unknown> =>
+    (await api.post('/__test__/render_hold', { op })).body;
   /** Alice's send (to a stream, or directly to people), held in its render while `change` is made; what each step answered. */
   const sendWhile = async (to: number | number[], change: () => Promise<ApiResponse>) => {
     const held = await renderHold('hold');
@@ -42,13 +43,22 @@ t.test('POST /messages whose stream or recipient changes while the message rende
     t.strictSame(holds, holdsAnswered);
     t.equal(changed, 200, 'the change was made while the message rendered');
     t.equal(res.status, 400);
-    t.strictSame(res.body, { result: 'error', msg: `Stream with ID '${atticId}' does not exist`, code: 'STREAM_DOES_NOT_EXIST', stream_id: atticId });
+    t.strictSame(res.body, {
+      result: 'error',
+      msg: `Stream with ID '${atticId}' does not exist`,
+      code: 'STREAM_DOES_NOT_EXIST',
+      stream_id: atticId,
+    });
     t.equal(aliceSentTo(atticId), 0);
   });
 
   t.test('restricted to administrators meanwhile: a member is refused, and nothing is stored', async (t) => {
     const porchId = await streamIdOf(api, 'porch');
-    const { holds, changed, sent: res } = await sendWhile(porchId, () => api.call('PATCH', `/streams/${porchId}`, { stream_post_policy: 2 }));
+    const {
+      holds,
+      changed,
+      sent: res,
+    } = await sendWhile(porchId, () => api.call('PATCH', `/streams/${porchId}`, { stream_post_policy: 2 }));
     t.strictSame(holds, holdsAnswered);
     t.equal(changed, 200, 'the change was made while the message rendered');
     t.equal(res.status, 400);
@@ -58,7 +68,11 @@ t.test('POST /messages whose stream or recipient changes while the message rende
 
   t.test('unchanged meanwhile: the held message is sent', async (t) => {
     const generalId = await streamIdOf(api, 'general');
-    const { holds, changed, sent: res } = await sendWhile(generalId, () => api.post('/users/me/subscriptions', { subscriptions: [{ name: 'shed' }] }));
+    const {
+      holds,
+      changed,
+      sent: res,
+    } = await sendWhile(generalId, () => api.post('/users/me/subscriptions', { subscriptions: [{ name: 'shed' }] }));
     t.strictSame(holds, holdsAnswered);
     t.equal(changed, 200, 'the change was made while the message rendered');
     t.equal(res.status, 200);

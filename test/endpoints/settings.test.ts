@@ -51,7 +51,10 @@ t.test('PATCH /settings', async (t) => {
   });
 
   t.test('the email batching period must be positive and at most a week', async (t) => {
-    t.strictSame((await patch({ email_notifications_batching_period_seconds: 0 })).body, badRequest('Invalid email batching period: 0 seconds'));
+    t.strictSame(
+      (await patch({ email_notifications_batching_period_seconds: 0 })).body,
+      badRequest('Invalid email batching period: 0 seconds'),
+    );
     t.strictSame(
       (await patch({ email_notifications_batching_period_seconds: 604801 })).body,
       badRequest('Invalid email batching period: 604801 seconds'),
@@ -63,9 +66,19 @@ t.test('PATCH /settings', async (t) => {
     t.equal(notJson.status, 400);
     t.strictSame(notJson.body, badRequest('Argument "dense_mode" is not valid JSON.'));
     const notBool = await patch({ dense_mode: 5 });
-    t.strictSame(notBool.body, { result: 'error', msg: 'dense_mode is not a boolean', code: 'REQUEST_VARIABLE_INVALID', var_name: 'dense_mode' });
+    t.strictSame(notBool.body, {
+      result: 'error',
+      msg: 'dense_mode is not a boolean',
+      code: 'REQUEST_VARIABLE_INVALID',
+      var_name: 'dense_mode',
+    });
     const notInt = await patch({ color_scheme: '"dark"' });
-    t.strictSame(notInt.body, { result: 'error', msg: 'color_scheme is not an integer', code: 'REQUEST_VARIABLE_INVALID', var_name: 'color_scheme' });
+    t.strictSame(notInt.body, {
+      result: 'error',
+      msg: 'color_scheme is not an integer',
+      code: 'REQUEST_VARIABLE_INVALID',
+      var_name: 'color_scheme',
+    });
   });
 
   t.test('full_name follows the length and character rules', async (t) => {
@@ -202,7 +215,11 @@ t.test('PATCH /settings', async (t) => {
     const dave = await createMember(api, 'Dave');
     const started = await patch({ email: 'dave-new@example.org' }, api.as(dave));
     t.strictSame(started.body, { result: 'success', msg: '' });
-    t.equal(((await api.get(`/users/${dave.id}`)).body['user'] as Record<string, unknown>)['delivery_email'], dave.email, 'unchanged until confirmed');
+    t.equal(
+      ((await api.get(`/users/${dave.id}`)).body['user'] as Record<string, unknown>)['delivery_email'],
+      dave.email,
+      'unchanged until confirmed',
+    );
     const path = await emailConfirmationPath(server, dave.id);
     t.ok(path, 'the confirmation link is in the log');
     const confirmed = await api.as(null).get(path);

@@ -54,7 +54,12 @@ t.test('the read access matrix', async (t) => {
   if (madeWebPublic.status !== 200) throw new Error(`make ${names.web} web-public: ${madeWebPublic.text}`);
   await updateRealm(api, { enable_spectator_access: false });
   // That change has its own notice in the stream events topic, after the new-stream one.
-  const newestWeb = await api.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'stream', operand: ids.web }] });
+  const newestWeb = await api.get('/messages', {
+    anchor: 'newest',
+    num_before: 1,
+    num_after: 0,
+    narrow: [{ operator: 'stream', operand: ids.web }],
+  });
   const webAccessNotice = (newestWeb.body['messages'] as { id: number }[])[0]?.id as number;
   hasFields(t, (newestWeb.body['messages'] as unknown[])[0], { subject: STREAM_EVENTS_TOPIC, sender_full_name: NOTIFICATION_BOT_NAME });
 
@@ -71,7 +76,10 @@ t.test('the read access matrix', async (t) => {
   for (const key of STREAM_KEYS) after[key] = await sendToStream(asAlice, names[key], 'after', `${key} after`);
 
   const noticesOf = (key: StreamKey) => (key === 'web' ? [notice[key], webAccessNotice] : [notice[key]]);
-  const everything = (key: StreamKey) => ({ topics: ['after', 'before', STREAM_EVENTS_TOPIC], messages: [...noticesOf(key), before[key], after[key]] });
+  const everything = (key: StreamKey) => ({
+    topics: ['after', 'before', STREAM_EVENTS_TOPIC],
+    messages: [...noticesOf(key), before[key], after[key]],
+  });
   const sinceJoining = (key: StreamKey) => ({ topics: ['after'], messages: [after[key]] });
   const hidden = null;
   /** Per viewer and stream: what its topics and messages show, or null when the stream is invisible. */
@@ -163,7 +171,10 @@ t.test('the read access matrix', async (t) => {
     await asAlice.post('/users/me/subscriptions', { subscriptions: [{ name: names.public }], principals: [guest.id] });
     t.teardown(() => api.call('DELETE', '/users/me/subscriptions', { subscriptions: [names.public], principals: [guest.id] }, 'query'));
     const listed = ((await asGuest.get('/streams')).body['streams'] as { name: string }[]).map((s) => s.name);
-    t.strictSame(listed.filter((name) => name.startsWith('acc-')), [names.public]);
+    t.strictSame(
+      listed.filter((name) => name.startsWith('acc-')),
+      [names.public],
+    );
     t.strictSame((await asGuest.get(`/streams/${ids.public}/members`)).body['subscribers'], [alice.id, subscriber.id, guest.id]);
     const topics = (await asGuest.get(`/users/me/${ids.public}/topics`)).body['topics'] as { name: string }[];
     t.strictSame(

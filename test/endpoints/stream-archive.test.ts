@@ -49,7 +49,10 @@ t.test('DELETE /streams/{stream_id}', async (t) => {
     t.strictSame(await bobQueue.nextPayloads(), [deleted]);
     t.notOk((await names(api)).includes('attic'));
     const subs = await alice.get('/streams', { include_public: false });
-    t.notOk((subs.body['streams'] as { stream_id: number }[]).some((s) => s.stream_id === atticId), 'the subscription ended');
+    t.notOk(
+      (subs.body['streams'] as { stream_id: number }[]).some((s) => s.stream_id === atticId),
+      'the subscription ended',
+    );
     const reuse = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'attic' }] });
     t.strictSame(reuse.body['subscribed'], { [server.owner.email]: ['attic'] }, 'a new stream takes the name');
     t.not(await streamIdOf(api, 'attic'), atticId);

@@ -7,7 +7,12 @@ import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
 // The realm settings these tests change, at their defaults (SPEC PATCH /realm).
-const REALM_DEFAULTS = { create_public_stream_policy: 1, create_private_stream_policy: 1, invite_to_stream_policy: 1, enable_spectator_access: false };
+const REALM_DEFAULTS = {
+  create_public_stream_policy: 1,
+  create_private_stream_policy: 1,
+  invite_to_stream_policy: 1,
+  enable_spectator_access: false,
+};
 
 const badRequest = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
@@ -25,7 +30,10 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
     t.test('create_public_stream_policy and create_private_stream_policy limit who creates streams', async (t) => {
       await updateRealm(api, { create_public_stream_policy: 2, create_private_stream_policy: 2 });
       t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'pub' }] })).body, badRequest('Insufficient permission'));
-      t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'priv' }], invite_only: true })).body, badRequest('Insufficient permission'));
+      t.strictSame(
+        (await subscribe(alice, { subscriptions: [{ name: 'priv' }], invite_only: true })).body,
+        badRequest('Insufficient permission'),
+      );
       const existing = await subscribe(alice, { subscriptions: [{ name: 'general' }] });
       t.equal(existing.status, 200, 'joining an existing stream is not creating one');
       await updateRealm(api, REALM_DEFAULTS);
@@ -38,9 +46,15 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
       await updateRealm(api, REALM_DEFAULTS);
     });
     t.test('web-public streams need spectator access, then the owners-only policy', async (t) => {
-      t.strictSame((await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Web-public streams are not enabled.'));
+      t.strictSame(
+        (await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true })).body,
+        badRequest('Web-public streams are not enabled.'),
+      );
       await updateRealm(api, { enable_spectator_access: true });
-      t.strictSame((await subscribe(alice, { subscriptions: [{ name: 'web' }], is_web_public: true })).body, badRequest('Insufficient permission'));
+      t.strictSame(
+        (await subscribe(alice, { subscriptions: [{ name: 'web' }], is_web_public: true })).body,
+        badRequest('Insufficient permission'),
+      );
       t.strictSame(
         (await subscribe(api, { subscriptions: [{ name: 'web' }], is_web_public: true, invite_only: true })).body,
         badRequest('Invalid parameters'),
@@ -56,16 +70,29 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
     const res = await subscribe(api, { subscriptions: [{ name: 'window' }], is_web_public: true });
     t.strictSame(res.body, { result: 'success', msg: '', subscribed: { [server.owner.email]: ['window'] }, already_subscribed: {} });
     const [created] = await aliceQueue.nextPayloads();
-    hasFields(t, created, { type: 'stream', op: 'create', streams: [{ name: 'window', is_web_public: true, invite_only: false, history_public_to_subscribers: true }] });
-    const listed = (await alice.get('/streams', { include_web_public: true, include_public: false, include_subscribed: false })).body['streams'] as { name: string }[];
-    t.strictSame(listed.map((s) => s.name), ['window']);
+    hasFields(t, created, {
+      type: 'stream',
+      op: 'create',
+      streams: [{ name: 'window', is_web_public: true, invite_only: false, history_public_to_subscribers: true }],
+    });
+    const listed = (await alice.get('/streams', { include_web_public: true, include_public: false, include_subscribed: false })).body[
+      'streams'
+    ] as { name: string }[];
+    t.strictSame(
+      listed.map((s) => s.name),
+      ['window'],
+    );
   });
 
   t.test('members create streams under the default policies', async (t) => {
     const res = await subscribe(alice, { subscriptions: [{ name: 'alices' }], invite_only: true, history_public_to_subscribers: true });
     t.strictSame(res.body['subscribed'], { [aliceCreds.email]: ['alices'] });
     const mine = (await alice.get('/streams', { include_public: false })).body['streams'] as Record<string, unknown>[];
-    hasFields(t, mine.find((s) => s['name'] === 'alices'), { invite_only: true, history_public_to_subscribers: true });
+    hasFields(
+      t,
+      mine.find((s) => s['name'] === 'alices'),
+      { invite_only: true, history_public_to_subscribers: true },
+    );
   });
 
   // As the public API does (send_messages_for_new_subscribers): in the new stream, topic
@@ -82,8 +109,14 @@ t.test('POST /users/me/subscriptions: creation policies and web-public streams',
     const plans = await streamIdOf(api, 'plans');
     const hideout = await streamIdOf(api, 'hideout');
     const streamMessages = async (client: ApiClient, streamId: number) =>
-      (await client.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [{ operator: 'stream', operand: streamId }] }))
-        .body['messages'] as Record<string, unknown>[];
+      (
+        await client.get('/messages', {
+          anchor: 'oldest',
+          num_before: 0,
+          num_after: 100,
+          narrow: [{ operator: 'stream', operand: streamId }],
+        })
+      ).body['messages'] as Record<string, unknown>[];
     const mention = `<span class="user-mention silent" data-user-id="${aliceCreds.id}">${aliceName}</span>`;
     const expected = [
       {

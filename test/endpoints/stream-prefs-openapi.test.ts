@@ -15,7 +15,11 @@ t.test('stream preference answers conform to the reference OpenAPI', async (t) =
     [
       'post',
       '/users/me/subscriptions/properties',
-      () => owner.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: conform, property: 'is_muted', value: true }], extra: 1 }),
+      () =>
+        owner.post('/users/me/subscriptions/properties', {
+          subscription_data: [{ stream_id: conform, property: 'is_muted', value: true }],
+          extra: 1,
+        }),
     ],
     ['post', '/user_topics', () => owner.post('/user_topics', { stream_id: conform, topic: 'noise', visibility_policy: 1 })],
     ['post', '/default_streams', () => owner.post('/default_streams', { stream_id: conform })],

@@ -122,7 +122,11 @@ t.test('the stream reads', async (t) => {
     });
     t.strictSame(responseViolations('get', '/users/me/{stream_id}/topics', res.body), []);
     const onlyNotice = await asAlice.get(`/users/me/${privateId}/topics`);
-    t.strictSame(onlyNotice.body, { result: 'success', msg: '', topics: [{ name: STREAM_EVENTS_TOPIC, max_id: privateNotice }] }, 'a new stream has its notice only');
+    t.strictSame(
+      onlyNotice.body,
+      { result: 'success', msg: '', topics: [{ name: STREAM_EVENTS_TOPIC, max_id: privateNotice }] },
+      'a new stream has its notice only',
+    );
   });
 
   t.test('GET /users/{user_id}/subscriptions/{stream_id} says whether the user is subscribed', async (t) => {
@@ -142,10 +146,20 @@ t.test('the stream reads', async (t) => {
       'new users are on the default stream',
     );
     const pub = subscriptions.find((s) => s['stream_id'] === publicId);
-    hasFields(t, pub, { ...publicStream(), is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null, email_address: '' });
+    hasFields(t, pub, {
+      ...publicStream(),
+      is_muted: false,
+      in_home_view: true,
+      pin_to_top: false,
+      desktop_notifications: null,
+      email_address: '',
+    });
     t.equal(pub?.['subscribers'], undefined, 'no subscribers unless asked');
     t.strictSame(responseViolations('get', '/users/me/subscriptions', res.body), []);
-    const registered = await asAlice.post('/register', { fetch_event_types: ['subscription'], client_capabilities: { notification_settings_null: true } });
+    const registered = await asAlice.post('/register', {
+      fetch_event_types: ['subscription'],
+      client_capabilities: { notification_settings_null: true },
+    });
     t.strictSame(subscriptions, registered.body['subscriptions'], 'the same records as register');
     const withSubscribers = await asAlice.get('/users/me/subscriptions', { include_subscribers: true });
     const subscribers = (withSubscribers.body['subscriptions'] as Record<string, unknown>[]).map((s) => s['subscribers']);
@@ -174,6 +188,9 @@ t.test('the stream reads', async (t) => {
       { ...publicStream(), is_default: false },
     );
     t.strictSame(responseViolations('get', '/streams', withDefault.body), []);
-    t.strictSame(await names(api, { include_all_active: true, include_public: false }), [...general, 'reads-private', 'reads-public', 'reads-web'].sort());
+    t.strictSame(
+      await names(api, { include_all_active: true, include_public: false }),
+      [...general, 'reads-private', 'reads-public', 'reads-web'].sort(),
+    );
   });
 });

@@ -18,7 +18,10 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
   const bobCreds = await createMember(api, 'Bob');
   const alice = api.as(aliceCreds);
   const bob = api.as(bobCreds);
-  await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'kitchen', description: 'Food' }], principals: [aliceCreds.id, ownerId] });
+  await api.post('/users/me/subscriptions', {
+    subscriptions: [{ name: 'kitchen', description: 'Food' }],
+    principals: [aliceCreds.id, ownerId],
+  });
   const kitchenId = await streamIdOf(api, 'kitchen');
   const patch = (client: ApiClient, id: number, params: Record<string, string | number | boolean | object>) =>
     client.call('PATCH', `/streams/${id}`, params);
@@ -40,7 +43,10 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
       t.strictSame((await patch(api, 4242, { description: 'x' })).body, badRequest('Invalid stream ID'));
     });
     t.test('names and descriptions are bounded and checked', async (t) => {
-      t.strictSame((await patch(api, kitchenId, { new_name: 'n'.repeat(61) })).body, badRequest('Stream name too long (limit: 60 characters).'));
+      t.strictSame(
+        (await patch(api, kitchenId, { new_name: 'n'.repeat(61) })).body,
+        badRequest('Stream name too long (limit: 60 characters).'),
+      );
       t.strictSame((await patch(api, kitchenId, { new_name: ' ' })).body, badRequest("Stream name can't be empty!"));
       t.strictSame((await patch(api, kitchenId, { new_name: 'kitchen' })).body, badRequest('Stream already has that name!'));
       t.strictSame((await patch(api, kitchenId, { new_name: 'GENERAL' })).body, badRequest("Stream name 'GENERAL' is already taken."));
@@ -59,7 +65,10 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
       await updateRealm(api, { enable_spectator_access: true });
       t.strictSame((await patch(api, kitchenId, { is_web_public: true, is_private: true })).body, badRequest('Invalid parameters'));
       await updateRealm(api, { enable_spectator_access: false });
-      t.strictSame((await patch(api, kitchenId, { stream_post_policy: 2, is_announcement_only: false })).body, badRequest('Invalid parameters'));
+      t.strictSame(
+        (await patch(api, kitchenId, { stream_post_policy: 2, is_announcement_only: false })).body,
+        badRequest('Invalid parameters'),
+      );
     });
     t.test('a default stream cannot be made private', async (t) => {
       const generalId = await streamIdOf(api, 'general');
@@ -72,7 +81,10 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
       const policy = await patch(api, kitchenId, { stream_post_policy: 7 });
       t.equal(policy.status, 400);
       t.equal(policy.body['code'], 'REQUEST_VARIABLE_INVALID');
-      t.strictSame((await patch(api, kitchenId, { can_remove_subscribers_group_id: 4242 })).body, badRequest('Invalid user group ID: 4242'));
+      t.strictSame(
+        (await patch(api, kitchenId, { can_remove_subscribers_group_id: 4242 })).body,
+        badRequest('Invalid user group ID: 4242'),
+      );
     });
   });
 
@@ -108,15 +120,30 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
     }[];
     const moderators = groups.find((g) => g.name === '@role:moderators');
     if (!moderators) throw new Error('no moderators group');
-    const res = await patch(api, kitchenId, { stream_post_policy: 4, message_retention_days: 'unlimited', can_remove_subscribers_group_id: moderators.id });
+    const res = await patch(api, kitchenId, {
+      stream_post_policy: 4,
+      message_retention_days: 'unlimited',
+      can_remove_subscribers_group_id: moderators.id,
+    });
     t.equal(res.status, 200);
-    const update = (property: string, value: number | null) => ({ type: 'stream', op: 'update', stream_id: kitchenId, name: 'kitchen', property, value });
+    const update = (property: string, value: number | null) => ({
+      type: 'stream',
+      op: 'update',
+      stream_id: kitchenId,
+      name: 'kitchen',
+      property,
+      value,
+    });
     t.strictSame(await aliceQueue.nextPayloads(), [
       update('stream_post_policy', 4),
       update('message_retention_days', -1),
       update('can_remove_subscribers_group_id', moderators.id),
     ]);
-    hasFields(t, await stream(kitchenId), { stream_post_policy: 4, message_retention_days: -1, can_remove_subscribers_group_id: moderators.id });
+    hasFields(t, await stream(kitchenId), {
+      stream_post_policy: 4,
+      message_retention_days: -1,
+      can_remove_subscribers_group_id: moderators.id,
+    });
     await patch(api, kitchenId, { is_announcement_only: true, message_retention_days: 'realm_default' });
     t.strictSame(await aliceQueue.nextPayloads(), [update('stream_post_policy', 2), update('message_retention_days', null)]);
     hasFields(t, await stream(kitchenId), { stream_post_policy: 2, is_announcement_only: true, message_retention_days: null });
@@ -133,8 +160,16 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
       { type: 'stream', op: 'update', stream_id: kitchenId, name: 'kitchen', property: 'name', value: 'galley' },
     ]);
     t.equal((await fetchMessage(alice, messageId))['display_recipient'], 'galley');
-    const narrowed = await alice.get('/messages', { anchor: messageId, num_before: 0, num_after: 0, narrow: [{ operator: 'stream', operand: kitchenId }] });
-    t.strictSame((narrowed.body['messages'] as { id: number }[]).map((m) => m.id), [messageId]);
+    const narrowed = await alice.get('/messages', {
+      anchor: messageId,
+      num_before: 0,
+      num_after: 0,
+      narrow: [{ operator: 'stream', operand: kitchenId }],
+    });
+    t.strictSame(
+      (narrowed.body['messages'] as { id: number }[]).map((m) => m.id),
+      [messageId],
+    );
     const notice = await latest(alice);
     t.equal(notice['subject'], 'stream events');
     t.equal(notice['display_recipient'], 'galley');
@@ -178,7 +213,11 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
     const reopened = await patch(api, kitchenId, { is_private: false });
     t.equal(reopened.status, 200);
     const [gained] = await bobQueue.nextPayloads();
-    hasFields(t, gained, { type: 'stream', op: 'create', streams: [{ stream_id: kitchenId, invite_only: false, history_public_to_subscribers: true }] });
+    hasFields(t, gained, {
+      type: 'stream',
+      op: 'create',
+      streams: [{ stream_id: kitchenId, invite_only: false, history_public_to_subscribers: true }],
+    });
     hasFields(t, await aliceQueue.nextPayloads(), [{ property: 'invite_only', value: false, history_public_to_subscribers: true }]);
   });
 });

@@ -72,7 +72,12 @@ t.test('subscription properties', async (t) => {
     });
     t.test('subscription_data is required', async (t) => {
       const res = await alice.post('/users/me/subscriptions/properties', {});
-      t.strictSame(res.body, { result: 'error', msg: "Missing 'subscription_data' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'subscription_data' });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: "Missing 'subscription_data' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'subscription_data',
+      });
     });
   });
 
@@ -136,7 +141,9 @@ t.test('subscription properties', async (t) => {
     t.strictSame(bad.body, { result: 'error', msg: 'color is not a valid hex color code', code: 'BAD_REQUEST' });
     const res = await alice.call('PATCH', `/users/me/subscriptions/${prefs}`, { property: 'color', value: JSON.stringify('#0f0f0f') });
     t.strictSame(res.body, { result: 'success', msg: '' });
-    t.strictSame(await reader.nextPayloads(), [{ type: 'subscription', op: 'update', stream_id: prefs, property: 'color', value: '#0f0f0f' }]);
+    t.strictSame(await reader.nextPayloads(), [
+      { type: 'subscription', op: 'update', stream_id: prefs, property: 'color', value: '#0f0f0f' },
+    ]);
     t.equal((await subscriptionOf(alice, prefs))['color'], '#0f0f0f');
   });
 });

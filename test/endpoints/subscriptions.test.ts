@@ -142,7 +142,10 @@ t.test('subscriptions and streams', async (t) => {
     t.strictSame(later.body['subscribed'], { [carol.email]: ['team'] });
     const [told] = await newestMessages(api.as(carol), 1);
     hasFields(t, told, { sender_full_name: NOTIFICATION_BOT_NAME, type: 'private', flags: [] });
-    t.equal(told?.['content'], `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`);
+    t.equal(
+      told?.['content'],
+      `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> subscribed you to the stream ${await link('team')}.</p>`,
+    );
   });
 
   t.test('announce has the notification bot announce a new public stream', async (t) => {
@@ -154,13 +157,18 @@ t.test('subscriptions and streams', async (t) => {
     const after = await announcements();
     t.equal(after.length, before.length + 1);
     const announcement = after[after.length - 1] as Record<string, unknown>;
-    hasFields(t, announcement, { sender_full_name: NOTIFICATION_BOT_NAME, display_recipient: 'general', subject: 'new streams', flags: ['read'] });
+    hasFields(t, announcement, {
+      sender_full_name: NOTIFICATION_BOT_NAME,
+      display_recipient: 'general',
+      subject: 'new streams',
+      flags: ['read'],
+    });
     t.equal(
       announcement['content'],
       `<p><span class="user-mention silent" data-user-id="1">${ownerName}</span> created a new stream ${await link('announced')}.</p>`,
     );
     const general = (await streamsOf(api)).find((s) => s.name === 'general');
-    t.equal(general?.['first_message_id'], announcement['id'], "the first message of a stream that had none sets its first_message_id");
+    t.equal(general?.['first_message_id'], announcement['id'], 'the first message of a stream that had none sets its first_message_id');
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'hush' }], announce: true, invite_only: true });
     t.strictSame(await announcements(), after, 'private streams are not announced');
   });
@@ -190,7 +198,11 @@ t.test('subscriptions and streams', async (t) => {
     const names = mine.map((s) => s.name);
     t.ok(names.includes('general'));
     t.notOk(names.includes('secret'), 'private streams of others are hidden');
-    t.strictSame([...names].sort((a, b) => a.localeCompare(b)), names, 'sorted by name');
+    t.strictSame(
+      [...names].sort((a, b) => a.localeCompare(b)),
+      names,
+      'sorted by name',
+    );
     const subscribedOnly = (await streamsOf(api.as(alice), { include_public: false })).map((s) => s.name);
     t.strictSame(subscribedOnly.sort(), ['general', 'team']);
     const none = await streamsOf(api.as(alice), { include_public: false, include_subscribed: false });

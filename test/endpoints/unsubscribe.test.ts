@@ -20,7 +20,11 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     client.call('DELETE', '/users/me/subscriptions', params, 'query');
 
   await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'porch' }], principals: [aliceCreds.id, bobCreds.id, ownerId] });
-  await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], principals: [aliceCreds.id, bobCreds.id], invite_only: true });
+  await api.post('/users/me/subscriptions', {
+    subscriptions: [{ name: 'vault' }],
+    principals: [aliceCreds.id, bobCreds.id],
+    invite_only: true,
+  });
   const porchId = await streamIdOf(api, 'porch');
   const vaultId = await streamIdOf(api, 'vault');
 
@@ -28,7 +32,12 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     t.test('subscriptions is required', async (t) => {
       const res = await unsubscribe(alice, {});
       t.equal(res.status, 400);
-      t.strictSame(res.body, { result: 'error', msg: 'Missing \'subscriptions\' argument', code: 'REQUEST_VARIABLE_MISSING', var_name: 'subscriptions' });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: "Missing 'subscriptions' argument",
+        code: 'REQUEST_VARIABLE_MISSING',
+        var_name: 'subscriptions',
+      });
     });
     t.test('an unknown stream name is 400 STREAM_DOES_NOT_EXIST with the name', async (t) => {
       const res = await unsubscribe(alice, { subscriptions: ['nowhere'] });
@@ -71,8 +80,12 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     t.equal(res.status, 200);
     t.strictSame(res.body, { result: 'success', msg: '', removed: ['porch'], not_removed: [] });
     t.strictSame(responseViolations('delete', '/users/me/subscriptions', res.body), [], 'the body conforms to the reference OpenAPI');
-    t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'subscription', op: 'remove', subscriptions: [{ name: 'porch', stream_id: porchId }] }]);
-    t.strictSame(await bobQueue.nextPayloads(), [{ type: 'subscription', op: 'peer_remove', stream_ids: [porchId], user_ids: [aliceCreds.id] }]);
+    t.strictSame(await aliceQueue.nextPayloads(), [
+      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'porch', stream_id: porchId }] },
+    ]);
+    t.strictSame(await bobQueue.nextPayloads(), [
+      { type: 'subscription', op: 'peer_remove', stream_ids: [porchId], user_ids: [aliceCreds.id] },
+    ]);
     const again = await unsubscribe(alice, { subscriptions: ['porch'] });
     t.strictSame(again.body, { result: 'success', msg: '', removed: [], not_removed: ['porch'] });
     t.strictSame(await aliceQueue.nextPayloads(), []);
@@ -86,7 +99,9 @@ t.test('DELETE /users/me/subscriptions', async (t) => {
     const carolQueue = await EventReader.register(api.as(carolCreds), { event_types: ['subscription'] });
     const res = await unsubscribe(api, { subscriptions: ['vault'], principals: [bobCreds.email] });
     t.strictSame(res.body, { result: 'success', msg: '', removed: ['vault'], not_removed: [] });
-    t.strictSame(await bobQueue.nextPayloads(), [{ type: 'subscription', op: 'remove', subscriptions: [{ name: 'vault', stream_id: vaultId }] }]);
+    t.strictSame(await bobQueue.nextPayloads(), [
+      { type: 'subscription', op: 'remove', subscriptions: [{ name: 'vault', stream_id: vaultId }] },
+    ]);
     const peerRemove = { type: 'subscription', op: 'peer_remove', stream_ids: [vaultId], user_ids: [bobCreds.id] };
     t.strictSame(await aliceQueue.nextPayloads(), [peerRemove]);
     t.strictSame(await ownerQueue.nextPayloads(), [peerRemove]);

@@ -30,7 +30,9 @@ t.test('an upload holds memory for the bytes it sent, not for the Content-Length
   const pid = server.process.pid as number;
   const api = new ApiClient(server.baseUrl, server.owner);
   const file = randomBytes(24 * MIB);
-  const { body, contentType } = multipartBody([{ field: 'file', filename: 'big.bin', contentType: 'application/octet-stream', data: file }]);
+  const { body, contentType } = multipartBody([
+    { field: 'file', filename: 'big.bin', contentType: 'application/octet-stream', data: file },
+  ]);
   const before = dataBytes(pid);
 
   // Each client announces the whole body and sends its first 100 bytes only.
@@ -55,7 +57,12 @@ t.test('an upload holds memory for the bytes it sent, not for the Content-Length
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             const bytes = Buffer.concat(chunks);
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes, json: () => JSON.parse(bytes.toString('utf8')) as Record<string, unknown> });
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: bytes,
+              json: () => JSON.parse(bytes.toString('utf8')) as Record<string, unknown>,
+            });
           });
         });
       }),
@@ -69,7 +76,10 @@ t.test('an upload holds memory for the bytes it sent, not for the Content-Length
 
   const held = dataBytes(pid) - before;
   const announced = SLOW_CLIENTS * body.length;
-  t.ok(held < announced / 8, `${SLOW_CLIENTS} bodies of ${body.length} bytes announced, 100 bytes each sent: ${(held / MIB).toFixed(1)} MiB more held`);
+  t.ok(
+    held < announced / 8,
+    `${SLOW_CLIENTS} bodies of ${body.length} bytes announced, 100 bytes each sent: ${(held / MIB).toFixed(1)} MiB more held`,
+  );
 
   // One of them sends the rest: the file arrives whole.
   const [first] = requests as [http.ClientRequest];

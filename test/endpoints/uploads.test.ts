@@ -27,7 +27,12 @@ t.test('uploads', async (t) => {
   const bob = await createMember(api, 'Bob');
   const carol = await createMember(api, 'Carol');
 
-  const upload = async (who: typeof alice | typeof server.owner, data: Buffer, filename = 'data.bin', contentType = 'application/octet-stream'): Promise<string> => {
+  const upload = async (
+    who: typeof alice | typeof server.owner,
+    data: Buffer,
+    filename = 'data.bin',
+    contentType = 'application/octet-stream',
+  ): Promise<string> => {
     const res = await postFiles(server.baseUrl, '/user_uploads', who, [{ field: 'file', filename, contentType, data }]);
     if (res.status !== 200) throw new Error(`upload failed: ${res.body.toString()}`);
     return String(res.json()['uri']);
@@ -72,7 +77,9 @@ t.test('uploads', async (t) => {
         '',
       ].join('\r\n');
       const answer = await new Promise<string>((resolve, reject) => {
-        const socket = net.connect(server.port, '127.0.0.1', () => socket.write(Buffer.concat([Buffer.from(head), Buffer.alloc(6 * 1024 * 1024)])));
+        const socket = net.connect(server.port, '127.0.0.1', () =>
+          socket.write(Buffer.concat([Buffer.from(head), Buffer.alloc(6 * 1024 * 1024)])),
+        );
         let text = '';
         socket.on('data', (chunk) => (text += chunk.toString('utf8')));
         socket.on('close', () => resolve(text));
@@ -83,7 +90,9 @@ t.test('uploads', async (t) => {
       t.strictSame(body, badRequest(`Request body too large (limit: ${5 * 1024 * 1024} bytes)`));
     });
     t.test('without credentials the answer has no code', async (t) => {
-      const res = await postFiles(server.baseUrl, '/user_uploads', null, [{ field: 'f', filename: 'a.txt', contentType: 'text/plain', data: Buffer.from('x') }]);
+      const res = await postFiles(server.baseUrl, '/user_uploads', null, [
+        { field: 'f', filename: 'a.txt', contentType: 'text/plain', data: Buffer.from('x') },
+      ]);
       t.equal(res.status, 401);
       t.strictSame(res.json(), { result: 'error', msg: 'Not logged in: API authentication or user session required' });
     });
@@ -110,13 +119,20 @@ t.test('uploads', async (t) => {
     t.equal(received.length, 1);
     const event = received[0];
     t.equal(event?.op, 'add');
-    hasFields(t, event?.attachment, { name: 'my-report-final.bin', size: data.length, path_id: uri.slice('/user_uploads/'.length), messages: [] });
+    hasFields(t, event?.attachment, {
+      name: 'my-report-final.bin',
+      size: data.length,
+      path_id: uri.slice('/user_uploads/'.length),
+      messages: [],
+    });
     t.ok((event?.upload_space_used ?? 0) >= data.length, 'upload_space_used counts the file');
   });
 
   t.test('a Python-style request (field named after the file) and a zulip-js-style FormData both work', async (t) => {
     const data = randomBytes(2 * 1024 * 1024);
-    const python = await postFiles(server.baseUrl, '/user_uploads', alice, [{ field: 'notes.txt', filename: 'notes.txt', contentType: 'text/plain', data }]);
+    const python = await postFiles(server.baseUrl, '/user_uploads', alice, [
+      { field: 'notes.txt', filename: 'notes.txt', contentType: 'text/plain', data },
+    ]);
     t.equal(python.status, 200);
     t.ok((await fetchFile(String(python.json()['uri']), alice)).body.equals(data));
     const form = new FormData();
@@ -130,10 +146,18 @@ t.test('uploads', async (t) => {
 
   t.test('a chunked request body (no Content-Length) uploads the same way', async (t) => {
     const data = randomBytes(300 * 1024);
-    const { body, contentType } = multipartBody([{ field: 'file', filename: 'chunked.bin', contentType: 'application/octet-stream', data }]);
+    const { body, contentType } = multipartBody([
+      { field: 'file', filename: 'chunked.bin', contentType: 'application/octet-stream', data },
+    ]);
     const answer = await new Promise<Record<string, unknown>>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/v1/user_uploads', headers: { 'Content-Type': contentType, Authorization: basicAuth(alice), Host: `localhost:${server.port}` } },
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/api/v1/user_uploads',
+          headers: { 'Content-Type': contentType, Authorization: basicAuth(alice), Host: `localhost:${server.port}` },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -184,9 +208,17 @@ t.test('uploads', async (t) => {
 
   t.test("another realm's server path never resolves", async (t) => {
     const env = { DATA_DIR: server.dataDir, EXTERNAL_HOST: `localhost:${server.port}` };
-    const created = manage(['create-realm', '--subdomain', 'other', '--name', 'Other', '--owner-email', 'boss@other.test', '--owner-name', 'Boss'], env);
+    const created = manage(
+      ['create-realm', '--subdomain', 'other', '--name', 'Other', '--owner-email', 'boss@other.test', '--owner-name', 'Boss'],
+      env,
+    );
     t.equal(created.status, 0, created.stderr);
-    const ini = Object.fromEntries(created.stdout.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()]));
+    const ini = Object.fromEntries(
+      created.stdout
+        .split('\n')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1).trim()]),
+    );
     const otherOwner = { email: String(ini['email']), key: String(ini['key']) };
     const uri = await upload(alice, Buffer.from('default realm only'), 'mine.txt', 'text/plain');
     const host = `other.localhost:${server.port}`;
@@ -301,12 +333,22 @@ t.test('uploads', async (t) => {
     const copy = new Database(copyPath, { readonly: true });
     t.teardown(() => copy.close());
     t.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
-    const rows = copy.prepare("SELECT id, path_id, size FROM attachments WHERE name LIKE 'copy-%'").all() as { id: number; path_id: string; size: number }[];
+    const rows = copy.prepare("SELECT id, path_id, size FROM attachments WHERE name LIKE 'copy-%'").all() as {
+      id: number;
+      path_id: string;
+      size: number;
+    }[];
     t.ok(rows.length >= 3, 'uploads finished before the copy are in it');
-    for (const uri of done) t.ok(rows.some((row) => uri.endsWith(row.path_id)), `${uri} is in the copy`);
+    for (const uri of done)
+      t.ok(
+        rows.some((row) => uri.endsWith(row.path_id)),
+        `${uri} is in the copy`,
+      );
     for (const row of rows) {
       // Every upload in the copy is whole: the bytes of the server's file, none missing.
-      const stored = copy.prepare('SELECT data FROM attachment_chunks WHERE attachment_id = ? ORDER BY seq').all(row.id) as { data: Buffer }[];
+      const stored = copy.prepare('SELECT data FROM attachment_chunks WHERE attachment_id = ? ORDER BY seq').all(row.id) as {
+        data: Buffer;
+      }[];
       const bytes = Buffer.concat(stored.map((c) => c.data));
       const served = await fetchFile(`/user_uploads/${row.path_id}`, alice);
       t.ok(served.body.equals(bytes) && bytes.length === row.size, `${row.path_id} whole in the copy`);
@@ -321,12 +363,18 @@ t.test("the realm's upload quota (REALM_UPLOAD_QUOTA_MIB): register announces it
   const state = await api.post('/register', { fetch_event_types: ['realm'] });
   t.equal(state.body['realm_upload_quota_mib'], 1);
   const post = (size: number) =>
-    postFiles(server.baseUrl, '/user_uploads', server.owner, [{ field: 'file', filename: 'part.bin', contentType: 'application/octet-stream', data: randomBytes(size) }]);
+    postFiles(server.baseUrl, '/user_uploads', server.owner, [
+      { field: 'file', filename: 'part.bin', contentType: 'application/octet-stream', data: randomBytes(size) },
+    ]);
   const first = await post(700 * 1024);
   t.equal(first.status, 200, 'within the quota');
   const second = await post(400 * 1024);
   t.equal(second.status, 400);
-  t.strictSame(second.json(), { result: 'error', msg: "Upload would exceed your organization's upload quota.", code: 'REALM_UPLOAD_QUOTA' });
+  t.strictSame(second.json(), {
+    result: 'error',
+    msg: "Upload would exceed your organization's upload quota.",
+    code: 'REALM_UPLOAD_QUOTA',
+  });
   const attachments = (await api.get('/attachments')).body;
   t.equal(attachments['upload_space_used'], 700 * 1024, 'nothing of the refused upload was kept');
   t.equal((await post(300 * 1024)).status, 200, '1000 KiB of the 1024 allowed');

@@ -73,7 +73,16 @@ t.test('user group management', async (t) => {
     const list = res.body['user_groups'] as Group[];
     t.strictSame(
       list.map((g) => g.name),
-      ['@role:owners', '@role:administrators', '@role:moderators', '@role:fullmembers', '@role:members', '@role:everyone', '@role:internet', '@role:nobody'],
+      [
+        '@role:owners',
+        '@role:administrators',
+        '@role:moderators',
+        '@role:fullmembers',
+        '@role:members',
+        '@role:everyone',
+        '@role:internet',
+        '@role:nobody',
+      ],
     );
     t.ok(list.every((g) => g.is_system_group));
     const byName = new Map(list.map((g) => [g.name, g]));
@@ -88,7 +97,10 @@ t.test('user group management', async (t) => {
     t.strictSame(res.body, error('Not allowed for guest users'));
     const bot = await createBot(owner, 'grouper');
     t.strictSame((await owner.as(bot).get('/user_groups')).body, error('This endpoint does not accept bot requests.'));
-    t.strictSame((await owner.as(bot).post('/user_groups/create', { name: 'bots', description: '', members: [] })).body, error('This endpoint does not accept bot requests.'));
+    t.strictSame(
+      (await owner.as(bot).post('/user_groups/create', { name: 'bots', description: '', members: [] })).body,
+      error('This endpoint does not accept bot requests.'),
+    );
   });
 
   t.test('creating: guests never, and only as the realm policy allows', async (t) => {
@@ -120,7 +132,7 @@ t.test('user group management', async (t) => {
     t.strictSame((await owner.post(`/user_groups/${members.id}/subgroups`, { delete: [1] })).body, error('Insufficient permission'));
   });
 
-  t.test('only administrators, moderators and the group\'s members may change a group', async (t) => {
+  t.test("only administrators, moderators and the group's members may change a group", async (t) => {
     const id = await create('aliceonly', [alice.id]);
     t.strictSame((await owner.as(bob).call('PATCH', `/user_groups/${id}`, { description: 'mine' })).body, error('Insufficient permission'));
     t.strictSame((await owner.as(bob).post(`/user_groups/${id}/members`, { add: [bob.id] })).body, error('Insufficient permission'));
@@ -128,7 +140,11 @@ t.test('user group management', async (t) => {
     t.strictSame((await owner.as(guest).call('DELETE', `/user_groups/${id}`)).body, error('Not allowed for guest users'));
     const moderator = await createMember(owner, 'Moderator');
     await setRole(owner, moderator.id, 300);
-    t.strictSame((await owner.as(moderator).call('PATCH', `/user_groups/${id}`, { description: 'moderated' })).body, { result: 'success', msg: '' }, 'moderators manage any group');
+    t.strictSame(
+      (await owner.as(moderator).call('PATCH', `/user_groups/${id}`, { description: 'moderated' })).body,
+      { result: 'success', msg: '' },
+      'moderators manage any group',
+    );
   });
 
   t.test('added and removed members hear it from the notification bot; the actor does not', async (t) => {
@@ -139,10 +155,16 @@ t.test('user group management', async (t) => {
     await owner.post(`/user_groups/${id}/members`, { add: [alice.id, bob.id] });
     const ownerName = String((await owner.get('/users/me')).body['full_name']);
     const [added] = await bobReader.next();
-    t.equal((added?.['message'] as Record<string, unknown>)['content'], `@_**${ownerName}|${ownerId}** added you to the group @_*notified*.`);
+    t.equal(
+      (added?.['message'] as Record<string, unknown>)['content'],
+      `@_**${ownerName}|${ownerId}** added you to the group @_*notified*.`,
+    );
     await owner.as(alice).post(`/user_groups/${id}/members`, { delete: [alice.id, bob.id] });
     const [removed] = await bobReader.next();
-    t.match((removed?.['message'] as Record<string, unknown>)['content'], /^@_\*\*Alice \d+\|\d+\*\* removed you from the group @_\*notified\*\.$/);
+    t.match(
+      (removed?.['message'] as Record<string, unknown>)['content'],
+      /^@_\*\*Alice \d+\|\d+\*\* removed you from the group @_\*notified\*\.$/,
+    );
     const aliceMessages = await aliceReader.next();
     t.equal(aliceMessages.length, 1, 'Alice was told once: added by the owner, not when she removed herself');
   });
@@ -152,15 +174,30 @@ t.test('user group management', async (t) => {
     await create('taken', []);
     t.strictSame((await owner.call('PATCH', `/user_groups/${id}`, {})).body, error('No new data supplied'));
     t.strictSame((await owner.call('PATCH', `/user_groups/${id}`, { name: 'Taken' })).body, error("User group 'Taken' already exists."));
-    t.strictSame((await owner.call('PATCH', `/user_groups/${id}`, { name: '@role:me' })).body, error("User group name cannot start with '@role:'."));
-    t.strictSame((await owner.call('PATCH', `/user_groups/${id}`, { name: 'x'.repeat(101) })).body, error('User group name cannot exceed 100 characters.'));
+    t.strictSame(
+      (await owner.call('PATCH', `/user_groups/${id}`, { name: '@role:me' })).body,
+      error("User group name cannot start with '@role:'."),
+    );
+    t.strictSame(
+      (await owner.call('PATCH', `/user_groups/${id}`, { name: 'x'.repeat(101) })).body,
+      error('User group name cannot exceed 100 characters.'),
+    );
   });
 
   t.test('members: the errors of adding and removing', async (t) => {
     const id = await create('crew', [alice.id]);
-    t.strictSame((await owner.post(`/user_groups/${id}/members`, {})).body, error('Nothing to do. Specify at least one of "add" or "delete".'));
-    t.strictSame((await owner.post(`/user_groups/${id}/members`, { add: [alice.id] })).body, error(`User ${alice.id} is already a member of this group`));
-    t.strictSame((await owner.post(`/user_groups/${id}/members`, { delete: [bob.id] })).body, error(`There is no member '${bob.id}' in this user group`));
+    t.strictSame(
+      (await owner.post(`/user_groups/${id}/members`, {})).body,
+      error('Nothing to do. Specify at least one of "add" or "delete".'),
+    );
+    t.strictSame(
+      (await owner.post(`/user_groups/${id}/members`, { add: [alice.id] })).body,
+      error(`User ${alice.id} is already a member of this group`),
+    );
+    t.strictSame(
+      (await owner.post(`/user_groups/${id}/members`, { delete: [bob.id] })).body,
+      error(`There is no member '${bob.id}' in this user group`),
+    );
     t.strictSame((await owner.post(`/user_groups/${id}/members`, { add: [4242] })).body, error('Invalid user ID: 4242'));
     const notJson = await owner.post(`/user_groups/${id}/members`, { add: 'seven' });
     t.strictSame(notJson.body, error('Argument "add" is not valid JSON.'));
@@ -170,18 +207,30 @@ t.test('user group management', async (t) => {
     const outer = await create('outer', [alice.id]);
     const middle = await create('middle', []);
     const inner = await create('inner', [bob.id]);
-    t.strictSame((await owner.post(`/user_groups/${outer}/subgroups`, {})).body, error('Nothing to do. Specify at least one of "add" or "delete".'));
+    t.strictSame(
+      (await owner.post(`/user_groups/${outer}/subgroups`, {})).body,
+      error('Nothing to do. Specify at least one of "add" or "delete".'),
+    );
     t.strictSame((await owner.post(`/user_groups/${outer}/subgroups`, { add: [7777] })).body, error('Invalid user group ID: 7777'));
     t.strictSame((await owner.post(`/user_groups/${outer}/subgroups`, { add: [middle] })).body, { result: 'success', msg: '' });
     t.strictSame((await owner.post(`/user_groups/${middle}/subgroups`, { add: [inner] })).body, { result: 'success', msg: '' });
-    t.strictSame((await owner.post(`/user_groups/${outer}/subgroups`, { add: [middle] })).body, error(`User group ${middle} is already a subgroup of this group.`));
-    t.strictSame((await owner.post(`/user_groups/${outer}/subgroups`, { delete: [inner] })).body, error(`User group ${inner} is not a subgroup of this group.`));
+    t.strictSame(
+      (await owner.post(`/user_groups/${outer}/subgroups`, { add: [middle] })).body,
+      error(`User group ${middle} is already a subgroup of this group.`),
+    );
+    t.strictSame(
+      (await owner.post(`/user_groups/${outer}/subgroups`, { delete: [inner] })).body,
+      error(`User group ${inner} is not a subgroup of this group.`),
+    );
     t.strictSame(
       (await owner.post(`/user_groups/${inner}/subgroups`, { add: [outer] })).body,
       error(`User group ${inner} is already a subgroup of one of the passed subgroups.`),
       'a group cannot contain a group that contains it',
     );
-    t.strictSame((await owner.post(`/user_groups/${inner}/subgroups`, { add: [inner] })).body, error(`User group ${inner} is already a subgroup of one of the passed subgroups.`));
+    t.strictSame(
+      (await owner.post(`/user_groups/${inner}/subgroups`, { add: [inner] })).body,
+      error(`User group ${inner} is already a subgroup of one of the passed subgroups.`),
+    );
 
     t.test('membership and subgroups are recursive unless asked for direct ones only', async (t) => {
       const all = await owner.get(`/user_groups/${outer}/members`);
@@ -191,7 +240,10 @@ t.test('user group management', async (t) => {
       const isMember = await owner.get(`/user_groups/${outer}/members/${bob.id}`);
       t.strictSame(isMember.body, { result: 'success', msg: '', is_user_group_member: true });
       t.strictSame(responseViolations('get', '/user_groups/{user_group_id}/members/{user_id}', isMember.body), []);
-      t.strictSame((await owner.get(`/user_groups/${outer}/members/${bob.id}`, { direct_member_only: true })).body['is_user_group_member'], false);
+      t.strictSame(
+        (await owner.get(`/user_groups/${outer}/members/${bob.id}`, { direct_member_only: true })).body['is_user_group_member'],
+        false,
+      );
       t.strictSame((await owner.get(`/user_groups/${outer}/members/9999`)).body, error('No such user'));
       const subgroups = await owner.get(`/user_groups/${outer}/subgroups`);
       t.strictSame(subgroups.body, { result: 'success', msg: '', subgroups: [middle, inner] });
@@ -241,6 +293,9 @@ t.test('user group management', async (t) => {
     await owner.call('DELETE', `/user_groups/${id}`);
     t.strictSame(await reader.nextPayloads(), [{ type: 'user_group', op: 'remove', group_id: id }]);
     const fresh = await owner.as(bob).post('/register', { fetch_event_types: ['realm_user_groups'] });
-    t.notOk((fresh.body['realm_user_groups'] as Group[]).some((g) => g.id === id), 'register no longer lists it');
+    t.notOk(
+      (fresh.body['realm_user_groups'] as Group[]).some((g) => g.id === id),
+      'register no longer lists it',
+    );
   });
 });

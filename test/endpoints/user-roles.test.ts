@@ -36,18 +36,46 @@ t.test('PATCH /users/{user_id}', async (t) => {
     const member = owner.as(await createMember(owner, 'Plain'));
     const target = await createMember(owner, 'Target');
     const cases: [string, ApiClient, string, Record<string, string | number>, number, Record<string, unknown>][] = [
-      ['a member may not change anyone', member, `/users/${target.id}`, { full_name: 'X' }, 400, { msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' }],
+      [
+        'a member may not change anyone',
+        member,
+        `/users/${target.id}`,
+        { full_name: 'X' },
+        400,
+        { msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' },
+      ],
       ['an unknown user', owner, '/users/99999', { role: 400 }, 400, { msg: 'No such user', code: 'BAD_REQUEST' }],
       ['the notification bot is no user of the API', owner, '/users/2', { role: 400 }, 400, { msg: 'No such user', code: 'BAD_REQUEST' }],
       ['a role that does not exist', owner, `/users/${target.id}`, { role: 500 }, 400, { msg: 'Invalid role', code: 'BAD_REQUEST' }],
-      ['a role that is not an integer', owner, `/users/${target.id}`, { role: 'admin' }, 400, { msg: 'Argument "role" is not valid JSON.', code: 'BAD_REQUEST' }],
-      ['a name too long', owner, `/users/${target.id}`, { full_name: 'n'.repeat(101) }, 400, { msg: 'Name too long!', code: 'BAD_REQUEST' }],
+      [
+        'a role that is not an integer',
+        owner,
+        `/users/${target.id}`,
+        { role: 'admin' },
+        400,
+        { msg: 'Argument "role" is not valid JSON.', code: 'BAD_REQUEST' },
+      ],
+      [
+        'a name too long',
+        owner,
+        `/users/${target.id}`,
+        { full_name: 'n'.repeat(101) },
+        400,
+        { msg: 'Name too long!', code: 'BAD_REQUEST' },
+      ],
       // A path ID is digits only: anything else makes a URL of no route, as on the public server.
       ['a user id that is not a number', owner, '/users/abc', { role: 400 }, 404, { msg: 'Not found', code: 'BAD_REQUEST' }],
-      ['the only owner cannot stop being one', owner, '/users/1', { role: 200 }, 400, {
-        msg: 'The owner permission cannot be removed from the only organization owner.',
-        code: 'BAD_REQUEST',
-      }],
+      [
+        'the only owner cannot stop being one',
+        owner,
+        '/users/1',
+        { role: 200 },
+        400,
+        {
+          msg: 'The owner permission cannot be removed from the only organization owner.',
+          code: 'BAD_REQUEST',
+        },
+      ],
     ];
     for (const [name, client, path, params, status, expected] of cases) {
       const res = await client.call('PATCH', path, params);
@@ -73,7 +101,8 @@ t.test('PATCH /users/{user_id}', async (t) => {
           const label = `${ROLE_NAMES[actorRole]} makes a ${ROLE_NAMES[targetRole]} ${ROLE_NAMES[newRole]}`;
           let expected: string | null = null;
           if (actorRole > 200) expected = 'Must be an organization administrator';
-          else if (targetRole !== newRole && (newRole === 100 || targetRole === 100) && actorRole !== 100) expected = 'Must be an organization owner';
+          else if (targetRole !== newRole && (newRole === 100 || targetRole === 100) && actorRole !== 100)
+            expected = 'Must be an organization owner';
           if (expected === null) {
             t.equal(res.status, 200, `${label}: allowed`);
             t.equal(await roleOf(targetId), newRole, `${label}: the role changed`);
@@ -108,11 +137,17 @@ t.test('PATCH /users/{user_id}', async (t) => {
     const target = await createMember(owner, 'Demoted');
     const targetClient = owner.as(target);
     await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'plaza' }] });
-    const groups = (await owner.post('/register', { fetch_event_types: ['realm_user_groups'] })).body['realm_user_groups'] as { id: number; name: string }[];
+    const groups = (await owner.post('/register', { fetch_event_types: ['realm_user_groups'] })).body['realm_user_groups'] as {
+      id: number;
+      name: string;
+    }[];
     const groupId = (name: string) => groups.find((g) => g.name === name)?.id;
     const own = await EventReader.register(targetClient, { event_types: ['realm_user', 'user_group', 'stream'] });
     const observer = await EventReader.register(owner, { event_types: ['realm_user', 'user_group'] });
-    t.ok((own.state['streams'] as { name: string }[]).some((s) => s.name === 'plaza'), 'a member sees the public stream plaza');
+    t.ok(
+      (own.state['streams'] as { name: string }[]).some((s) => s.name === 'plaza'),
+      'a member sees the public stream plaza',
+    );
     const res = await owner.call('PATCH', `/users/${target.id}`, { role: 600 });
     t.equal(res.status, 200, res.text);
     const expectedPeople = [
@@ -135,9 +170,14 @@ t.test('PATCH /users/{user_id}', async (t) => {
     t.equal(back.status, 200);
     const restored = await own.nextPayloads();
     hasFields(t, restored.at(-1), { type: 'stream', op: 'create' }, 'promoted back, the user sees them again');
-    t.ok(((restored.at(-1)?.['streams'] as { name: string }[]) ?? []).some((s) => s.name === 'plaza'), 'plaza is back');
+    t.ok(
+      ((restored.at(-1)?.['streams'] as { name: string }[]) ?? []).some((s) => s.name === 'plaza'),
+      'plaza is back',
+    );
     const members = await owner.post('/register', { fetch_event_types: ['realm_user_groups'] });
-    const membersGroup = (members.body['realm_user_groups'] as { name: string; members: number[] }[]).find((g) => g.name === '@role:members');
+    const membersGroup = (members.body['realm_user_groups'] as { name: string; members: number[] }[]).find(
+      (g) => g.name === '@role:members',
+    );
     t.ok(membersGroup?.members.includes(target.id), 'the register groups agree');
   });
 
@@ -146,17 +186,31 @@ t.test('PATCH /users/{user_id}', async (t) => {
     const admin = owner.as(adminCredentials);
     const bot = await owner.post('/bots', { full_name: 'Role bot', short_name: 'rolebot' });
     const botId = bot.body['user_id'] as number;
-    hasFields(t, (await admin.call('PATCH', `/bots/${botId}`, { role: 100 })).body, { msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' }, 'an administrator may not make a bot an owner');
+    hasFields(
+      t,
+      (await admin.call('PATCH', `/bots/${botId}`, { role: 100 })).body,
+      { msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' },
+      'an administrator may not make a bot an owner',
+    );
     t.equal((await admin.call('PATCH', `/bots/${botId}`, { role: 300 })).status, 200, 'an administrator may make it a moderator');
     t.equal(await roleOf(botId), 300);
-    t.equal((await owner.call('PATCH', `/users/${botId}`, { role: 100 })).status, 200, 'an owner may make it an owner through PATCH /users');
+    t.equal(
+      (await owner.call('PATCH', `/users/${botId}`, { role: 100 })).status,
+      200,
+      'an owner may make it an owner through PATCH /users',
+    );
     t.equal(await roleOf(botId), 100);
     // Demote every other human owner left by earlier tests, so that user 1 is the only human one.
     const state = await owner.post('/register', { fetch_event_types: ['realm_user'] });
     for (const person of state.body['realm_users'] as { user_id: number; role: number; is_bot: boolean }[]) {
       if (person.role === 100 && person.user_id !== 1 && !person.is_bot) await setRole(person.user_id, 400);
     }
-    hasFields(t, (await owner.call('PATCH', '/users/1', { role: 200 })).body, { msg: 'The owner permission cannot be removed from the only organization owner.' }, 'an owner bot does not make the human owner removable');
+    hasFields(
+      t,
+      (await owner.call('PATCH', '/users/1', { role: 200 })).body,
+      { msg: 'The owner permission cannot be removed from the only organization owner.' },
+      'an owner bot does not make the human owner removable',
+    );
     t.equal((await owner.call('PATCH', `/bots/${botId}`, { role: 400 })).status, 200, 'the bot owner is never the last owner');
   });
 
@@ -170,7 +224,9 @@ t.test('PATCH /users/{user_id}', async (t) => {
     const target = await createMember(owner, 'Renamed');
     const observer = await EventReader.register(owner, { event_types: ['realm_user'] });
     t.equal((await owner.call('PATCH', `/users/${target.id}`, { full_name: '  Newly Named ' })).status, 200);
-    t.strictSame(await observer.nextPayloads(), [{ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: 'Newly Named' } }]);
+    t.strictSame(await observer.nextPayloads(), [
+      { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: 'Newly Named' } },
+    ]);
     t.equal((await owner.call('PATCH', `/users/${target.id}`, { full_name: '   ' })).status, 200, 'a blank name is no change');
     t.strictSame(await observer.nextPayloads(), [], 'and no event');
   });

@@ -32,12 +32,32 @@ t.test('user status', async (t) => {
       ['no new values', {}, 'Client did not pass any new values.'],
       ['an emoji code alone is not a new value', { emoji_code: '1f600' }, 'Client did not pass any new values.'],
       ['a status text over 60 characters', { status_text: 'x'.repeat(61) }, 'status_text is too long (limit: 60 characters)'],
-      ['an emoji code without a name', { status_text: 'hi', emoji_code: '1f600' }, 'Client must pass emoji_name if they pass either emoji_code or reaction_type.'],
-      ['a reaction type without a name', { status_text: 'hi', reaction_type: 'unicode_emoji' }, 'Client must pass emoji_name if they pass either emoji_code or reaction_type.'],
+      [
+        'an emoji code without a name',
+        { status_text: 'hi', emoji_code: '1f600' },
+        'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+      ],
+      [
+        'a reaction type without a name',
+        { status_text: 'hi', reaction_type: 'unicode_emoji' },
+        'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+      ],
       ['an emoji name that does not exist', { emoji_name: 'no_such_emoji' }, "Emoji 'no_such_emoji' does not exist"],
-      ['an emoji name that does not match its code', { emoji_name: 'smile', emoji_code: '1f680', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
-      ['an unknown custom emoji', { emoji_name: 'party_parrot', emoji_code: '9999', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
-      ['a deactivated custom emoji', { emoji_name: 'old_logo', emoji_code: oldLogoId, reaction_type: 'realm_emoji' }, 'This custom emoji has been deactivated.'],
+      [
+        'an emoji name that does not match its code',
+        { emoji_name: 'smile', emoji_code: '1f680', reaction_type: 'unicode_emoji' },
+        'Invalid emoji name.',
+      ],
+      [
+        'an unknown custom emoji',
+        { emoji_name: 'party_parrot', emoji_code: '9999', reaction_type: 'realm_emoji' },
+        'Invalid custom emoji.',
+      ],
+      [
+        'a deactivated custom emoji',
+        { emoji_name: 'old_logo', emoji_code: oldLogoId, reaction_type: 'realm_emoji' },
+        'This custom emoji has been deactivated.',
+      ],
       ['an unknown reaction type', { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'sticker' }, 'Invalid emoji type.'],
     ];
     for (const [name, params, msg] of cases) {
@@ -64,7 +84,14 @@ t.test('user status', async (t) => {
     t.equal(res.status, 200, res.text);
     t.strictSame(responseViolations('post', '/users/me/status', res.body), [], 'the body conforms to the reference OpenAPI');
     t.strictSame(await watcher.nextPayloads(), [
-      { type: 'user_status', user_id: aliceCredentials.id, status_text: 'In a meeting', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' },
+      {
+        type: 'user_status',
+        user_id: aliceCredentials.id,
+        status_text: 'In a meeting',
+        emoji_name: 'car',
+        emoji_code: '1f697',
+        reaction_type: 'unicode_emoji',
+      },
     ]);
     const expected = { status_text: 'In a meeting', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' };
     t.strictSame((await bob.get(`/users/${aliceCredentials.id}/status`)).body, { result: 'success', msg: '', status: expected });

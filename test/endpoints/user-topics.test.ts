@@ -7,7 +7,9 @@ import { startServer } from '../helpers/server';
 import { hasFields } from '../helpers/exact';
 
 /** A server where Alice is subscribed to the public stream garden; vault is private, without her. */
-async function gardenAndVault(t: { teardown(stop: () => unknown): void }): Promise<{ owner: ApiClient; alice: ApiClient; garden: number; vault: number }> {
+async function gardenAndVault(t: {
+  teardown(stop: () => unknown): void;
+}): Promise<{ owner: ApiClient; alice: ApiClient; garden: number; vault: number }> {
   const server = await startServer();
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
@@ -22,7 +24,15 @@ t.test('topic visibility policies', async (t) => {
   const setPolicy = (stream_id: number, topic: string, visibility_policy: number) =>
     alice.post('/user_topics', { stream_id, topic, visibility_policy });
   const homeIds = async (): Promise<number[]> => {
-    const res = await alice.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [['in', 'home'], ['stream', 'garden']] });
+    const res = await alice.get('/messages', {
+      anchor: 'newest',
+      num_before: 100,
+      num_after: 0,
+      narrow: [
+        ['in', 'home'],
+        ['stream', 'garden'],
+      ],
+    });
     return (res.body['messages'] as { id: number }[]).map((m) => m.id);
   };
 
@@ -57,7 +67,9 @@ t.test('topic visibility policies', async (t) => {
     t.ok(Number.isInteger(lastUpdated) && lastUpdated > 1_600_000_000, 'last_updated is a UNIX timestamp in seconds');
     t.strictSame(await legacy.nextPayloads(), [{ type: 'muted_topics', muted_topics: [['garden', 'no messages yet', lastUpdated]] }]);
     const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
-    t.strictSame(state['user_topics'], [{ stream_id: garden, topic_name: 'no messages yet', last_updated: lastUpdated, visibility_policy: 1 }]);
+    t.strictSame(state['user_topics'], [
+      { stream_id: garden, topic_name: 'no messages yet', last_updated: lastUpdated, visibility_policy: 1 },
+    ]);
     const legacyState = (await alice.post('/register', { event_types: ['muted_topics'] })).body;
     t.strictSame(legacyState['muted_topics'], [['garden', 'no messages yet', lastUpdated]]);
     t.notOk('muted_topics' in state, 'no legacy list beside user_topics');
@@ -66,7 +78,9 @@ t.test('topic visibility policies', async (t) => {
   t.test('policy 0 removes the policy', async (t) => {
     const reader = await EventReader.register(alice, { event_types: ['user_topic'] });
     t.equal((await setPolicy(garden, 'no messages yet', 0)).status, 200);
-    hasFields(t, await reader.nextPayloads(), [{ type: 'user_topic', stream_id: garden, topic_name: 'no messages yet', visibility_policy: 0 }]);
+    hasFields(t, await reader.nextPayloads(), [
+      { type: 'user_topic', stream_id: garden, topic_name: 'no messages yet', visibility_policy: 0 },
+    ]);
     const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
     t.strictSame(state['user_topics'], []);
   });
@@ -87,7 +101,9 @@ t.test('topic visibility policies', async (t) => {
     const tulips = await sendToStream(owner, 'garden', 'tulips', 'yellow');
     t.equal((await setPolicy(garden, 'tulips', 2)).status, 200);
     t.ok((await homeIds()).includes(roses), 'unmuted stream: every topic shows');
-    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }] });
+    await alice.post('/users/me/subscriptions/properties', {
+      subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }],
+    });
     const home = await homeIds();
     t.notOk(home.includes(roses), 'the muted stream is left out');
     t.ok(home.includes(tulips), 'but not its unmuted topic');
@@ -98,14 +114,25 @@ t.test('topic visibility policies', async (t) => {
   t.test('first_unread skips muted topics unless the narrow names the topic, and keeps unmuted topics of muted streams', async (t) => {
     const firstUnread = async (narrow: string[][]): Promise<unknown> =>
       (await alice.get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 0, narrow })).body['anchor'];
-    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: false }] });
+    await alice.post('/users/me/subscriptions/properties', {
+      subscription_data: [{ stream_id: garden, property: 'is_muted', value: false }],
+    });
     t.equal((await alice.post('/mark_all_as_read')).status, 200);
     t.equal((await setPolicy(garden, 'quiet', 1)).status, 200);
     const quiet = await sendToStream(owner, 'garden', 'quiet', 'shh');
     const loud = await sendToStream(owner, 'garden', 'loud', 'hey');
     t.equal(await firstUnread([]), loud, 'the muted topic is skipped');
-    t.equal(await firstUnread([['stream', 'garden'], ['topic', 'quiet']]), quiet, 'unless the narrow names it');
-    await alice.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }] });
+    t.equal(
+      await firstUnread([
+        ['stream', 'garden'],
+        ['topic', 'quiet'],
+      ]),
+      quiet,
+      'unless the narrow names it',
+    );
+    await alice.post('/users/me/subscriptions/properties', {
+      subscription_data: [{ stream_id: garden, property: 'is_muted', value: true }],
+    });
     const tulips = await sendToStream(owner, 'garden', 'tulips', 'open');
     t.equal(await firstUnread([]), tulips, 'in the muted stream only the unmuted topic counts');
   });
@@ -113,7 +140,8 @@ t.test('topic visibility policies', async (t) => {
 
 t.test('the legacy PATCH /users/me/subscriptions/muted_topics, urlencoded as the Python client sends it', async (t) => {
   const { alice, garden, vault } = await gardenAndVault(t);
-  const patchMuted = (params: Record<string, string | number>) => alice.call('PATCH', '/users/me/subscriptions/muted_topics', params, 'form');
+  const patchMuted = (params: Record<string, string | number>) =>
+    alice.call('PATCH', '/users/me/subscriptions/muted_topics', params, 'form');
 
   t.test('errors', async (t) => {
     t.strictSame((await patchMuted({ topic: 'weeds', op: 'add' })).body, badRequest("Missing 'stream_id' argument"), 'no stream');
@@ -123,7 +151,11 @@ t.test('the legacy PATCH /users/me/subscriptions/muted_topics, urlencoded as the
     const badOp = await patchMuted({ stream: 'garden', topic: 'weeds', op: 'toggle' });
     t.strictSame(badOp.body, { result: 'error', msg: 'Invalid op', code: 'REQUEST_VARIABLE_INVALID', var_name: 'op' });
     t.strictSame((await patchMuted({ stream: 'nowhere', topic: 'weeds', op: 'add' })).body, badRequest("Invalid stream name 'nowhere'"));
-    t.strictSame((await patchMuted({ stream_id: vault, topic: 'weeds', op: 'add' })).body, badRequest('Invalid stream ID'), 'a private stream');
+    t.strictSame(
+      (await patchMuted({ stream_id: vault, topic: 'weeds', op: 'add' })).body,
+      badRequest('Invalid stream ID'),
+      'a private stream',
+    );
     t.strictSame((await patchMuted({ stream: 'nowhere', topic: 'weeds', op: 'remove' })).body, badRequest('Topic is not muted'));
     t.strictSame((await patchMuted({ stream_id: 999999, topic: 'weeds', op: 'remove' })).body, badRequest('Topic is not muted'));
   });
@@ -141,16 +173,30 @@ t.test('the legacy PATCH /users/me/subscriptions/muted_topics, urlencoded as the
     const state = (await alice.post('/register', { event_types: ['user_topic'] })).body;
     t.strictSame(state['user_topics'], [{ stream_id: garden, topic_name: 'weeds', last_updated: lastUpdated, visibility_policy: 1 }]);
 
-    t.strictSame((await patchMuted({ stream: 'garden', topic: 'weeds', op: 'add' })).body, { result: 'success', msg: '' }, 'muting again is no error');
+    t.strictSame(
+      (await patchMuted({ stream: 'garden', topic: 'weeds', op: 'add' })).body,
+      { result: 'success', msg: '' },
+      'muting again is no error',
+    );
     await modern.nextPayloads();
     await legacy.nextPayloads();
 
     const removed = await patchMuted({ stream_id: garden, topic: 'weeds', op: 'remove' });
     t.strictSame(removed.body, { result: 'success', msg: '' });
     const [gone] = await modern.nextPayloads();
-    t.strictSame(gone, { type: 'user_topic', stream_id: garden, topic_name: 'weeds', last_updated: gone?.['last_updated'], visibility_policy: 0 });
+    t.strictSame(gone, {
+      type: 'user_topic',
+      stream_id: garden,
+      topic_name: 'weeds',
+      last_updated: gone?.['last_updated'],
+      visibility_policy: 0,
+    });
     t.strictSame(await legacy.nextPayloads(), [{ type: 'muted_topics', muted_topics: [] }]);
     t.strictSame((await alice.post('/register', { event_types: ['user_topic'] })).body['user_topics'], []);
-    t.strictSame((await patchMuted({ stream_id: garden, topic: 'weeds', op: 'remove' })).body, { result: 'success', msg: '' }, 'unmuting again is no error');
+    t.strictSame(
+      (await patchMuted({ stream_id: garden, topic: 'weeds', op: 'remove' })).body,
+      { result: 'success', msg: '' },
+      'unmuting again is no error',
+    );
   });
 });

@@ -27,22 +27,25 @@ t.test('failed logins and the page traffic', async (t) => {
   const owner = new ApiClient(server.baseUrl, server.owner);
   const anonymous = owner.as(null);
 
-  t.test(`after ${LIMIT} failed POST /login attempts the next is refused with 429, the right password too, on both endpoints`, async (t) => {
-    const member = await newMember(owner);
-    for (let i = 0; i < LIMIT; i++) t.equal((await postLogin(server.baseUrl, member.email, 'wrong')).status, 401, `failure ${i + 1}`);
-    const refused = await postLogin(server.baseUrl, member.email, member.password);
-    t.equal(refused.status, 429);
-    hasFields(t, refused.body, { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': Number });
-    const retryAfter = Number(refused.body['retry-after']);
-    t.ok(retryAfter > 0 && retryAfter <= 30 * 60, `retry-after ${retryAfter} s is within the 30-minute window`);
-    t.equal(refused.headers['retry-after'], String(Math.ceil(retryAfter)));
-    t.strictSame(setCookies(refused), [], 'no session');
-    const viaKey = await anonymous.post('/fetch_api_key', { username: member.email, password: member.password });
-    t.equal(viaKey.status, 429, 'the limit is per username, whichever endpoint');
-    t.equal(viaKey.body['code'], 'RATE_LIMIT_HIT');
-    const otherUser = await newMember(owner);
-    t.equal((await postLogin(server.baseUrl, otherUser.email, otherUser.password)).status, 200, 'other usernames are not limited');
-  });
+  t.test(
+    `after ${LIMIT} failed POST /login attempts the next is refused with 429, the right password too, on both endpoints`,
+    async (t) => {
+      const member = await newMember(owner);
+      for (let i = 0; i < LIMIT; i++) t.equal((await postLogin(server.baseUrl, member.email, 'wrong')).status, 401, `failure ${i + 1}`);
+      const refused = await postLogin(server.baseUrl, member.email, member.password);
+      t.equal(refused.status, 429);
+      hasFields(t, refused.body, { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': Number });
+      const retryAfter = Number(refused.body['retry-after']);
+      t.ok(retryAfter > 0 && retryAfter <= 30 * 60, `retry-after ${retryAfter} s is within the 30-minute window`);
+      t.equal(refused.headers['retry-after'], String(Math.ceil(retryAfter)));
+      t.strictSame(setCookies(refused), [], 'no session');
+      const viaKey = await anonymous.post('/fetch_api_key', { username: member.email, password: member.password });
+      t.equal(viaKey.status, 429, 'the limit is per username, whichever endpoint');
+      t.equal(viaKey.body['code'], 'RATE_LIMIT_HIT');
+      const otherUser = await newMember(owner);
+      t.equal((await postLogin(server.baseUrl, otherUser.email, otherUser.password)).status, 200, 'other usernames are not limited');
+    },
+  );
 
   t.test(`failed POST /fetch_api_key attempts count toward the same limit`, async (t) => {
     const member = await newMember(owner);
@@ -85,7 +88,11 @@ t.test('failed logins and the page traffic', async (t) => {
   t.test('a message sent from the page is recorded as client `website` and is read for its sender', async (t) => {
     const member = await newMember(owner);
     const web = new SessionClient(server.baseUrl, await signIn(server.baseUrl, member.email, member.password));
-    const sent = await web.post('/messages', { type: 'stream', to: 'general', topic: 'from the page', content: 'typed in a browser' }, { headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } });
+    const sent = await web.post(
+      '/messages',
+      { type: 'stream', to: 'general', topic: 'from the page', content: 'typed in a browser' },
+      { headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' } },
+    );
     t.equal(sent.status, 200, sent.text);
     const fetched = await web.get(`/messages/${String(sent.body['id'])}`);
     const message = fetched.body['message'] as { client: string; flags: string[] };
@@ -119,6 +126,10 @@ t.test('failed logins and the page traffic', async (t) => {
     const withoutCookie = await rawRequest(server.baseUrl, uri);
     t.not(withoutCookie.status, 200, 'not to someone without credentials');
     const stranger = new SessionClient(server.baseUrl, await signIn(server.baseUrl, server.owner.email, server.owner.password));
-    t.equal((await rawRequest(server.baseUrl, uri, { headers: stranger.cookieHeader() })).status, 404, 'nor to a session of someone who may not read it');
+    t.equal(
+      (await rawRequest(server.baseUrl, uri, { headers: stranger.cookieHeader() })).status,
+      404,
+      'nor to a session of someone who may not read it',
+    );
   });
 });

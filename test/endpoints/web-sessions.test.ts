@@ -112,11 +112,21 @@ t.test('web sessions', async (t) => {
     const message = { type: 'stream', to: 'general', topic: 'csrf', content: 'through the page' };
     const missing = await web.post('/messages', message, { csrf: null });
     t.equal(missing.status, 403);
-    t.strictSame(missing.body, { result: 'error', msg: 'CSRF error: CSRF token missing.', code: 'CSRF_FAILED', reason: 'CSRF token missing.' });
+    t.strictSame(missing.body, {
+      result: 'error',
+      msg: 'CSRF error: CSRF token missing.',
+      code: 'CSRF_FAILED',
+      reason: 'CSRF token missing.',
+    });
     const other = await signIn(server.baseUrl, server.owner.email, server.owner.password);
     const wrong = await web.post('/messages', message, { csrf: other.csrfToken });
     t.equal(wrong.status, 403);
-    t.strictSame(wrong.body, { result: 'error', msg: 'CSRF error: CSRF token incorrect.', code: 'CSRF_FAILED', reason: 'CSRF token incorrect.' });
+    t.strictSame(wrong.body, {
+      result: 'error',
+      msg: 'CSRF error: CSRF token incorrect.',
+      code: 'CSRF_FAILED',
+      reason: 'CSRF token incorrect.',
+    });
     const sent = await web.post('/messages', message);
     t.equal(sent.status, 200);
     hasFields(t, sent.body, { result: 'success', id: Number });
@@ -153,7 +163,12 @@ t.test('web sessions', async (t) => {
   t.test('POST /logout needs the session and its CSRF token, ends it and clears both cookies', async (t) => {
     const session = await signIn(server.baseUrl, server.owner.email, server.owner.password);
     const web = new SessionClient(server.baseUrl, session);
-    const noSession = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/logout', headers: { 'X-CSRF-Token': session.csrfToken } });
+    const noSession = await request({
+      baseUrl: server.baseUrl,
+      method: 'POST',
+      path: '/logout',
+      headers: { 'X-CSRF-Token': session.csrfToken },
+    });
     t.equal(noSession.status, 401);
     t.equal(noSession.headers['www-authenticate'], 'Session realm="teamchat"', 'no Basic password prompt');
     const noCsrf = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/logout', headers: web.cookieHeader() });
@@ -174,7 +189,12 @@ t.test('web sessions', async (t) => {
     ]);
     t.equal((await web.get('/users/me')).status, 401);
     t.equal(sessionRow(file, session.sessionId), undefined);
-    const again = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/logout', headers: { ...web.cookieHeader(), 'X-CSRF-Token': session.csrfToken } });
+    const again = await request({
+      baseUrl: server.baseUrl,
+      method: 'POST',
+      path: '/logout',
+      headers: { ...web.cookieHeader(), 'X-CSRF-Token': session.csrfToken },
+    });
     t.equal(again.status, 401);
   });
 
@@ -202,7 +222,10 @@ t.test('web sessions', async (t) => {
     t.equal(stale.status, 200);
     t.equal(setCookies(stale).length, 2, 'both cookies again, their Max-Age restarted');
     t.equal(cookieFrom(setCookies(stale), 'sessionid'), session.sessionId);
-    t.ok(Number(file.value('SELECT last_seen FROM sessions WHERE token_hash = ?', hash)) > twoHoursAgo + 3_600_000, 'last-seen moved to now');
+    t.ok(
+      Number(file.value('SELECT last_seen FROM sessions WHERE token_hash = ?', hash)) > twoHoursAgo + 3_600_000,
+      'last-seen moved to now',
+    );
   });
 
   t.test('a session survives a restart; one idle longer than SESSION_IDLE_MS ends', async (t) => {
@@ -215,7 +238,10 @@ t.test('web sessions', async (t) => {
     file = new RealmFile(server);
     const afterRestart = await new SessionClient(server.baseUrl, kept).get('/users/me');
     t.equal(afterRestart.status, 200, 'the session is in the realm file');
-    t.strictSame(setCookies(await postLogin(server.baseUrl, server.owner.email, server.owner.password)).map((c) => /Max-Age=(\d+)/.exec(c)?.[1]), ['600', '600']);
+    t.strictSame(
+      setCookies(await postLogin(server.baseUrl, server.owner.email, server.owner.password)).map((c) => /Max-Age=(\d+)/.exec(c)?.[1]),
+      ['600', '600'],
+    );
 
     // Time travel, as above: back from the stamp the realm clock wrote.
     const idleFor = (session: { sessionId: string }, ms: number) =>

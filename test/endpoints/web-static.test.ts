@@ -84,8 +84,16 @@ t.test('the web client is served from the build', async (t) => {
     t.equal(head.headers['etag'], full.headers['etag']);
     t.equal(head.headers['content-encoding'], 'gzip');
     // An HTTP client drops whatever follows a HEAD answer's headers: read the socket itself.
-    for (const [urlPath, status] of [[appScript, 200], ['/', 302], ['/login', 200], ['/static/nothing.js', 404]] as const) {
-      const wire = await rawExchange(server.port, `HEAD ${urlPath} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`);
+    for (const [urlPath, status] of [
+      [appScript, 200],
+      ['/', 302],
+      ['/login', 200],
+      ['/static/nothing.js', 404],
+    ] as const) {
+      const wire = await rawExchange(
+        server.port,
+        `HEAD ${urlPath} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`,
+      );
       t.match(wire, new RegExp(`^HTTP/1.1 ${status} `), `HEAD ${urlPath} is ${status}`);
       t.ok(wire.endsWith('\r\n\r\n'), `HEAD ${urlPath} ends with its headers`);
     }
@@ -131,7 +139,7 @@ t.test('the web client is served from the build', async (t) => {
     t.ok(res.body.toString('utf8').includes(manifest.files['login.js'] ?? 'login.js missing from the manifest'));
   });
 
-  t.test('pages for a host with no organization get the API\'s 404', async (t) => {
+  t.test("pages for a host with no organization get the API's 404", async (t) => {
     for (const urlPath of ['/', '/login']) {
       const res = await get(urlPath, { Host: 'nowhere.example.org', ...signedIn });
       t.equal(res.status, 404, urlPath);
@@ -147,7 +155,10 @@ t.test('the web client is served from the build', async (t) => {
 
   t.test('the first load of the app page fits in 150 KB of brotli', async (t) => {
     const files = manifest.pages['index'] ?? [];
-    t.ok(files.some((file) => file.endsWith('.js')), 'the page loads a script');
+    t.ok(
+      files.some((file) => file.endsWith('.js')),
+      'the page loads a script',
+    );
     let total = (await get('/', { ...signedIn, 'Accept-Encoding': 'br' })).body.length;
     for (const file of files) {
       const res = await get(file, { 'Accept-Encoding': 'br' });
@@ -173,13 +184,19 @@ t.test('no built page has an inline script or event-handler attribute', async (t
   }
 });
 
-t.test('the build leaves only this build\'s files, each compressible one beside its gzip and brotli', async (t) => {
+t.test("the build leaves only this build's files, each compressible one beside its gzip and brotli", async (t) => {
   const manifest = JSON.parse(fs.readFileSync(path.join(WEB_BUILD, 'manifest.json'), 'utf8')) as Manifest;
   const staticDir = path.join(WEB_BUILD, 'static');
   const entryFiles = fs.readdirSync(staticDir).filter((name) => /\.(js|css)$/.test(name));
-  t.strictSame(entryFiles.map((name) => `/static/${name}`).sort(), Object.values(manifest.files).sort(), 'no stale entry bundle from an earlier build');
+  t.strictSame(
+    entryFiles.map((name) => `/static/${name}`).sort(),
+    Object.values(manifest.files).sort(),
+    'no stale entry bundle from an earlier build',
+  );
   const listed = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listed(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((entry) => (entry.isDirectory() ? listed(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
   const compressible = listed(WEB_BUILD).filter((file) => /\.(html|js|css|json|svg|ttf)$/.test(file));
   t.ok(compressible.length >= 4, 'pages, scripts and styles are there');
   for (const file of compressible) {
@@ -189,6 +206,9 @@ t.test('the build leaves only this build\'s files, each compressible one beside 
     t.strictSame(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)), identity, `${name}.br`);
   }
   const woff2 = listed(WEB_BUILD).filter((file) => file.endsWith('.woff2'));
-  t.ok(woff2.length > 0, 'KaTeX\'s fonts are built');
-  t.notOk(woff2.some((file) => fs.existsSync(`${file}.br`)), 'woff2 is compressed already and gets no copies');
+  t.ok(woff2.length > 0, "KaTeX's fonts are built");
+  t.notOk(
+    woff2.some((file) => fs.existsSync(`${file}.br`)),
+    'woff2 is compressed already and gets no copies',
+  );
 });

@@ -24,7 +24,11 @@ t.test('events of changes to messages', async (t) => {
   const alice = api.as(aliceCreds);
   const bob = api.as(bobCreds);
   const general = await streamIdOf(api, 'general');
-  await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], invite_only: true, principals: [ownerId, aliceCreds.id] });
+  await api.post('/users/me/subscriptions', {
+    subscriptions: [{ name: 'vault' }],
+    invite_only: true,
+    principals: [ownerId, aliceCreds.id],
+  });
   const vault = await streamIdOf(api, 'vault');
   const bulk = { client_capabilities: { bulk_message_deletion: true } };
 
@@ -59,7 +63,12 @@ t.test('events of changes to messages', async (t) => {
     const first = await sendToStream(alice, 'general', 'old place', 'one');
     const second = await sendToStream(alice, 'general', 'old place', 'two');
     const bobQueue = await EventReader.register(bob);
-    const res = await alice.call('PATCH', `/messages/${first}`, { topic: 'new place', propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: false });
+    const res = await alice.call('PATCH', `/messages/${first}`, {
+      topic: 'new place',
+      propagate_mode: 'change_all',
+      send_notification_to_old_thread: false,
+      send_notification_to_new_thread: false,
+    });
     t.equal(res.status, 200);
     const [event] = await bobQueue.nextOfType('update_message');
     t.strictSame(withoutTimestamp(event), {
@@ -84,10 +93,19 @@ t.test('events of changes to messages', async (t) => {
     const res = await alice.call('PATCH', `/messages/${id}`, { topic: '✔ bug', propagate_mode: 'change_all' });
     t.equal(res.status, 200, res.text);
     const events = await bobQueue.nextPayloads();
-    t.strictSame(events.map((e) => e['type']), ['update_message', 'message']);
+    t.strictSame(
+      events.map((e) => e['type']),
+      ['update_message', 'message'],
+    );
     hasFields(t, events[0], { subject: '✔ bug', orig_subject: 'bug', propagate_mode: 'change_all', message_ids: [id] });
     const notice = events[1]?.['message'] as Record<string, unknown>;
-    hasFields(t, notice, { type: 'stream', stream_id: general, subject: '✔ bug', content_type: 'text/x-markdown', sender_full_name: 'Notification Bot' });
+    hasFields(t, notice, {
+      type: 'stream',
+      stream_id: general,
+      subject: '✔ bug',
+      content_type: 'text/x-markdown',
+      sender_full_name: 'Notification Bot',
+    });
     t.match(notice['content'], /has marked this topic as resolved\.$/);
     t.strictSame(events[1]?.['flags'], []);
   });
@@ -96,7 +114,11 @@ t.test('events of changes to messages', async (t) => {
     const id = await sendToStream(alice, 'general', 'moving', 'going private');
     const aliceQueue = await EventReader.register(alice);
     const bobQueue = await EventReader.register(bob, bulk);
-    const res = await api.call('PATCH', `/messages/${id}`, { stream_id: vault, send_notification_to_old_thread: false, send_notification_to_new_thread: false });
+    const res = await api.call('PATCH', `/messages/${id}`, {
+      stream_id: vault,
+      send_notification_to_old_thread: false,
+      send_notification_to_new_thread: false,
+    });
     t.equal(res.status, 200, res.text);
     t.strictSame(await bobQueue.nextPayloads(), [
       { type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'moving' },
@@ -118,7 +140,11 @@ t.test('events of changes to messages', async (t) => {
   });
 
   t.test('an edit in a private stream without shared history skips subscribers who never received the message', async (t) => {
-    await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'closet' }], invite_only: true, principals: [ownerId, aliceCreds.id] });
+    await api.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'closet' }],
+      invite_only: true,
+      principals: [ownerId, aliceCreds.id],
+    });
     const id = await sendToStream(alice, 'closet', 'old', 'before Bob');
     await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'closet' }], principals: [bobCreds.id] });
     const bobQueue = await EventReader.register(bob);
@@ -134,8 +160,12 @@ t.test('events of changes to messages', async (t) => {
     const singleQueue = await EventReader.register(bob);
     const res = await api.call('DELETE', `/messages/${id}`);
     t.equal(res.status, 200);
-    t.strictSame(await bulkQueue.nextPayloads(), [{ type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'doomed' }]);
-    t.strictSame(await singleQueue.nextPayloads(), [{ type: 'delete_message', message_type: 'stream', message_id: id, stream_id: general, topic: 'doomed' }]);
+    t.strictSame(await bulkQueue.nextPayloads(), [
+      { type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'doomed' },
+    ]);
+    t.strictSame(await singleQueue.nextPayloads(), [
+      { type: 'delete_message', message_type: 'stream', message_id: id, stream_id: general, topic: 'doomed' },
+    ]);
   });
 
   t.test('deleting a direct message tells its participants only', async (t) => {
@@ -208,7 +238,9 @@ t.test('events of changes to messages', async (t) => {
     await alice.post('/messages', { type: 'direct', to: [bobCreds.id], content: 'unread' });
     const bobQueue = await EventReader.register(bob);
     t.equal((await bob.post('/mark_all_as_read')).status, 200);
-    t.strictSame(await bobQueue.nextPayloads(), [{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true }]);
+    t.strictSame(await bobQueue.nextPayloads(), [
+      { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true },
+    ]);
   });
 
   t.test('every event received validated against the declared union', async (t) => {

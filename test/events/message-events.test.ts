@@ -69,7 +69,14 @@ t.test('message events', async (t) => {
     const sending = await EventReader.register(alice);
     const otherTab = await EventReader.register(alice);
     const bobQueue = await EventReader.register(bob);
-    await alice.post('/messages', { type: 'stream', to: 'general', topic: 'echo', content: 'x', queue_id: sending.queueId, local_id: '17.01' });
+    await alice.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'echo',
+      content: 'x',
+      queue_id: sending.queueId,
+      local_id: '17.01',
+    });
     t.equal((await sending.nextOfType('message'))[0]?.['local_message_id'], '17.01');
     t.notOk('local_message_id' in ((await otherTab.nextOfType('message'))[0] ?? {}));
     t.notOk('local_message_id' in ((await bobQueue.nextOfType('message'))[0] ?? {}));
@@ -96,7 +103,10 @@ t.test('message events', async (t) => {
     const bobEvent = (await bobQueue.nextOfType('message'))[0];
     t.strictSame(bobEvent?.['flags'], []);
     const recipients = (bobEvent?.['message'] as Record<string, unknown>)['display_recipient'] as { id: number }[];
-    t.strictSame(recipients.map((r) => r.id).sort((a, b) => a - b), [aliceCreds.id, bobCreds.id].sort((a, b) => a - b));
+    t.strictSame(
+      recipients.map((r) => r.id).sort((a, b) => a - b),
+      [aliceCreds.id, bobCreds.id].sort((a, b) => a - b),
+    );
     t.strictSame((await aliceQueue.nextOfType('message'))[0]?.['flags'], []);
     t.strictSame(await ownerQueue.nextOfType('message'), [], 'a third user does not get it');
   });
@@ -105,7 +115,10 @@ t.test('message events', async (t) => {
     const onlyReactions = await EventReader.register(bob, { event_types: ['reaction'] });
     const id = (await alice.post('/messages', { type: 'stream', to: 'general', topic: 'f', content: 'x' })).body['id'] as number;
     await alice.post(`/messages/${id}/reactions`, { emoji_name: 'smile' });
-    t.strictSame((await onlyReactions.nextPayloads()).map((e) => e['type']), ['reaction']);
+    t.strictSame(
+      (await onlyReactions.nextPayloads()).map((e) => e['type']),
+      ['reaction'],
+    );
   });
 
   t.test('a narrow of one stream passes only that stream’s messages', async (t) => {
@@ -114,7 +127,10 @@ t.test('message events', async (t) => {
     await alice.post('/messages', { type: 'stream', to: 'secret', topic: 'n', content: 'here' });
     await bob.post('/messages', { type: 'direct', to: [aliceCreds.id], content: 'dm' });
     const messages = await narrowed.nextOfType('message');
-    t.strictSame(messages.map((e) => (e['message'] as Record<string, unknown>)['stream_id']), [secret]);
+    t.strictSame(
+      messages.map((e) => (e['message'] as Record<string, unknown>)['stream_id']),
+      [secret],
+    );
   });
 
   t.test('a narrow of is:dm passes only direct messages', async (t) => {
@@ -122,7 +138,10 @@ t.test('message events', async (t) => {
     await alice.post('/messages', { type: 'stream', to: 'general', topic: 'n', content: 'stream' });
     await bob.post('/messages', { type: 'direct', to: [aliceCreds.id], content: 'dm' });
     const messages = await narrowed.nextOfType('message');
-    t.strictSame(messages.map((e) => (e['message'] as Record<string, unknown>)['content']), ['<p>dm</p>']);
+    t.strictSame(
+      messages.map((e) => (e['message'] as Record<string, unknown>)['content']),
+      ['<p>dm</p>'],
+    );
   });
 
   t.test('all_public_streams receives public streams the user is not on, never private ones', async (t) => {
@@ -130,7 +149,10 @@ t.test('message events', async (t) => {
     await api.post('/messages', { type: 'stream', to: 'quiet', topic: 'p', content: 'public' });
     await alice.post('/messages', { type: 'stream', to: 'secret', topic: 'p', content: 'private' });
     const messages = await everything.nextOfType('message');
-    t.strictSame(messages.map((e) => (e['message'] as Record<string, unknown>)['display_recipient']), ['quiet']);
+    t.strictSame(
+      messages.map((e) => (e['message'] as Record<string, unknown>)['display_recipient']),
+      ['quiet'],
+    );
     t.strictSame(messages[0]?.['flags'], [], 'no per-user row: no flags');
   });
 

@@ -22,17 +22,21 @@ t.test('people events', async (t) => {
     const legacy = await EventReader.register(api.as(alice));
     const other = await EventReader.register(api);
     await api.as(alice).call('PATCH', '/settings', { default_language: 'fr', enable_sounds: false, dense_mode: true });
-    t.strictSame(await modern.nextPayloads(), [
-      { type: 'user_settings', op: 'update', property: 'default_language', value: 'fr', language_name: 'Français' },
-      { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
-    ], 'dense_mode was already true: no event');
+    t.strictSame(
+      await modern.nextPayloads(),
+      [
+        { type: 'user_settings', op: 'update', property: 'default_language', value: 'fr', language_name: 'Français' },
+        { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
+      ],
+      'dense_mode was already true: no event',
+    );
     t.strictSame(await legacy.nextPayloads(), [
       { type: 'user_settings', op: 'update', property: 'default_language', value: 'fr', language_name: 'Français' },
       { type: 'update_display_settings', user: alice.email, setting_name: 'default_language', setting: 'fr', language_name: 'Français' },
       { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
       { type: 'update_global_notifications', user: alice.email, notification_name: 'enable_sounds', setting: false },
     ]);
-    t.strictSame(await other.nextPayloads(), [], 'personal settings are nobody else\'s business');
+    t.strictSame(await other.nextPayloads(), [], "personal settings are nobody else's business");
   });
 
   t.test('a time zone change: user_settings for the user, realm_user for everyone', async (t) => {
@@ -41,7 +45,10 @@ t.test('people events', async (t) => {
     const other = await EventReader.register(api);
     await api.as(bob).call('PATCH', '/settings', { timezone: 'America/Denver' });
     const person = { type: 'realm_user', op: 'update', person: { user_id: bob.id, email: bob.email, timezone: 'America/Denver' } };
-    t.strictSame(await own.nextPayloads(), [{ type: 'user_settings', op: 'update', property: 'timezone', value: 'America/Denver' }, person]);
+    t.strictSame(await own.nextPayloads(), [
+      { type: 'user_settings', op: 'update', property: 'timezone', value: 'America/Denver' },
+      person,
+    ]);
     t.strictSame(await other.nextPayloads(), [person]);
   });
 
@@ -50,7 +57,9 @@ t.test('people events', async (t) => {
     const readers = await Promise.all(Object.values(viewers).map((v) => EventReader.register(api.as(v))));
     await api.as(carol).call('PATCH', '/settings', { full_name: 'Caroline' });
     for (const reader of readers) {
-      t.strictSame(await reader.nextPayloads(), [{ type: 'realm_user', op: 'update', person: { user_id: carol.id, full_name: 'Caroline' } }]);
+      t.strictSame(await reader.nextPayloads(), [
+        { type: 'realm_user', op: 'update', person: { user_id: carol.id, full_name: 'Caroline' } },
+      ]);
     }
   });
 
@@ -59,7 +68,11 @@ t.test('people events', async (t) => {
     let previous = 1;
     for (const visibility of [2, 3, 5, 4, 1]) {
       const readers = Object.fromEntries(
-        await Promise.all(Object.entries(viewers).map(async ([name, v]) => [name, await EventReader.register(api.as(v), { event_types: ['realm_user'] })] as const)),
+        await Promise.all(
+          Object.entries(viewers).map(
+            async ([name, v]) => [name, await EventReader.register(api.as(v), { event_types: ['realm_user'] })] as const,
+          ),
+        ),
       );
       const res = await api.as(dora).call('PATCH', '/settings', { email_address_visibility: visibility });
       t.equal(res.status, 200);
@@ -72,8 +85,16 @@ t.test('people events', async (t) => {
         const expected: Payload[] = [];
         if (apiEmailChanged) expected.push({ user_id: dora.id, new_email: visibility === 1 ? dora.email : hiddenAddress(dora.id) });
         if (saw !== sees) expected.push({ user_id: dora.id, delivery_email: sees ? dora.email : null });
-        t.strictSame(persons.filter((p) => !('avatar_source' in p)), expected, label);
-        t.equal(persons.some((p) => 'avatar_source' in p), saw !== sees, `${label}: an avatar update exactly when the view changed`);
+        t.strictSame(
+          persons.filter((p) => !('avatar_source' in p)),
+          expected,
+          label,
+        );
+        t.equal(
+          persons.some((p) => 'avatar_source' in p),
+          saw !== sees,
+          `${label}: an avatar update exactly when the view changed`,
+        );
       }
       previous = visibility;
     }
@@ -88,7 +109,11 @@ t.test('people events', async (t) => {
     for (const visibility of [1, 2, 3, 4, 5]) {
       await setDefault(visibility);
       const readers = Object.fromEntries(
-        await Promise.all(Object.entries(viewers).map(async ([name, v]) => [name, await EventReader.register(api.as(v), { event_types: ['realm_user'] })] as const)),
+        await Promise.all(
+          Object.entries(viewers).map(
+            async ([name, v]) => [name, await EventReader.register(api.as(v), { event_types: ['realm_user'] })] as const,
+          ),
+        ),
       );
       const email = `new${visibility}-${process.pid}@example.com`;
       const created = await api.post('/users', { email, password: 'new-user-secret', full_name: `New ${visibility}` });
@@ -98,12 +123,22 @@ t.test('people events', async (t) => {
         const sees = viewer.role <= (MAX_ROLE_SEEING[visibility] as number);
         const adds = (await (readers[name] as EventReader).nextPayloads()).filter((e) => e['op'] === 'add');
         t.equal(adds.length, 1, `default ${visibility}, ${name}: one add`);
-        hasFields(t, adds[0]?.['person'], { user_id: id, email: apiEmail, delivery_email: sees ? email : null }, `default ${visibility}, ${name}`);
-        if (!sees) t.match((adds[0]?.['person'] as Payload)['avatar_url'], /^https:\/\//, `default ${visibility}, ${name}: a URL, not computable`);
+        hasFields(
+          t,
+          adds[0]?.['person'],
+          { user_id: id, email: apiEmail, delivery_email: sees ? email : null },
+          `default ${visibility}, ${name}`,
+        );
+        if (!sees)
+          t.match((adds[0]?.['person'] as Payload)['avatar_url'], /^https:\/\//, `default ${visibility}, ${name}: a URL, not computable`);
       }
       const key = String((await api.as(null).post('/fetch_api_key', { username: email, password: 'new-user-secret' })).body['api_key']);
       const state = (await api.as({ email: apiEmail, key }).post('/register', { fetch_event_types: ['user_settings'] })).body;
-      t.equal((state['user_settings'] as Payload)['email_address_visibility'], visibility, `default ${visibility}: the new user starts with it`);
+      t.equal(
+        (state['user_settings'] as Payload)['email_address_visibility'],
+        visibility,
+        `default ${visibility}: the new user starts with it`,
+      );
     }
   });
 
@@ -117,9 +152,16 @@ t.test('people events', async (t) => {
     const confirmed = await api.as(null).get(await emailConfirmationPath(server, fay.id));
     t.equal(confirmed.status, 200, confirmed.text);
     const forMember = (await member.nextPayloads()).map((e) => e['person']);
-    t.strictSame(forMember.filter((p) => !('avatar_source' in (p as Payload))), [{ user_id: fay.id, delivery_email: `fay-new-${process.pid}@example.org` }]);
+    t.strictSame(
+      forMember.filter((p) => !('avatar_source' in (p as Payload))),
+      [{ user_id: fay.id, delivery_email: `fay-new-${process.pid}@example.org` }],
+    );
     const forGuest = (await guest.nextPayloads()).map((e) => e['person'] as Payload);
-    t.strictSame(forGuest.filter((p) => !('avatar_source' in p)), [], 'the API email stays the hidden address; the guest sees no email');
+    t.strictSame(
+      forGuest.filter((p) => !('avatar_source' in p)),
+      [],
+      'the API email stays the hidden address; the guest sees no email',
+    );
     t.equal(forGuest.length, 1, 'only the new picture URL');
   });
 });

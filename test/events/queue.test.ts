@@ -23,7 +23,13 @@ function abandonablePoll(baseUrl: string, auth: Credentials, queueId: string): {
   let abort = (): void => undefined;
   const settled = new Promise<string>((resolve) => {
     const req = http.request(
-      { hostname: url.hostname, port: url.port, path: `/api/v1/events?${query}`, headers: { Authorization: basicAuth(auth) }, agent: false },
+      {
+        hostname: url.hostname,
+        port: url.port,
+        path: `/api/v1/events?${query}`,
+        headers: { Authorization: basicAuth(auth) },
+        agent: false,
+      },
       (res) => res.resume().on('end', () => resolve('answered')),
     );
     req.on('error', () => resolve('aborted'));
@@ -50,13 +56,23 @@ t.test('the event queue', async (t) => {
     const queueId = await register(api);
     const res = await api.get('/events', { queue_id: queueId });
     t.equal(res.status, 400);
-    t.strictSame(res.body, { result: 'error', msg: "Missing 'last_event_id' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'last_event_id' });
+    t.strictSame(res.body, {
+      result: 'error',
+      msg: "Missing 'last_event_id' argument",
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'last_event_id',
+    });
   });
 
   t.test('an unknown queue is BAD_EVENT_QUEUE_ID with the queue_id', async (t) => {
     const res = await api.get('/events', { queue_id: 'no-such-queue', last_event_id: -1 });
     t.equal(res.status, 400);
-    t.strictSame(res.body, { result: 'error', msg: 'Bad event queue ID: no-such-queue', code: 'BAD_EVENT_QUEUE_ID', queue_id: 'no-such-queue' });
+    t.strictSame(res.body, {
+      result: 'error',
+      msg: 'Bad event queue ID: no-such-queue',
+      code: 'BAD_EVENT_QUEUE_ID',
+      queue_id: 'no-such-queue',
+    });
   });
 
   t.test("another user's queue is as unknown as a missing one, to read and to delete", async (t) => {
@@ -74,9 +90,19 @@ t.test('the event queue', async (t) => {
   t.test('a register narrow the queue cannot apply is BAD_NARROW', async (t) => {
     const unknown = await api.post('/register', { narrow: [['search', 'deploy']] });
     t.equal(unknown.status, 400);
-    t.strictSame(unknown.body, { result: 'error', msg: 'Invalid narrow operator: unknown operator search', code: 'BAD_NARROW', desc: 'unknown operator search' });
+    t.strictSame(unknown.body, {
+      result: 'error',
+      msg: 'Invalid narrow operator: unknown operator search',
+      code: 'BAD_NARROW',
+      desc: 'unknown operator search',
+    });
     const badIs = await api.post('/register', { narrow: [['is', 'sparkly']] });
-    t.strictSame(badIs.body, { result: 'error', msg: "Invalid narrow operator: unknown 'is' operand sparkly", code: 'BAD_NARROW', desc: "unknown 'is' operand sparkly" });
+    t.strictSame(badIs.body, {
+      result: 'error',
+      msg: "Invalid narrow operator: unknown 'is' operand sparkly",
+      code: 'BAD_NARROW',
+      desc: "unknown 'is' operand sparkly",
+    });
   });
 
   t.test('register answers a queue with no events yet', async (t) => {
@@ -136,7 +162,11 @@ t.test('the event queue', async (t) => {
       queueIds.map(() => 200),
     );
     const messageIds = answers.map((res) => (events(res.body)[0]?.['message'] as Record<string, unknown> | undefined)?.['id']);
-    t.strictSame(messageIds, queueIds.map(() => sent.body['id']), 'every poll got the message');
+    t.strictSame(
+      messageIds,
+      queueIds.map(() => sent.body['id']),
+      'every poll got the message',
+    );
     await Promise.all(queueIds.map((queueId, i) => (clients[i] as ApiClient).call('DELETE', '/events', { queue_id: queueId }, 'query')));
   });
 

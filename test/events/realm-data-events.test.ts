@@ -34,7 +34,11 @@ t.test('events of realm data and personal data', async (t) => {
     const aliceQueue = await EventReader.register(alice);
     const bobQueue = await EventReader.register(bob);
     await alice.post('/users/me/alert_words', { alert_words: ['pear', 'apple'] });
-    t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'alert_words', alert_words: ['pear', 'apple'] }], 'in the order GET returns them');
+    t.strictSame(
+      await aliceQueue.nextPayloads(),
+      [{ type: 'alert_words', alert_words: ['pear', 'apple'] }],
+      'in the order GET returns them',
+    );
     await alice.call('DELETE', '/users/me/alert_words', { alert_words: ['pear'] });
     t.strictSame(await aliceQueue.nextPayloads(), [{ type: 'alert_words', alert_words: ['apple'] }]);
     t.strictSame(await bobQueue.nextPayloads(), []);
@@ -42,14 +46,25 @@ t.test('events of realm data and personal data', async (t) => {
 
   t.test('a new user group is sent whole to every user', async (t) => {
     const bobQueue = await EventReader.register(bob);
-    const res = await alice.post('/user_groups/create', { name: 'gardeners', description: 'Green thumbs', members: [aliceCreds.id, bobCreds.id] });
+    const res = await alice.post('/user_groups/create', {
+      name: 'gardeners',
+      description: 'Green thumbs',
+      members: [aliceCreds.id, bobCreds.id],
+    });
     t.equal(res.status, 200);
     const [event] = await bobQueue.nextPayloads();
     const group = event?.['group'] as Record<string, unknown>;
     t.strictSame(event, {
       type: 'user_group',
       op: 'add',
-      group: { id: group['id'], name: 'gardeners', description: 'Green thumbs', members: [aliceCreds.id, bobCreds.id], direct_subgroup_ids: [], is_system_group: false },
+      group: {
+        id: group['id'],
+        name: 'gardeners',
+        description: 'Green thumbs',
+        members: [aliceCreds.id, bobCreds.id],
+        direct_subgroup_ids: [],
+        is_system_group: false,
+      },
     });
     t.type(group['id'], 'number');
   });
@@ -58,7 +73,13 @@ t.test('events of realm data and personal data', async (t) => {
     const aliceQueue = await EventReader.register(alice);
     const bobQueue = await EventReader.register(bob);
     const later = Math.floor(Date.now() / 1000) + 3600;
-    const created = await alice.post('/scheduled_messages', { type: 'stream', to: general, topic: 'plans', content: 'soon *enough*', scheduled_delivery_timestamp: later });
+    const created = await alice.post('/scheduled_messages', {
+      type: 'stream',
+      to: general,
+      topic: 'plans',
+      content: 'soon *enough*',
+      scheduled_delivery_timestamp: later,
+    });
     t.equal(created.status, 200, created.text);
     const id = created.body['scheduled_message_id'] as number;
     const object = {

@@ -45,13 +45,46 @@ t.test('POST /register', async (t) => {
     const res = await register(api);
     t.equal(res.status, 200);
     for (const key of [
-      'queue_id', 'last_event_id', 'service_feature_level', 'service_version', 'service_merge_base', 'alert_words',
-      'custom_profile_fields', 'custom_profile_field_types', 'realm_default_streams', 'realm_default_stream_groups',
-      'stop_words', 'user_status', 'user_settings', 'realm_name', 'max_message_length', 'realm_users', 'realm_non_active_users',
-      'cross_realm_bots', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams', 'max_message_id', 'unread_msgs',
-      'starred_messages', 'user_topics', 'realm_linkifiers', 'realm_filters', 'realm_playgrounds', 'realm_emoji',
-      'realm_user_groups', 'recent_private_conversations', 'presences', 'server_timestamp', 'drafts', 'scheduled_messages',
-      'muted_users', 'realm_user_settings_defaults', 'realm_domains', 'realm_bots',
+      'queue_id',
+      'last_event_id',
+      'service_feature_level',
+      'service_version',
+      'service_merge_base',
+      'alert_words',
+      'custom_profile_fields',
+      'custom_profile_field_types',
+      'realm_default_streams',
+      'realm_default_stream_groups',
+      'stop_words',
+      'user_status',
+      'user_settings',
+      'realm_name',
+      'max_message_length',
+      'realm_users',
+      'realm_non_active_users',
+      'cross_realm_bots',
+      'subscriptions',
+      'unsubscribed',
+      'never_subscribed',
+      'streams',
+      'max_message_id',
+      'unread_msgs',
+      'starred_messages',
+      'user_topics',
+      'realm_linkifiers',
+      'realm_filters',
+      'realm_playgrounds',
+      'realm_emoji',
+      'realm_user_groups',
+      'recent_private_conversations',
+      'presences',
+      'server_timestamp',
+      'drafts',
+      'scheduled_messages',
+      'muted_users',
+      'realm_user_settings_defaults',
+      'realm_domains',
+      'realm_bots',
     ]) {
       t.ok(key in res.body, key);
     }
@@ -64,7 +97,14 @@ t.test('POST /register', async (t) => {
   t.test('fetch_event_types picks the keys; event_types is the fallback; null counts as absent', async (t) => {
     const only = await register(api, { fetch_event_types: ['alert_words', 'no_such_type'], event_types: ['message'] });
     t.strictSame(Object.keys(only.body).sort(), [
-      'alert_words', 'last_event_id', 'msg', 'queue_id', 'result', 'service_feature_level', 'service_merge_base', 'service_version',
+      'alert_words',
+      'last_event_id',
+      'msg',
+      'queue_id',
+      'result',
+      'service_feature_level',
+      'service_merge_base',
+      'service_version',
     ]);
     const fallback = await register(api, { event_types: ['message'], fetch_event_types: 'null' });
     t.ok('max_message_id' in fallback.body);
@@ -91,8 +131,14 @@ t.test('POST /register', async (t) => {
     t.equal(body['event_queue_longpoll_timeout_seconds'], 90);
     t.equal(body['service_plan_is_not_limited'], true);
     // neutral names only (SPEC naming note): each vendor-prefixed key has its service_ form
-    t.strictSame(Object.keys(body).filter((key) => key.endsWith('_plan_is_not_limited')), ['service_plan_is_not_limited']);
-    t.strictSame(Object.keys(body).filter((key) => key.endsWith('_feature_level')), ['service_feature_level']);
+    t.strictSame(
+      Object.keys(body).filter((key) => key.endsWith('_plan_is_not_limited')),
+      ['service_plan_is_not_limited'],
+    );
+    t.strictSame(
+      Object.keys(body).filter((key) => key.endsWith('_feature_level')),
+      ['service_feature_level'],
+    );
     await updateRealm(api, REALM_DEFAULTS);
   });
 
@@ -120,11 +166,17 @@ t.test('POST /register', async (t) => {
     const res = await register(api.as(alice), { fetch_event_types: ['realm_user'] });
     const users = res.body['realm_users'] as Body[];
     const ids = users.map((u) => u['user_id'] as number);
-    t.strictSame(ids, [...ids].sort((a, b) => a - b));
+    t.strictSame(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    );
     t.ok(ids.includes(alice.id));
     t.notOk(ids.includes(bob.id));
     t.notOk('is_active' in (users[0] as Body));
-    t.strictSame((res.body['realm_non_active_users'] as Body[]).map((u) => u['user_id']), [bob.id]);
+    t.strictSame(
+      (res.body['realm_non_active_users'] as Body[]).map((u) => u['user_id']),
+      [bob.id],
+    );
     const bots = res.body['cross_realm_bots'] as Body[];
     t.equal(bots[0]?.['is_system_bot'], true);
     t.equal(res.body['user_id'], alice.id);
@@ -151,7 +203,10 @@ t.test('POST /register', async (t) => {
     t.ok((general['subscribers'] as number[]).includes(alice.id));
     const never = res.body['never_subscribed'] as Body[];
     t.ok(never.some((s) => s['stream_id'] === opsId));
-    t.notOk(never.some((s) => s['stream_id'] === hiddenId), 'private streams stay hidden from members');
+    t.notOk(
+      never.some((s) => s['stream_id'] === hiddenId),
+      'private streams stay hidden from members',
+    );
     t.strictSame(res.body['unsubscribed'], []);
     const streams = (res.body['streams'] as Body[]).map((s) => s['stream_id']);
     t.ok(streams.includes(opsId));
@@ -165,7 +220,10 @@ t.test('POST /register', async (t) => {
     t.notOk('subscribers' in plain);
     await api.as(alice).call('DELETE', '/users/me/subscriptions', { subscriptions: ['general'] }, 'query');
     const left = await register(api.as(alice), { fetch_event_types: ['subscription'] });
-    t.strictSame((left.body['unsubscribed'] as Body[]).map((s) => s['name']), ['general']);
+    t.strictSame(
+      (left.body['unsubscribed'] as Body[]).map((s) => s['name']),
+      ['general'],
+    );
     await api.as(alice).post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
   });
 
@@ -197,26 +255,39 @@ t.test('POST /register', async (t) => {
     await api.as(alice).post('/users/me/alert_words', { alert_words: ['deploy'] });
     const linkifier = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' });
     const at = Math.floor(Date.now() / 1000) + 3600;
-    const scheduled = await api.as(alice).post('/scheduled_messages', { type: 'stream', to: await streamIdOf(api, 'general'), topic: 'later', content: 'soon', scheduled_delivery_timestamp: at });
+    const scheduled = await api
+      .as(alice)
+      .post('/scheduled_messages', {
+        type: 'stream',
+        to: await streamIdOf(api, 'general'),
+        topic: 'later',
+        content: 'soon',
+        scheduled_delivery_timestamp: at,
+      });
     t.equal(scheduled.status, 200, scheduled.text);
     await api.post('/user_groups/create', { name: 'ops team', description: 'on call', members: [alice.id] });
     const types = ['alert_words', 'realm_linkifiers', 'realm_filters', 'scheduled_messages', 'realm_user_groups'];
     const res = await register(api.as(alice), { fetch_event_types: types, client_capabilities: { linkifier_url_template: true } });
     t.strictSame(res.body['alert_words'], ['deploy']);
-    t.strictSame(res.body['realm_linkifiers'], [{ id: linkifier.body['id'], pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' }]);
+    t.strictSame(res.body['realm_linkifiers'], [
+      { id: linkifier.body['id'], pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' },
+    ]);
     t.strictSame(res.body['realm_filters'], []);
     const listed = await api.as(alice).get('/scheduled_messages');
     t.strictSame(res.body['scheduled_messages'], listed.body['scheduled_messages']);
     t.equal((res.body['scheduled_messages'] as Body[]).length, 1);
     const groups = res.body['realm_user_groups'] as Body[];
-    t.strictSame(groups.find((g) => g['name'] === 'ops team'), {
-      id: (groups.find((g) => g['name'] === 'ops team') as Body)['id'],
-      name: 'ops team',
-      description: 'on call',
-      members: [alice.id],
-      direct_subgroup_ids: [],
-      is_system_group: false,
-    });
+    t.strictSame(
+      groups.find((g) => g['name'] === 'ops team'),
+      {
+        id: (groups.find((g) => g['name'] === 'ops team') as Body)['id'],
+        name: 'ops team',
+        description: 'on call',
+        members: [alice.id],
+        direct_subgroup_ids: [],
+        is_system_group: false,
+      },
+    );
     const without = await register(api.as(alice), { fetch_event_types: ['realm_linkifiers'] });
     t.strictSame(without.body['realm_linkifiers'], [], 'empty without linkifier_url_template');
   });
@@ -244,13 +315,20 @@ t.test('POST /register', async (t) => {
     t.strictSame(avatar.body, { result: 'error', msg: "Invalid 'client_extavatar' parameter for anonymous request", code: 'BAD_REQUEST' });
     const subscribers = await register(anon, { include_subscribers: true });
     t.equal(subscribers.status, 400);
-    t.strictSame(subscribers.body, { result: 'error', msg: "Invalid 'include_subscribers' parameter for anonymous request", code: 'BAD_REQUEST' });
+    t.strictSame(subscribers.body, {
+      result: 'error',
+      msg: "Invalid 'include_subscribers' parameter for anonymous request",
+      code: 'BAD_REQUEST',
+    });
     const showcase = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'showcase' }], is_web_public: true });
     t.equal(showcase.status, 200, showcase.text);
     const res = await register(anon);
     t.equal(res.status, 200, res.text);
     t.equal(res.body['queue_id'], null);
-    t.strictSame((res.body['streams'] as Body[]).map((s) => s['name']), ['showcase']);
+    t.strictSame(
+      (res.body['streams'] as Body[]).map((s) => s['name']),
+      ['showcase'],
+    );
     t.notOk('user_settings' in res.body);
     t.notOk('realm_users' in res.body);
     t.notOk('alert_words' in res.body);

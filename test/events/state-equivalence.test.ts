@@ -67,11 +67,16 @@ t.test('register state + events = a fresh register', async (t) => {
   let fieldId = 0;
   const at = Math.floor(Date.now() / 1000) + 3600;
   const cases: Case[] = [
-    { name: 'a stream message mentioning everyone', keys: MESSAGE_KEYS, act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')) },
+    {
+      name: 'a stream message mentioning everyone',
+      keys: MESSAGE_KEYS,
+      act: async () => (lastSent = await sendToStream(owner, 'general', 'plans', '@**all** hi')),
+    },
     {
       name: 'a direct message',
       keys: MESSAGE_KEYS,
-      act: async () => (lastSent = (await owner.post('/messages', { type: 'direct', to: [aliceCredentials.id], content: 'psst' })).body['id'] as number),
+      act: async () =>
+        (lastSent = (await owner.post('/messages', { type: 'direct', to: [aliceCredentials.id], content: 'psst' })).body['id'] as number),
     },
     {
       name: 'a group direct message sent by the user',
@@ -88,9 +93,21 @@ t.test('register state + events = a fresh register', async (t) => {
       },
     },
     { name: 'a reaction', keys: MESSAGE_KEYS, act: () => owner.post(`/messages/${lastSent}/reactions`, { emoji_name: 'smile' }) },
-    { name: 'starring', keys: ['starred_messages'], act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'add', flag: 'starred' }) },
-    { name: 'marking unread as read', keys: ['unread_msgs'], act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'add', flag: 'read' }) },
-    { name: 'marking read as unread', keys: ['unread_msgs'], act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'remove', flag: 'read' }) },
+    {
+      name: 'starring',
+      keys: ['starred_messages'],
+      act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'add', flag: 'starred' }),
+    },
+    {
+      name: 'marking unread as read',
+      keys: ['unread_msgs'],
+      act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'add', flag: 'read' }),
+    },
+    {
+      name: 'marking read as unread',
+      keys: ['unread_msgs'],
+      act: () => alice.post('/messages/flags', { messages: [lastSent], op: 'remove', flag: 'read' }),
+    },
     { name: 'deleting a message', keys: ['unread_msgs', 'starred_messages'], act: () => owner.call('DELETE', `/messages/${lastSent}`) },
     { name: 'marking everything as read', keys: ['unread_msgs'], act: () => alice.post('/mark_all_as_read') },
     {
@@ -120,28 +137,63 @@ t.test('register state + events = a fresh register', async (t) => {
           ],
         }),
     },
-    { name: 'muting a topic', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 1 }) },
-    { name: 'unmuting a topic', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 2 }) },
-    { name: 'removing a topic policy', keys: ['user_topics'], act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 0 }) },
-    { name: 'adding a default stream', keys: ['realm_default_streams'], act: async () => owner.post('/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
-    { name: 'removing a default stream', keys: ['realm_default_streams'], act: async () => owner.call('DELETE', '/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }) },
+    {
+      name: 'muting a topic',
+      keys: ['user_topics'],
+      act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 1 }),
+    },
+    {
+      name: 'unmuting a topic',
+      keys: ['user_topics'],
+      act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 2 }),
+    },
+    {
+      name: 'removing a topic policy',
+      keys: ['user_topics'],
+      act: async () => alice.post('/user_topics', { stream_id: await streamIdOf(owner, 'lounge'), topic: 'noise', visibility_policy: 0 }),
+    },
+    {
+      name: 'adding a default stream',
+      keys: ['realm_default_streams'],
+      act: async () => owner.post('/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }),
+    },
+    {
+      name: 'removing a default stream',
+      keys: ['realm_default_streams'],
+      act: async () => owner.call('DELETE', '/default_streams', { stream_id: await streamIdOf(owner, 'lounge') }),
+    },
     {
       name: 'creating a default stream group',
       keys: ['realm_default_stream_groups'],
-      act: () => owner.post('/default_stream_groups/create', { group_name: 'starter', description: 'first steps', stream_names: ['lounge'] }),
+      act: () =>
+        owner.post('/default_stream_groups/create', { group_name: 'starter', description: 'first steps', stream_names: ['lounge'] }),
     },
     {
       name: 'renaming a default stream group',
       keys: ['realm_default_stream_groups'],
       act: async () => {
-        const groups = (await alice.post('/register', { event_types: ['default_stream_groups'] })).body['realm_default_stream_groups'] as { id: number }[];
+        const groups = (await alice.post('/register', { event_types: ['default_stream_groups'] })).body['realm_default_stream_groups'] as {
+          id: number;
+        }[];
         return owner.call('PATCH', `/default_stream_groups/${groups[0]?.id ?? 0}`, { new_group_name: 'starters' });
       },
     },
-    { name: 'a new user group', keys: ['realm_user_groups'], act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }) },
+    {
+      name: 'a new user group',
+      keys: ['realm_user_groups'],
+      act: () => owner.post('/user_groups/create', { name: 'crew', description: 'the crew', members: [aliceCredentials.id] }),
+    },
     // Every user_group op (api-notes §d).
-    { name: 'renaming a user group', keys: ['realm_user_groups'], act: async () => owner.call('PATCH', `/user_groups/${await groupId('crew')}`, { name: 'team', description: 'the team' }) },
-    { name: 'adding and removing group members', keys: ['realm_user_groups'], act: async () => owner.post(`/user_groups/${await groupId('team')}/members`, { add: [bob.id], delete: [aliceCredentials.id] }) },
+    {
+      name: 'renaming a user group',
+      keys: ['realm_user_groups'],
+      act: async () => owner.call('PATCH', `/user_groups/${await groupId('crew')}`, { name: 'team', description: 'the team' }),
+    },
+    {
+      name: 'adding and removing group members',
+      keys: ['realm_user_groups'],
+      act: async () => owner.post(`/user_groups/${await groupId('team')}/members`, { add: [bob.id], delete: [aliceCredentials.id] }),
+    },
     {
       name: 'adding a subgroup',
       keys: ['realm_user_groups'],
@@ -150,7 +202,11 @@ t.test('register state + events = a fresh register', async (t) => {
         return owner.post(`/user_groups/${await groupId('team')}/subgroups`, { add: [await groupId('subcrew')] });
       },
     },
-    { name: 'removing a subgroup', keys: ['realm_user_groups'], act: async () => owner.post(`/user_groups/${await groupId('team')}/subgroups`, { delete: [await groupId('subcrew')] }) },
+    {
+      name: 'removing a subgroup',
+      keys: ['realm_user_groups'],
+      act: async () => owner.post(`/user_groups/${await groupId('team')}/subgroups`, { delete: [await groupId('subcrew')] }),
+    },
     {
       name: 'deleting a user group that is a subgroup',
       keys: ['realm_user_groups'],
@@ -159,47 +215,112 @@ t.test('register state + events = a fresh register', async (t) => {
         return owner.call('DELETE', `/user_groups/${await groupId('subcrew')}`);
       },
     },
-    { name: 'adding alert words', keys: ['alert_words'], act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }) },
-    { name: 'removing an alert word', keys: ['alert_words'], act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }) },
+    {
+      name: 'adding alert words',
+      keys: ['alert_words'],
+      act: () => alice.post('/users/me/alert_words', { alert_words: ['deploy', 'outage'] }),
+    },
+    {
+      name: 'removing an alert word',
+      keys: ['alert_words'],
+      act: () => alice.call('DELETE', '/users/me/alert_words', { alert_words: ['deploy'] }),
+    },
     {
       name: 'adding a linkifier',
       keys: ['realm_linkifiers'],
-      act: async () => (linkifierId = (await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' })).body['id'] as number),
+      act: async () =>
+        (linkifierId = (await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' })).body[
+          'id'
+        ] as number),
     },
-    { name: 'editing a linkifier', keys: ['realm_linkifiers'], act: () => owner.call('PATCH', `/realm/filters/${linkifierId}`, { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' }) },
+    {
+      name: 'editing a linkifier',
+      keys: ['realm_linkifiers'],
+      act: () =>
+        owner.call('PATCH', `/realm/filters/${linkifierId}`, { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://t.example/{id}' }),
+    },
     { name: 'removing a linkifier', keys: ['realm_linkifiers'], act: () => owner.call('DELETE', `/realm/filters/${linkifierId}`) },
     {
       name: 'scheduling a message',
       keys: ['scheduled_messages'],
       act: async () =>
-        (scheduledId = (await alice.post('/scheduled_messages', { type: 'stream', to: generalId, topic: 'later', content: 'soon', scheduled_delivery_timestamp: at })).body['scheduled_message_id'] as number),
+        (scheduledId = (
+          await alice.post('/scheduled_messages', {
+            type: 'stream',
+            to: generalId,
+            topic: 'later',
+            content: 'soon',
+            scheduled_delivery_timestamp: at,
+          })
+        ).body['scheduled_message_id'] as number),
     },
-    { name: 'editing a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }) },
-    { name: 'deleting a scheduled message', keys: ['scheduled_messages'], act: () => alice.call('DELETE', `/scheduled_messages/${scheduledId}`) },
+    {
+      name: 'editing a scheduled message',
+      keys: ['scheduled_messages'],
+      act: () => alice.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }),
+    },
+    {
+      name: 'deleting a scheduled message',
+      keys: ['scheduled_messages'],
+      act: () => alice.call('DELETE', `/scheduled_messages/${scheduledId}`),
+    },
     // Drafts (api-notes §d drafts add/update/remove).
     {
       name: 'creating drafts',
       keys: ['drafts'],
       act: async () =>
-        (draftId = ((await alice.post('/drafts', { drafts: [{ type: 'stream', to: [generalId], topic: 'idea', content: 'maybe', timestamp: 1600000000 }, { type: '', to: [], topic: '', content: 'loose' }] })).body['ids'] as number[])[0] ?? 0),
+        (draftId =
+          (
+            (
+              await alice.post('/drafts', {
+                drafts: [
+                  { type: 'stream', to: [generalId], topic: 'idea', content: 'maybe', timestamp: 1600000000 },
+                  { type: '', to: [], topic: '', content: 'loose' },
+                ],
+              })
+            ).body['ids'] as number[]
+          )[0] ?? 0),
     },
-    { name: 'editing a draft', keys: ['drafts'], act: () => alice.call('PATCH', `/drafts/${draftId}`, { draft: { type: 'private', to: [bob.id], topic: '', content: 'ask bob' } }) },
+    {
+      name: 'editing a draft',
+      keys: ['drafts'],
+      act: () => alice.call('PATCH', `/drafts/${draftId}`, { draft: { type: 'private', to: [bob.id], topic: '', content: 'ask bob' } }),
+    },
     { name: 'deleting a draft', keys: ['drafts'], act: () => alice.call('DELETE', `/drafts/${draftId}`) },
     {
       name: 'adding a code playground',
       keys: ['realm_playgrounds'],
-      act: async () => (playgroundId = (await owner.post('/realm/playgrounds', { name: 'Run it', lexer_language: 'Python', url_prefix: 'https://run.example.com/?code=' })).body['id'] as number),
+      act: async () =>
+        (playgroundId = (
+          await owner.post('/realm/playgrounds', { name: 'Run it', lexer_language: 'Python', url_prefix: 'https://run.example.com/?code=' })
+        ).body['id'] as number),
     },
-    { name: 'removing a code playground', keys: ['realm_playgrounds'], act: () => owner.call('DELETE', `/realm/playgrounds/${playgroundId}`) },
+    {
+      name: 'removing a code playground',
+      keys: ['realm_playgrounds'],
+      act: () => owner.call('DELETE', `/realm/playgrounds/${playgroundId}`),
+    },
     // Custom profile fields and values (api-notes §d custom_profile_fields, realm_user update).
     {
       name: 'creating a custom profile field',
       keys: ['custom_profile_fields', 'realm_users'],
       act: async () => (fieldId = (await owner.post('/realm/profile_fields', { name: 'Motto', field_type: 1 })).body['id'] as number),
     },
-    { name: 'setting a profile value', keys: ['realm_users'], act: () => alice.call('PATCH', '/users/me/profile_data', { data: [{ id: fieldId, value: 'Carpe *diem*' }] }) },
-    { name: 'removing a profile value', keys: ['realm_users'], act: () => alice.call('DELETE', '/users/me/profile_data', { data: [fieldId] }) },
-    { name: 'editing a custom profile field', keys: ['custom_profile_fields'], act: () => owner.call('PATCH', `/realm/profile_fields/${fieldId}`, { hint: 'Short' }) },
+    {
+      name: 'setting a profile value',
+      keys: ['realm_users'],
+      act: () => alice.call('PATCH', '/users/me/profile_data', { data: [{ id: fieldId, value: 'Carpe *diem*' }] }),
+    },
+    {
+      name: 'removing a profile value',
+      keys: ['realm_users'],
+      act: () => alice.call('DELETE', '/users/me/profile_data', { data: [fieldId] }),
+    },
+    {
+      name: 'editing a custom profile field',
+      keys: ['custom_profile_fields'],
+      act: () => owner.call('PATCH', `/realm/profile_fields/${fieldId}`, { hint: 'Short' }),
+    },
     {
       name: 'reordering custom profile fields',
       keys: ['custom_profile_fields'],
@@ -257,14 +378,22 @@ t.test('register state + events = a fresh register', async (t) => {
       act: async () => owner.call('DELETE', `/streams/${await streamIdOf(owner, 'parlour')}`),
     },
     // Realm emoji and avatars
-    { name: 'adding a realm emoji', keys: ['realm_emoji'], act: () => postFiles(server.baseUrl, '/realm/emoji/tada_cat', server.owner, tinyPng) },
+    {
+      name: 'adding a realm emoji',
+      keys: ['realm_emoji'],
+      act: () => postFiles(server.baseUrl, '/realm/emoji/tada_cat', server.owner, tinyPng),
+    },
     { name: 'deactivating a realm emoji', keys: ['realm_emoji'], act: () => owner.call('DELETE', '/realm/emoji/tada_cat') },
     {
       name: 'the user uploading an avatar',
       keys: ['realm_users', 'avatar_source', 'avatar_url', 'avatar_url_medium'],
       act: () => postFiles(server.baseUrl, '/users/me/avatar', aliceCredentials, tinyPng),
     },
-    { name: 'another user uploading an avatar', keys: ['realm_users'], act: () => postFiles(server.baseUrl, '/users/me/avatar', bob, tinyPng) },
+    {
+      name: 'another user uploading an avatar',
+      keys: ['realm_users'],
+      act: () => postFiles(server.baseUrl, '/users/me/avatar', bob, tinyPng),
+    },
     { name: 'another user deleting their avatar', keys: ['realm_users'], act: () => owner.as(bob).call('DELETE', '/users/me/avatar') },
     // Roles, renames, muting, bots, deactivation.
     {
@@ -275,8 +404,16 @@ t.test('register state + events = a fresh register', async (t) => {
         return owner.call('PATCH', `/users/${aliceCredentials.id}`, { role: 600 });
       },
     },
-    { name: 'the user promoted back to member', keys: ['realm_users', 'realm_user_groups', 'streams'], act: () => owner.call('PATCH', `/users/${aliceCredentials.id}`, { role: 400 }) },
-    { name: 'another user made a moderator', keys: ['realm_users', 'realm_user_groups'], act: () => owner.call('PATCH', `/users/${bob.id}`, { role: 300 }) },
+    {
+      name: 'the user promoted back to member',
+      keys: ['realm_users', 'realm_user_groups', 'streams'],
+      act: () => owner.call('PATCH', `/users/${aliceCredentials.id}`, { role: 400 }),
+    },
+    {
+      name: 'another user made a moderator',
+      keys: ['realm_users', 'realm_user_groups'],
+      act: () => owner.call('PATCH', `/users/${bob.id}`, { role: 300 }),
+    },
     { name: 'another user renamed', keys: ['realm_users'], act: () => owner.call('PATCH', `/users/${bob.id}`, { full_name: 'Bobby' }) },
     {
       name: 'muting a user with unread messages',
@@ -292,10 +429,26 @@ t.test('register state + events = a fresh register', async (t) => {
       keys: ['realm_users', 'realm_bots', 'realm_user_groups'],
       act: async () => (botId = (await alice.post('/bots', { full_name: 'Alice bot', short_name: 'alicebot' })).body['user_id'] as number),
     },
-    { name: 'the user renaming their bot', keys: ['realm_users', 'realm_bots'], act: () => alice.call('PATCH', `/bots/${botId}`, { full_name: 'Alice helper', default_sending_stream: 'general' }) },
-    { name: 'the user giving their bot away', keys: ['realm_users', 'realm_bots'], act: () => alice.call('PATCH', `/bots/${botId}`, { bot_owner_id: bob.id }) },
-    { name: 'another user deactivated', keys: ['realm_users', 'realm_non_active_users', 'subscriptions', 'never_subscribed'], act: () => owner.call('DELETE', `/users/${bob.id}`) },
-    { name: 'another user reactivated', keys: ['realm_users', 'realm_non_active_users', 'subscriptions', 'never_subscribed'], act: () => owner.post(`/users/${bob.id}/reactivate`) },
+    {
+      name: 'the user renaming their bot',
+      keys: ['realm_users', 'realm_bots'],
+      act: () => alice.call('PATCH', `/bots/${botId}`, { full_name: 'Alice helper', default_sending_stream: 'general' }),
+    },
+    {
+      name: 'the user giving their bot away',
+      keys: ['realm_users', 'realm_bots'],
+      act: () => alice.call('PATCH', `/bots/${botId}`, { bot_owner_id: bob.id }),
+    },
+    {
+      name: 'another user deactivated',
+      keys: ['realm_users', 'realm_non_active_users', 'subscriptions', 'never_subscribed'],
+      act: () => owner.call('DELETE', `/users/${bob.id}`),
+    },
+    {
+      name: 'another user reactivated',
+      keys: ['realm_users', 'realm_non_active_users', 'subscriptions', 'never_subscribed'],
+      act: () => owner.post(`/users/${bob.id}/reactivate`),
+    },
     {
       name: 'the user deactivating a bot of their own',
       keys: ['realm_users', 'realm_non_active_users', 'realm_bots'],
@@ -305,18 +458,46 @@ t.test('register state + events = a fresh register', async (t) => {
       },
     },
     // Personal settings, names, time zones, email visibility and email changes.
-    { name: 'changing a display setting', keys: ['user_settings'], act: () => alice.call('PATCH', '/settings', { default_language: 'de', color_scheme: 2 }) },
-    { name: 'changing a notification setting', keys: ['user_settings'], act: () => alice.call('PATCH', '/settings', { enable_sounds: false }) },
-    { name: 'changing the time zone', keys: ['user_settings', 'realm_users'], act: () => alice.call('PATCH', '/settings', { timezone: 'Asia/Tokyo' }) },
-    { name: 'the user renaming themselves', keys: ['realm_users', 'full_name'], act: () => alice.call('PATCH', '/settings', { full_name: 'Alice Liddell' }) },
-    { name: 'another user renaming themselves', keys: ['realm_users'], act: () => owner.as(bob).call('PATCH', '/settings', { full_name: 'Robert' }) },
+    {
+      name: 'changing a display setting',
+      keys: ['user_settings'],
+      act: () => alice.call('PATCH', '/settings', { default_language: 'de', color_scheme: 2 }),
+    },
+    {
+      name: 'changing a notification setting',
+      keys: ['user_settings'],
+      act: () => alice.call('PATCH', '/settings', { enable_sounds: false }),
+    },
+    {
+      name: 'changing the time zone',
+      keys: ['user_settings', 'realm_users'],
+      act: () => alice.call('PATCH', '/settings', { timezone: 'Asia/Tokyo' }),
+    },
+    {
+      name: 'the user renaming themselves',
+      keys: ['realm_users', 'full_name'],
+      act: () => alice.call('PATCH', '/settings', { full_name: 'Alice Liddell' }),
+    },
+    {
+      name: 'another user renaming themselves',
+      keys: ['realm_users'],
+      act: () => owner.as(bob).call('PATCH', '/settings', { full_name: 'Robert' }),
+    },
     {
       name: 'the user hiding their email',
       keys: ['realm_users', 'email', 'delivery_email', 'user_settings'],
       act: () => alice.call('PATCH', '/settings', { email_address_visibility: 4 }),
     },
-    { name: 'another user hiding their email', keys: ['realm_users'], act: () => owner.as(bob).call('PATCH', '/settings', { email_address_visibility: 3 }) },
-    { name: 'another user showing their email again', keys: ['realm_users'], act: () => owner.as(bob).call('PATCH', '/settings', { email_address_visibility: 1 }) },
+    {
+      name: 'another user hiding their email',
+      keys: ['realm_users'],
+      act: () => owner.as(bob).call('PATCH', '/settings', { email_address_visibility: 3 }),
+    },
+    {
+      name: 'another user showing their email again',
+      keys: ['realm_users'],
+      act: () => owner.as(bob).call('PATCH', '/settings', { email_address_visibility: 1 }),
+    },
     {
       name: 'another user confirming an email change',
       keys: ['realm_users'],
@@ -326,16 +507,46 @@ t.test('register state + events = a fresh register', async (t) => {
       },
     },
     // Status, presence, realm settings and new users' defaults.
-    { name: 'another user setting a status', keys: ['user_status'], act: () => owner.post('/users/me/status', { status_text: 'on a train', emoji_name: 'train' }) },
-    { name: 'another user clearing the status emoji', keys: ['user_status'], act: () => owner.post('/users/me/status', { emoji_name: '' }) },
-    { name: 'the user going away', keys: ['user_status', 'user_settings'], act: () => alice.post('/users/me/status', { away: true, status_text: 'out' }) },
-    { name: 'the user coming back', keys: ['user_status', 'user_settings'], act: () => alice.post('/users/me/status', { away: false, status_text: '' }) },
-    { name: 'the user turning presence off in the settings', keys: ['user_status', 'user_settings'], act: () => alice.call('PATCH', '/settings', { presence_enabled: false }) },
-    { name: 'the user turning presence back on', keys: ['user_status', 'user_settings'], act: () => alice.call('PATCH', '/settings', { presence_enabled: true }) },
+    {
+      name: 'another user setting a status',
+      keys: ['user_status'],
+      act: () => owner.post('/users/me/status', { status_text: 'on a train', emoji_name: 'train' }),
+    },
+    {
+      name: 'another user clearing the status emoji',
+      keys: ['user_status'],
+      act: () => owner.post('/users/me/status', { emoji_name: '' }),
+    },
+    {
+      name: 'the user going away',
+      keys: ['user_status', 'user_settings'],
+      act: () => alice.post('/users/me/status', { away: true, status_text: 'out' }),
+    },
+    {
+      name: 'the user coming back',
+      keys: ['user_status', 'user_settings'],
+      act: () => alice.post('/users/me/status', { away: false, status_text: '' }),
+    },
+    {
+      name: 'the user turning presence off in the settings',
+      keys: ['user_status', 'user_settings'],
+      act: () => alice.call('PATCH', '/settings', { presence_enabled: false }),
+    },
+    {
+      name: 'the user turning presence back on',
+      keys: ['user_status', 'user_settings'],
+      act: () => alice.call('PATCH', '/settings', { presence_enabled: true }),
+    },
     { name: 'another user coming online', keys: ['presences'], act: () => owner.post('/users/me/presence', { status: 'active' }) },
     {
       name: 'changing realm settings',
-      keys: ['realm_name', 'realm_allow_message_editing', 'realm_message_content_edit_limit_seconds', 'realm_create_public_stream_policy', 'realm_waiting_period_threshold'],
+      keys: [
+        'realm_name',
+        'realm_allow_message_editing',
+        'realm_message_content_edit_limit_seconds',
+        'realm_create_public_stream_policy',
+        'realm_waiting_period_threshold',
+      ],
       act: () =>
         owner.call('PATCH', '/realm', {
           name: 'Renamed',
@@ -356,8 +567,16 @@ t.test('register state + events = a fresh register', async (t) => {
         return watcher.waitPayloads();
       },
     },
-    { name: 'raising the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 10 }) },
-    { name: 'lowering the waiting period', keys: ['realm_user_groups', 'realm_waiting_period_threshold'], act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 0 }) },
+    {
+      name: 'raising the waiting period',
+      keys: ['realm_user_groups', 'realm_waiting_period_threshold'],
+      act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 10 }),
+    },
+    {
+      name: 'lowering the waiting period',
+      keys: ['realm_user_groups', 'realm_waiting_period_threshold'],
+      act: () => owner.call('PATCH', '/realm', { waiting_period_threshold: 0 }),
+    },
     { name: 'a new member joining the full members at once', keys: ['realm_user_groups'], act: () => createMember(owner, 'Carol') },
     // The signup notifications stream and the organization type.
     {
@@ -371,7 +590,11 @@ t.test('register state + events = a fresh register', async (t) => {
       keys: ['realm_authentication_methods', 'realm_email_auth_enabled', 'realm_password_auth_enabled'],
       act: () => owner.call('PATCH', '/realm', { authentication_methods: { Email: false, Dev: true } }),
     },
-    { name: 'switching password login back on', keys: ['realm_authentication_methods'], act: () => owner.call('PATCH', '/realm', { authentication_methods: { Email: true } }) },
+    {
+      name: 'switching password login back on',
+      keys: ['realm_authentication_methods'],
+      act: () => owner.call('PATCH', '/realm', { authentication_methods: { Email: true } }),
+    },
     {
       name: 'changing the defaults for new users',
       keys: ['realm_user_settings_defaults'],
@@ -388,11 +611,19 @@ t.test('register state + events = a fresh register', async (t) => {
       t.equal(polled.status, 200, polled.text);
       const events = polled.body['events'] as Event[];
       t.ok(events.length > 0, 'the action produced events');
-      t.strictSame(events.map(eventViolation).filter((v) => v !== null), [], 'every event validates against the union');
+      t.strictSame(
+        events.map(eventViolation).filter((v) => v !== null),
+        [],
+        'every event validates against the union',
+      );
       const applied = applyEvents(before, aliceCredentials.id, events);
       const fresh = await registerState();
       for (const key of testCase.keys) {
-        t.strictSame(canonical(applied[key]), canonical(fresh[key]), `${key} after ${events.map((e) => e['type']).join(', ') || 'no events'}`);
+        t.strictSame(
+          canonical(applied[key]),
+          canonical(fresh[key]),
+          `${key} after ${events.map((e) => e['type']).join(', ') || 'no events'}`,
+        );
       }
     });
   }

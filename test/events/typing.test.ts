@@ -184,7 +184,13 @@ t.test('POST /typing', async (t) => {
 
   t.test('the deprecated type private, a bare ID and API emails name the same conversation', async (t) => {
     const bobQueue = await QueueReader.register(as(bob));
-    const start = { type: 'typing', op: 'start', message_type: 'private', sender: participant(alice), recipients: [participant(bob), participant(alice)] };
+    const start = {
+      type: 'typing',
+      op: 'start',
+      message_type: 'private',
+      sender: participant(alice),
+      recipients: [participant(bob), participant(alice)],
+    };
     t.equal((await typing(alice, { type: 'private', op: 'start', to: [bob.id] })).status, 200);
     t.equal((await typing(alice, { op: 'start', to: String(bob.id) })).status, 200);
     t.equal((await typing(alice, { op: 'start', to: [bob.email] })).status, 200);
@@ -247,7 +253,13 @@ t.test('a start that is not renewed is followed by a stop from the server', asyn
   const bobQueue = await QueueReader.register(owner.as(bob));
 
   t.equal((await owner.as(alice).post('/typing', { op: 'start', to: [bob.id] })).status, 200);
-  const start = { type: 'typing', op: 'start', message_type: 'private', sender: participant(alice), recipients: [participant(bob), participant(alice)] };
+  const start = {
+    type: 'typing',
+    op: 'start',
+    message_type: 'private',
+    sender: participant(alice),
+    recipients: [participant(bob), participant(alice)],
+  };
   t.strictSame(await bobQueue.read(), [start]);
   // A parked poll: the expiry's stop wakes it.
   t.strictSame(await bobQueue.read(true), [{ ...start, op: 'stop' }]);

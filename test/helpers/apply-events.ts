@@ -45,9 +45,12 @@ function dropUnread(unread: Unread, ids: readonly number[]): void {
   unread.streams = unread.streams
     .map((s) => ({ ...s, unread_message_ids: removeIds(s.unread_message_ids, gone) }))
     .filter((s) => s.unread_message_ids.length > 0);
-  unread.huddles = unread.huddles.map((h) => ({ ...h, message_ids: removeIds(h.message_ids, gone) })).filter((h) => h.message_ids.length > 0);
+  unread.huddles = unread.huddles
+    .map((h) => ({ ...h, message_ids: removeIds(h.message_ids, gone) }))
+    .filter((h) => h.message_ids.length > 0);
   unread.mentions = removeIds(unread.mentions, gone);
-  unread.count = unread.pms.reduce((n, p) => n + p.message_ids.length, 0) +
+  unread.count =
+    unread.pms.reduce((n, p) => n + p.message_ids.length, 0) +
     unread.streams.reduce((n, s) => n + s.unread_message_ids.length, 0) +
     unread.huddles.reduce((n, h) => n + h.message_ids.length, 0);
 }
@@ -85,7 +88,10 @@ function applyMessage(state: State, selfId: number, event: Event): void {
   const isStream = message['type'] === 'stream';
   const others = isStream
     ? []
-    : (message['display_recipient'] as { id: number }[]).map((r) => r.id).filter((member) => member !== selfId).sort((a, b) => a - b);
+    : (message['display_recipient'] as { id: number }[])
+        .map((r) => r.id)
+        .filter((member) => member !== selfId)
+        .sort((a, b) => a - b);
   if ('unread_msgs' in state && !flags.includes('read')) {
     const details: MessageDetails = isStream
       ? { type: 'stream', stream_id: message['stream_id'] as number, topic: message['subject'] as string }
@@ -93,7 +99,8 @@ function applyMessage(state: State, selfId: number, event: Event): void {
     if (flags.includes('mentioned') || flags.includes('wildcard_mentioned')) details.mentioned = true;
     addUnread(state['unread_msgs'] as Unread, selfId, id, details);
   }
-  if ('starred_messages' in state && flags.includes('starred')) state['starred_messages'] = [...list<number>(state, 'starred_messages'), id];
+  if ('starred_messages' in state && flags.includes('starred'))
+    state['starred_messages'] = [...list<number>(state, 'starred_messages'), id];
   if ('recent_private_conversations' in state && !isStream) {
     const key = others.join(',');
     const rest = list<{ max_message_id: number; user_ids: number[] }>(state, 'recent_private_conversations').filter(
@@ -181,14 +188,16 @@ function applySubscription(state: State, selfId: number, event: Event): void {
       for (const sub of list(state, key)) {
         if (!streamIds.includes(sub['stream_id'] as number) || !Array.isArray(sub['subscribers'])) continue;
         const current = sub['subscribers'] as number[];
-        sub['subscribers'] = op === 'peer_add' ? [...new Set([...current, ...userIds])].sort((a, b) => a - b) : current.filter((u) => !userIds.includes(u));
+        sub['subscribers'] =
+          op === 'peer_add' ? [...new Set([...current, ...userIds])].sort((a, b) => a - b) : current.filter((u) => !userIds.includes(u));
       }
     }
   }
 }
 
 function applyUserTopic(state: State, event: Event): void {
-  const same = (row: Row) => row['stream_id'] === event['stream_id'] && String(row['topic_name']).toLowerCase() === String(event['topic_name']).toLowerCase();
+  const same = (row: Row) =>
+    row['stream_id'] === event['stream_id'] && String(row['topic_name']).toLowerCase() === String(event['topic_name']).toLowerCase();
   const rest = list(state, 'user_topics').filter((row) => !same(row));
   const { type: _type, id: _id, ...row } = event;
   state['user_topics'] = event['visibility_policy'] === 0 ? rest : [...rest, row];
@@ -274,10 +283,10 @@ export function applyEvents(initial: State, selfId: number, events: readonly Eve
         if ('user_settings' in state) (state['user_settings'] as Row)[event['property'] as string] = event['value'];
         break;
       case 'update_display_settings':
-        if (event['setting_name'] as string in state) state[event['setting_name'] as string] = event['setting'];
+        if ((event['setting_name'] as string) in state) state[event['setting_name'] as string] = event['setting'];
         break;
       case 'update_global_notifications':
-        if (event['notification_name'] as string in state) state[event['notification_name'] as string] = event['setting'];
+        if ((event['notification_name'] as string) in state) state[event['notification_name'] as string] = event['setting'];
         break;
       // Bots and muted users.
       case 'realm_bot':
@@ -338,7 +347,10 @@ function applyScheduled(state: State, event: Event): void {
   if (event['op'] === 'add') state['scheduled_messages'] = [...current, ...(event['scheduled_messages'] as Row[])].sort(byDue);
   if (event['op'] === 'update') {
     const updated = event['scheduled_message'] as Row;
-    state['scheduled_messages'] = current.map((m) => (m['scheduled_message_id'] === updated['scheduled_message_id'] ? updated : m)).sort(byDue);
+    state['scheduled_messages'] = current
+      .map((m) => (m['scheduled_message_id'] === updated['scheduled_message_id'] ? updated : m))
+      .sort(byDue);
   }
-  if (event['op'] === 'remove') state['scheduled_messages'] = current.filter((m) => m['scheduled_message_id'] !== event['scheduled_message_id']);
+  if (event['op'] === 'remove')
+    state['scheduled_messages'] = current.filter((m) => m['scheduled_message_id'] !== event['scheduled_message_id']);
 }

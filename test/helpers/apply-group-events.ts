@@ -48,7 +48,8 @@ export function applyUserGroup(state: State, event: Event): void {
 export function applyDrafts(state: State, event: Event): void {
   if (!('drafts' in state)) return;
   const current = state['drafts'] as Row[];
-  const newestFirst = (a: Row, b: Row) => (b['timestamp'] as number) - (a['timestamp'] as number) || (b['id'] as number) - (a['id'] as number);
+  const newestFirst = (a: Row, b: Row) =>
+    (b['timestamp'] as number) - (a['timestamp'] as number) || (b['id'] as number) - (a['id'] as number);
   if (event['op'] === 'add') state['drafts'] = [...current, ...(event['drafts'] as Row[])].sort(newestFirst);
   if (event['op'] === 'update') {
     const draft = event['draft'] as Row;
@@ -63,7 +64,9 @@ function mapProfileData(state: State, change: (userId: number, data: ProfileData
   for (const key of ['realm_users', 'realm_non_active_users']) {
     if (!(key in state)) continue;
     state[key] = (state[key] as Row[]).map((person) =>
-      'profile_data' in person ? { ...person, profile_data: change(person['user_id'] as number, person['profile_data'] as ProfileData) } : person,
+      'profile_data' in person
+        ? { ...person, profile_data: change(person['user_id'] as number, person['profile_data'] as ProfileData) }
+        : person,
     );
   }
 }

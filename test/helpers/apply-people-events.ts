@@ -14,7 +14,8 @@ export function applyRealmUser(state: Row, selfId: number, event: Row): void {
   if (event['op'] === 'add' && 'realm_users' in state) {
     const { is_active: _active, ...added } = person;
     state['realm_users'] = [...list(state, 'realm_users'), added];
-    if ('realm_non_active_users' in state) state['realm_non_active_users'] = list(state, 'realm_non_active_users').filter((p) => p['user_id'] !== added['user_id']);
+    if ('realm_non_active_users' in state)
+      state['realm_non_active_users'] = list(state, 'realm_non_active_users').filter((p) => p['user_id'] !== added['user_id']);
   }
   // Updates of one person wherever register lists them, and the own identity keys.
   if (event['op'] === 'update') applyPersonUpdate(state, selfId, person);
@@ -36,11 +37,13 @@ function applyPersonUpdate(state: Row, selfId: number, update: Row): void {
   for (const key of ['realm_users', 'realm_non_active_users', 'cross_realm_bots']) {
     if (!(key in state)) continue;
     // Only the fields a person object has: the avatar variant also names register's own keys.
-    const update = (person: Row): Row => Object.fromEntries(Object.entries(person).map(([name, value]) => [name, name in fields ? fields[name] : value]));
+    const update = (person: Row): Row =>
+      Object.fromEntries(Object.entries(person).map(([name, value]) => [name, name in fields ? fields[name] : value]));
     state[key] = list(state, key).map((person) => (person['user_id'] === userId ? update(person) : person));
   }
   if (userId !== selfId || !('realm_users' in state)) return;
-  for (const key of ['email', 'delivery_email', 'full_name', 'avatar_source', 'avatar_url', 'avatar_url_medium']) if (key in fields) state[key] = fields[key];
+  for (const key of ['email', 'delivery_email', 'full_name', 'avatar_source', 'avatar_url', 'avatar_url_medium'])
+    if (key in fields) state[key] = fields[key];
 }
 
 /** realm_user remove: to the non-active users, and off every subscriber list. */
@@ -49,7 +52,8 @@ function applyPersonRemove(state: Row, removed: Row): void {
   if ('realm_users' in state) {
     const person = list(state, 'realm_users').find((p) => p['user_id'] === userId);
     state['realm_users'] = list(state, 'realm_users').filter((p) => p['user_id'] !== userId);
-    if (person && 'realm_non_active_users' in state) state['realm_non_active_users'] = [...list(state, 'realm_non_active_users'), { ...person, is_active: false }];
+    if (person && 'realm_non_active_users' in state)
+      state['realm_non_active_users'] = [...list(state, 'realm_non_active_users'), { ...person, is_active: false }];
   }
   for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed']) {
     if (!(key in state)) continue;

@@ -28,7 +28,11 @@ export function fieldsNamed(found: unknown, wanted: unknown): unknown {
     return found.map((item: unknown, index) => (index < wanted.length ? fieldsNamed(item, wanted[index]) : item));
   }
   if (isPlainObject(wanted) && isPlainObject(found)) {
-    return Object.fromEntries(Object.keys(wanted).filter((key) => key in found).map((key) => [key, fieldsNamed(found[key], wanted[key])]));
+    return Object.fromEntries(
+      Object.keys(wanted)
+        .filter((key) => key in found)
+        .map((key) => [key, fieldsNamed(found[key], wanted[key])]),
+    );
   }
   return found;
 }

@@ -28,14 +28,22 @@ export function rawRequest(baseUrl: string, path: string, options: RawRequest = 
   if (options.host) headers['Host'] = options.host;
   if (options.body) headers['Content-Length'] = String(options.body.length);
   return new Promise((resolve, reject) => {
-    const req = http.request({ hostname: url.hostname, port: url.port, method: options.method ?? 'GET', path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) as Record<string, unknown> });
-      });
-    });
+    const req = http.request(
+      { hostname: url.hostname, port: url.port, method: options.method ?? 'GET', path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body.toString('utf8')) as Record<string, unknown>,
+          });
+        });
+      },
+    );
     req.on('error', reject);
     if (options.body) req.write(options.body);
     req.end();
@@ -70,7 +78,13 @@ export function multipartBody(files: FilePart[], fields: Record<string, string> 
 }
 
 /** POST a hand-built multipart body to an API path. */
-export async function postFiles(baseUrl: string, apiPath: string, auth: Credentials | null, files: FilePart[], host?: string): Promise<RawResponse> {
+export async function postFiles(
+  baseUrl: string,
+  apiPath: string,
+  auth: Credentials | null,
+  files: FilePart[],
+  host?: string,
+): Promise<RawResponse> {
   const { body, contentType } = multipartBody(files);
   const options: RawRequest = { method: 'POST', auth, body, headers: { 'Content-Type': contentType } };
   if (host) options.host = host;

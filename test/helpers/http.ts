@@ -70,23 +70,20 @@ export function request(spec: RequestSpec): Promise<ApiResponse> {
   if (spec.host) headers['Host'] = spec.host;
 
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { hostname: url.hostname, port: url.port, method: spec.method, path, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: Record<string, unknown> = {};
-          try {
-            parsed = JSON.parse(text) as Record<string, unknown>;
-          } catch {
-            parsed = { unparsable: text };
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text });
-        });
-      },
-    );
+    const req = http.request({ hostname: url.hostname, port: url.port, method: spec.method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: Record<string, unknown> = {};
+        try {
+          parsed = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          parsed = { unparsable: text };
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text });
+      });
+    });
     req.on('error', reject);
     if (body) req.write(body);
     req.end();

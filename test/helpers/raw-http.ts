@@ -89,6 +89,10 @@ export function parseAnswers(bytes: Buffer): WireAnswer[] {
 
 /** A request head as a client writes it. */
 export function requestHead(method: string, path: string, port: number, headers: Record<string, string> = {}): string {
-  const lines = [`${method} ${path} HTTP/1.1`, `Host: localhost:${port}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: localhost:${port}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   return lines.join('\r\n') + '\r\n\r\n';
 }

@@ -51,7 +51,12 @@ export class SessionClient {
     return this.session ? { Cookie: `sessionid=${this.session.sessionId}; csrftoken=${this.session.csrfToken}` } : {};
   }
 
-  call(method: string, path: string, params: Record<string, string | number | boolean | object> = {}, options: SessionCallOptions = {}): Promise<ApiResponse> {
+  call(
+    method: string,
+    path: string,
+    params: Record<string, string | number | boolean | object> = {},
+    options: SessionCallOptions = {},
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...this.cookieHeader(), ...options.headers };
     const csrf = options.csrf === undefined ? this.session?.csrfToken : options.csrf;
     if (csrf !== undefined && csrf !== null) headers['X-CSRF-Token'] = csrf;
@@ -64,7 +69,11 @@ export class SessionClient {
     return this.call('GET', path, params);
   }
 
-  post(path: string, params: Record<string, string | number | boolean | object> = {}, options: SessionCallOptions = {}): Promise<ApiResponse> {
+  post(
+    path: string,
+    params: Record<string, string | number | boolean | object> = {},
+    options: SessionCallOptions = {},
+  ): Promise<ApiResponse> {
     return this.call('POST', path, params, options);
   }
 }

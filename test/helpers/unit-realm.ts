@@ -15,5 +15,11 @@ import { Renderer } from '../../workers/render/pool';
 export async function newUnitRealm(subdomain: string, clock?: Clock): Promise<Realm> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
   const created = await createRealm(dataDir, { subdomain, name: subdomain, ownerEmail: `o@${subdomain}.test`, ownerName: 'O' });
-  return new Realm(subdomain, created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0), ...(clock ? { clock } : {}) });
+  return new Realm(subdomain, created.file, {
+    externalHost: 'localhost',
+    isDefault: false,
+    log: pino({ level: 'silent' }),
+    renderer: new Renderer(0),
+    ...(clock ? { clock } : {}),
+  });
 }

@@ -18,7 +18,13 @@ t.test('no credential a client sends or receives appears in the server log', asy
   t.equal(refused.status, 401);
 
   t.equal((await api.get('/users/me')).status, 200, 'an API-key request');
-  const inQuery = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/users/me', params: { api_key: fetchedKey }, auth: server.owner });
+  const inQuery = await request({
+    baseUrl: server.baseUrl,
+    method: 'GET',
+    path: '/api/v1/users/me',
+    params: { api_key: fetchedKey },
+    auth: server.owner,
+  });
   t.equal(inQuery.status, 200, 'a request that also carries the key in its query');
   const message = await api.post('/messages', { type: 'stream', to: 'general', topic: 'logs', content: 'hello' });
   t.equal(message.status, 200, 'a write with an API key');
@@ -28,7 +34,12 @@ t.test('no credential a client sends or receives appears in the server log', asy
   t.equal((await web.get('/users/me')).status, 200, 'a session-cookie read');
   t.equal((await web.post('/users/me/presence', { status: 'active' })).status, 200, 'a session-cookie write with the CSRF token');
   t.equal((await web.post('/users/me/presence', { status: 'active' }, { csrf: 'forged-token-0a7e' })).status, 403, 'a forged CSRF token');
-  const logout = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/logout', headers: { ...web.cookieHeader(), 'X-CSRF-Token': session.csrfToken } });
+  const logout = await request({
+    baseUrl: server.baseUrl,
+    method: 'POST',
+    path: '/logout',
+    headers: { ...web.cookieHeader(), 'X-CSRF-Token': session.csrfToken },
+  });
   t.equal(logout.status, 200, 'signing out');
 
   await server.stop();
@@ -45,7 +56,9 @@ t.test('no credential a client sends or receives appears in the server log', asy
     'a forged CSRF token': 'forged-token-0a7e',
   };
   t.strictSame(
-    Object.entries(secrets).filter(([, secret]) => output.includes(secret)).map(([name]) => name),
+    Object.entries(secrets)
+      .filter(([, secret]) => output.includes(secret))
+      .map(([name]) => name),
     [],
     'no secret in the log',
   );

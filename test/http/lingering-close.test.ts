@@ -12,7 +12,9 @@ const LIMIT = 26 * 1024 * 1024;
 /** A multipart upload of `size` bytes in all, split in 1 MiB pieces as a client writes it. */
 function uploadPieces(port: number, authorization: string, size: number): Buffer[] {
   const boundary = 'lingering-close-test';
-  const opening = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const opening = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const closing = Buffer.from(`\r\n--${boundary}--\r\n`);
   const head = requestHead('POST', '/api/v1/user_uploads', port, {
     Authorization: authorization,
@@ -45,11 +47,15 @@ t.test('a client sending a body over the limit reads the 413 instead of a reset 
       const [answer] = parseAnswers(exchange.received);
       const body = answer ? (JSON.parse(answer.body) as unknown) : null;
       const read = answer?.status === 413 && answer.headers['connection'] === 'close' && JSON.stringify(body) === JSON.stringify(expected);
-      outcomes[index] = read && exchange.error === null ? 'read the 413' : `status ${answer?.status ?? 'none'}, error ${exchange.error ?? 'none'}`;
+      outcomes[index] =
+        read && exchange.error === null ? 'read the 413' : `status ${answer?.status ?? 'none'}, error ${exchange.error ?? 'none'}`;
     }
   };
   await Promise.all(Array.from({ length: CONCURRENT }, worker));
-  t.strictSame(outcomes, Array.from({ length: UPLOADS }, () => 'read the 413'));
+  t.strictSame(
+    outcomes,
+    Array.from({ length: UPLOADS }, () => 'read the 413'),
+  );
 });
 
 t.test('a chunked body that outgrows the limit is read to its end, then refused', async (t) => {

@@ -47,7 +47,12 @@ t.test(`${HALF_OPEN} connections holding half a head do not keep ${NORMAL} other
   );
   t.teardown(() => holders.forEach((socket) => socket.destroy()));
   const answers = await Promise.all(
-    Array.from({ length: NORMAL }, () => request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/server_settings' }).then((res) => res.status)),
+    Array.from({ length: NORMAL }, () =>
+      request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/server_settings' }).then((res) => res.status),
+    ),
   );
-  t.strictSame(answers, Array.from({ length: NORMAL }, () => 200));
+  t.strictSame(
+    answers,
+    Array.from({ length: NORMAL }, () => 200),
+  );
 });

@@ -5,7 +5,11 @@ import { startServer } from '../helpers/server';
 const FORWARDED_HTTPS = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.7' };
 
 /** Whether each session cookie POST /login sets carries the Secure attribute. */
-async function secureFlags(baseUrl: string, owner: { email: string; password: string }, headers: Record<string, string>): Promise<boolean[]> {
+async function secureFlags(
+  baseUrl: string,
+  owner: { email: string; password: string },
+  headers: Record<string, string>,
+): Promise<boolean[]> {
   const res = await postLogin(baseUrl, owner.email, owner.password, headers);
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
   return setCookies(res).map((cookie) => /;\s*Secure(;|$)/i.test(cookie));

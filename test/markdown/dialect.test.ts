@@ -9,7 +9,7 @@ import { sanitizeRenderedHtml } from '../../workers/markdown/sanitize';
 
 const HAMLET = { id: 10, full_name: 'King Hamlet', email: 'hamlet@example.com', is_active: true };
 const OTHELLO = { id: 11, full_name: 'Othello', email: 'othello@example.com', is_active: false };
-const CORDELIA = { id: 12, full_name: 'Cordelia, Lear\'s daughter', email: 'cordelia@example.com', is_active: true };
+const CORDELIA = { id: 12, full_name: "Cordelia, Lear's daughter", email: 'cordelia@example.com', is_active: true };
 
 const CONTEXT: MarkdownContext = {
   realmUrl: 'http://localhost:9991',
@@ -83,7 +83,10 @@ t.test('user mentions', async (t) => {
   });
 
   t.test('names are escaped', async (t) => {
-    t.equal(html("@**Cordelia, Lear's daughter**"), '<p><span class="user-mention" data-user-id="12">@Cordelia, Lear\'s daughter</span></p>');
+    t.equal(
+      html("@**Cordelia, Lear's daughter**"),
+      '<p><span class="user-mention" data-user-id="12">@Cordelia, Lear\'s daughter</span></p>',
+    );
   });
 });
 
@@ -173,10 +176,7 @@ t.test('stream and topic links', async (t) => {
 t.test('emoji', async (t) => {
   t.test('a Unicode emoji name renders as a span with the codepoint class', async (t) => {
     t.equal(html(':smile:'), `<p>${SMILE}</p>`);
-    t.equal(
-      html(':+1:'),
-      '<p><span aria-label="+1" class="emoji emoji-1f44d" role="img" title="+1">:+1:</span></p>',
-    );
+    t.equal(html(':+1:'), '<p><span aria-label="+1" class="emoji emoji-1f44d" role="img" title="+1">:+1:</span></p>');
   });
 
   t.test('a realm emoji renders as an image and wins over Unicode names', async (t) => {
@@ -277,7 +277,10 @@ t.test('timestamps', async (t) => {
   });
 
   t.test('text that is not a time is reported, escaped', async (t) => {
-    t.equal(html('<time:next <b>week</b>>'), '<p><span class="timestamp-error">Invalid time format: next &lt;b</span>week&lt;/b&gt;&gt;</p>');
+    t.equal(
+      html('<time:next <b>week</b>>'),
+      '<p><span class="timestamp-error">Invalid time format: next &lt;b</span>week&lt;/b&gt;&gt;</p>',
+    );
     t.equal(html('<time:June 2017>'), '<p><span class="timestamp-error">Invalid time format: June 2017</span></p>');
   });
 });
@@ -323,7 +326,10 @@ t.test('links', async (t) => {
   });
 
   t.test('scheme-less targets are completed', async (t) => {
-    t.equal(html('[site](example.com) [me](me@example.com) [doc](/help)'), '<p><a href="http://example.com">site</a> <a href="mailto:me@example.com">me</a> <a href="/help">doc</a></p>');
+    t.equal(
+      html('[site](example.com) [me](me@example.com) [doc](/help)'),
+      '<p><a href="http://example.com">site</a> <a href="mailto:me@example.com">me</a> <a href="/help">doc</a></p>',
+    );
   });
 
   t.test('bare URLs, domains and emails are linked', async (t) => {
@@ -378,10 +384,7 @@ t.test('alert words match whole words case-insensitively', async (t) => {
 });
 
 t.test('lists', async (t) => {
-  t.equal(
-    html('Plan:\n* one\n  * nested\n* two'),
-    '<p>Plan:</p>\n<ul>\n<li>one<ul>\n<li>nested</li>\n</ul>\n</li>\n<li>two</li>\n</ul>',
-  );
+  t.equal(html('Plan:\n* one\n  * nested\n* two'), '<p>Plan:</p>\n<ul>\n<li>one<ul>\n<li>nested</li>\n</ul>\n</li>\n<li>two</li>\n</ul>');
   t.equal(html('3. c\n4. d'), '<ol start="3">\n<li>c</li>\n<li>d</li>\n</ol>');
 });
 
@@ -409,13 +412,22 @@ t.test('sanitization', async (t) => {
 
   t.test('HTML in code spans, code blocks and link text is inert', async (t) => {
     t.equal(html('`<img src=x onerror=alert(1)>`'), '<p><code>&lt;img src=x onerror=alert(1)&gt;</code></p>');
-    t.equal(html('```\n<script>alert("x")</script>\n```'), '<div class="codehilite"><pre><span></span><code>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\n</code></pre></div>');
-    t.equal(html('[<img src=x onerror=alert(1)>](https://example.com)'), '<p><a href="https://example.com">&lt;img src=x onerror=alert(1)&gt;</a></p>');
+    t.equal(
+      html('```\n<script>alert("x")</script>\n```'),
+      '<div class="codehilite"><pre><span></span><code>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\n</code></pre></div>',
+    );
+    t.equal(
+      html('[<img src=x onerror=alert(1)>](https://example.com)'),
+      '<p><a href="https://example.com">&lt;img src=x onerror=alert(1)&gt;</a></p>',
+    );
   });
 
   t.test('the sanitizer removes whatever the dialect never produces', async (t) => {
     t.equal(sanitizeRenderedHtml('<script>alert(1)</script><p onmouseover="x()">x</p><iframe src="http://a"></iframe>', false), '<p>x</p>');
-    t.equal(sanitizeRenderedHtml('<a href="javascript:alert(1)">a</a><a href="jav&#97;script&colon;alert(1)">b</a>', false), '<a>a</a><a>b</a>');
+    t.equal(
+      sanitizeRenderedHtml('<a href="javascript:alert(1)">a</a><a href="jav&#97;script&colon;alert(1)">b</a>', false),
+      '<a>a</a><a>b</a>',
+    );
     t.equal(sanitizeRenderedHtml('<img src="//evil.example/x.png" onerror="x()">', false), '<img>');
     t.equal(
       sanitizeRenderedHtml('<span class="user-mention evil" style="background:url(x)">y</span>', true),

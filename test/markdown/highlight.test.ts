@@ -8,8 +8,27 @@ import { highlightCode } from '../../workers/markdown/highlight';
 import { sanitizeWithAllowList } from '../../workers/markdown/sanitize';
 
 const LANGUAGES = [
-  'python', 'py2', 'js', 'ts', 'json', 'bash', 'console', 'sql', 'html', 'xml', 'css', 'c', 'cpp', 'java', 'go', 'rust',
-  'ruby', 'php', 'yaml', 'diff', 'tex',
+  'python',
+  'py2',
+  'js',
+  'ts',
+  'json',
+  'bash',
+  'console',
+  'sql',
+  'html',
+  'xml',
+  'css',
+  'c',
+  'cpp',
+  'java',
+  'go',
+  'rust',
+  'ruby',
+  'php',
+  'yaml',
+  'diff',
+  'tex',
 ];
 
 const SAMPLES = [

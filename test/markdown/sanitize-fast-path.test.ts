@@ -52,8 +52,33 @@ t.test('anything else takes the full pass', async (t) => {
 
 t.test('random tag soup: whatever the fast path admits, the full pass leaves unchanged', async (t) => {
   const pieces = [
-    '<p>', '</p>', '<strong>', '</strong>', '<em>', '</em>', '<code>', '</code>', '<del>', '</del>', '<br>', '</br>',
-    '<div>', '<p class="x">', '<script>', '&amp;', '&#39;', '&x;', '&', '<', '>', '"', "'", ' />', 'a', ' ', '\n',
+    '<p>',
+    '</p>',
+    '<strong>',
+    '</strong>',
+    '<em>',
+    '</em>',
+    '<code>',
+    '</code>',
+    '<del>',
+    '</del>',
+    '<br>',
+    '</br>',
+    '<div>',
+    '<p class="x">',
+    '<script>',
+    '&amp;',
+    '&#39;',
+    '&x;',
+    '&',
+    '<',
+    '>',
+    '"',
+    "'",
+    ' />',
+    'a',
+    ' ',
+    '\n',
   ];
   // A fixed linear congruential sequence: the same soup on every run.
   let seed = 12345;

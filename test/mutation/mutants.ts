@@ -148,7 +148,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     id: 'mentioned-flag-not-set',
-    description: 'a mentioned recipient\'s copy lacks the mentioned flag',
+    description: "a mentioned recipient's copy lacks the mentioned flag",
     file: 'workers/actions/messages.ts',
     snippet: '    if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;\n',
     replacement: '',
@@ -164,7 +164,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     id: 'alert-word-flag-for-sender',
-    description: 'the sender\'s own copy gets has_alert_word for their own alert word',
+    description: "the sender's own copy gets has_alert_word for their own alert word",
     file: 'workers/actions/messages.ts',
     snippet: '    if (rendered.alertWordUserIds.has(userId) && userId !== sender.id) flags |= FLAG_BIT.has_alert_word;\n',
     replacement: '    if (rendered.alertWordUserIds.has(userId)) flags |= FLAG_BIT.has_alert_word;\n',
@@ -222,7 +222,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     id: 'any-member-administers-any-bot',
-    description: 'bot owner check removed: any user may change or deactivate anyone\'s bot',
+    description: "bot owner check removed: any user may change or deactivate anyone's bot",
     file: 'workers/queries/accounts.ts',
     snippet: '(target.is_bot === 1 && target.bot_owner_id === actor.id)',
     replacement: '(target.is_bot === 1)',
@@ -233,12 +233,13 @@ export const MUTANTS: Mutant[] = [
     description: 'realm isolation: the cache of authenticated accounts is shared by the realms of a shard',
     file: 'workers/actions/auth.ts',
     snippet: 'const knownAccounts = versionedCache(() => new Map<string, UserRow>());',
-    replacement: 'const everyRealmsAccounts = new Map<string, UserRow>();\nconst knownAccounts = versionedCache(() => everyRealmsAccounts);',
+    replacement:
+      'const everyRealmsAccounts = new Map<string, UserRow>();\nconst knownAccounts = versionedCache(() => everyRealmsAccounts);',
     tests: [test('spec/03-realms')],
   },
   {
     id: 'unsubscribe-any-bot',
-    description: 'any user may unsubscribe anyone\'s bot from a stream',
+    description: "any user may unsubscribe anyone's bot from a stream",
     file: 'workers/actions/unsubscribe.ts',
     snippet: '  if (target.is_bot && target.bot_owner_id === actor.id) return;\n',
     replacement: '  if (target.is_bot) return;\n',
@@ -246,7 +247,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     id: 'delete-message-owner-check-inverted',
-    description: 'own-bot check inverted: members may delete others\' messages but not their own bots\'',
+    description: "own-bot check inverted: members may delete others' messages but not their own bots'",
     file: 'workers/actions/message-delete.ts',
     snippet: '  if (message.sender_id !== user.id && !ownBot) throw errors.noPermissionToDelete();\n',
     replacement: '  if (message.sender_id !== user.id && ownBot) throw errors.noPermissionToDelete();\n',

@@ -45,7 +45,10 @@ t.test('realms', async (t) => {
 
   let acme: Record<string, string> = {};
   t.test('create-realm makes a realm that the running server serves at once', async (t) => {
-    const created = manage(['create-realm', '--subdomain', 'acme', '--name', 'Acme Inc', '--owner-email', 'boss@acme.test', '--owner-name', 'Boss'], env);
+    const created = manage(
+      ['create-realm', '--subdomain', 'acme', '--name', 'Acme Inc', '--owner-email', 'boss@acme.test', '--owner-name', 'Boss'],
+      env,
+    );
     t.equal(created.status, 0, created.stderr);
     acme = iniFromText(created.stdout);
     t.equal(acme['email'], 'boss@acme.test');
@@ -94,7 +97,10 @@ t.test('realms', async (t) => {
   t.test('a key of a realm on the same shard never authenticates in another', async (t) => {
     // With SHARDS=2, `neighbour` hashes to the default realm's shard (src/wire/shard-hash.ts):
     // both realms live in one worker thread, so nothing kept per thread may mix them.
-    const created = manage(['create-realm', '--subdomain', 'neighbour', '--name', 'Neighbour', '--owner-email', 'next@neighbour.test'], env);
+    const created = manage(
+      ['create-realm', '--subdomain', 'neighbour', '--name', 'Neighbour', '--owner-email', 'next@neighbour.test'],
+      env,
+    );
     t.equal(created.status, 0, created.stderr);
     const ini = iniFromText(created.stdout);
     const neighbourOwner = { email: ini['email'] ?? '', key: ini['key'] ?? '' };
@@ -155,7 +161,7 @@ t.test('realms', async (t) => {
     const res = manage(['backup', '--to', target], env);
     t.equal(res.status, 0, res.stderr);
     const copy = new Database(path.join(target, 'default.sqlite3'), { readonly: true });
-    t.equal((copy.pragma('integrity_check', { simple: true })), 'ok');
+    t.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
     t.ok((copy.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n >= 1);
     copy.close();
   });

@@ -39,13 +39,26 @@ t.test('malformed requests get JSON errors, never a server error', async (t) => 
     ['a JSON body (not a supported encoding)', { 'Content-Type': 'application/json' }, '{"type":"stream"}'],
   ];
   for (const [name, headers, body] of garbled) {
-    const res = await request({ baseUrl: server.baseUrl, method: 'POST', path: '/api/v1/messages', headers, rawBody: body, auth: server.owner, encoding: 'query' });
+    const res = await request({
+      baseUrl: server.baseUrl,
+      method: 'POST',
+      path: '/api/v1/messages',
+      headers,
+      rawBody: body,
+      auth: server.owner,
+      encoding: 'query',
+    });
     t.equal(res.status, 400, name);
     t.equal(res.body['code'], 'REQUEST_VARIABLE_MISSING', `${name}: nothing was read from it`);
   }
 
   const binaryCredentials = Buffer.from([0xff, 0xfe, 0x3a, 0x00]).toString('base64');
-  const odd = await request({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/users/me', headers: { Authorization: `Basic ${binaryCredentials}` } });
+  const odd = await request({
+    baseUrl: server.baseUrl,
+    method: 'GET',
+    path: '/api/v1/users/me',
+    headers: { Authorization: `Basic ${binaryCredentials}` },
+  });
   t.equal(odd.status, 401, 'credentials that are not text');
 
   for (const content of ['[a]('.repeat(3000), '>'.repeat(5000) + 'x', '*'.repeat(9000), '`'.repeat(9000)]) {

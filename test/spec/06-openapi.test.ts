@@ -16,9 +16,15 @@ t.test('the schema check itself', async (t) => {
   t.test('a closed object refuses unknown fields and wrong types', async (t) => {
     const good = { result: 'success', msg: '', message: { id: 1 }, raw_content: 'x' };
     const problems = responseViolations('get', '/messages/{message_id}', { ...good, surprise: 1 });
-    t.ok(problems.some((p) => p.includes('surprise')), problems.join('\n'));
+    t.ok(
+      problems.some((p) => p.includes('surprise')),
+      problems.join('\n'),
+    );
     const typed = responseViolations('get', '/messages/{message_id}', { result: 'success', msg: '', raw_content: 5, message: {} });
-    t.ok(typed.some((p) => p.includes('raw_content')), typed.join('\n'));
+    t.ok(
+      typed.some((p) => p.includes('raw_content')),
+      typed.join('\n'),
+    );
   });
   t.test('neutral names replace the vendor ones', async (t) => {
     const reaction = componentSchema('EmojiReaction');
@@ -48,7 +54,13 @@ t.test('endpoints answer as the reference schemas say', async (t) => {
   // The message domain: each call made once, in an order where each can succeed.
   const sentId = String(sent.body['id']);
   const future = Math.floor(Date.now() / 1000) + 3600;
-  const scheduled = await api.post('/scheduled_messages', { type: 'stream', to: 1, topic: 'later', content: 'soon', scheduled_delivery_timestamp: future });
+  const scheduled = await api.post('/scheduled_messages', {
+    type: 'stream',
+    to: 1,
+    topic: 'later',
+    content: 'soon',
+    scheduled_delivery_timestamp: future,
+  });
   const scheduledId = String(scheduled.body['scheduled_message_id']);
   const general = await api.get('/streams');
   const generalId = (general.body['streams'] as { stream_id: number; name: string }[]).find((s) => s.name === 'general')?.stream_id ?? 0;
@@ -65,14 +77,39 @@ t.test('endpoints answer as the reference schemas say', async (t) => {
     ['get', '/messages/{message_id}/history', () => api.get(`/messages/${sentId}/history`)],
     ['get', '/scheduled_messages', () => api.get('/scheduled_messages')],
     ['post', '/scheduled_messages', async () => scheduled],
-    ['patch', '/scheduled_messages/{scheduled_message_id}', () => api.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' })],
+    [
+      'patch',
+      '/scheduled_messages/{scheduled_message_id}',
+      () => api.call('PATCH', `/scheduled_messages/${scheduledId}`, { content: 'sooner' }),
+    ],
     ['delete', '/scheduled_messages/{scheduled_message_id}', () => api.call('DELETE', `/scheduled_messages/${scheduledId}`)],
     ['delete', '/messages/{message_id}', () => api.call('DELETE', `/messages/${String(doomed.body['id'])}`)],
-    ['get', '/messages', () => api.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'stream', operand: 'general' }] })],
-    ['get', '/messages', () => api.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 10, narrow: [['search', 'hello']], apply_markdown: false })],
-    ['get', '/messages', () => api.as(alice).get('/messages', { anchor: 'first_unread', num_before: 5, num_after: 5, narrow: [{ operator: 'dm', operand: [1] }] })],
-    ['get', '/messages/matches_narrow', () => api.get('/messages/matches_narrow', { msg_ids: [Number(sentId)], narrow: [{ operator: 'search', operand: 'hello' }] })],
-    ['post', '/messages/flags/narrow', () => api.post('/messages/flags/narrow', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [], op: 'add', flag: 'read' })],
+    [
+      'get',
+      '/messages',
+      () => api.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'stream', operand: 'general' }] }),
+    ],
+    [
+      'get',
+      '/messages',
+      () => api.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 10, narrow: [['search', 'hello']], apply_markdown: false }),
+    ],
+    [
+      'get',
+      '/messages',
+      () =>
+        api.as(alice).get('/messages', { anchor: 'first_unread', num_before: 5, num_after: 5, narrow: [{ operator: 'dm', operand: [1] }] }),
+    ],
+    [
+      'get',
+      '/messages/matches_narrow',
+      () => api.get('/messages/matches_narrow', { msg_ids: [Number(sentId)], narrow: [{ operator: 'search', operand: 'hello' }] }),
+    ],
+    [
+      'post',
+      '/messages/flags/narrow',
+      () => api.post('/messages/flags/narrow', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [], op: 'add', flag: 'read' }),
+    ],
     ['post', '/streams/{stream_id}/delete_topic', () => api.post(`/streams/${generalId}/delete_topic`, { topic_name: 'nothing here' })],
   );
   for (const [method, path, call] of cases) {

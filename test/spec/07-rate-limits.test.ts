@@ -31,15 +31,27 @@ function assertRefused(t: tap.Test, res: ApiResponse, limit: string, maxSeconds:
   t.strictSame(budget(res), [limit, '0']);
   const reset = Number(res.headers['x-ratelimit-reset']);
   const now = Date.now() / 1000;
-  t.ok(Number.isInteger(reset) && reset >= Math.floor(now) && reset <= Math.ceil(now + maxSeconds), `X-RateLimit-Reset ${reset} is a UNIX time within the window`);
+  t.ok(
+    Number.isInteger(reset) && reset >= Math.floor(now) && reset <= Math.ceil(now + maxSeconds),
+    `X-RateLimit-Reset ${reset} is a UNIX time within the window`,
+  );
   return seconds;
 }
 
 t.test('the budget of each user', async (t) => {
-  const server = await limitedServer({ RATE_LIMIT_USER_PER_MINUTE: '5', RATE_LIMIT_ADDRESS_PER_MINUTE: '1000', RATE_LIMIT_FILES_PER_MINUTE: '2' });
+  const server = await limitedServer({
+    RATE_LIMIT_USER_PER_MINUTE: '5',
+    RATE_LIMIT_ADDRESS_PER_MINUTE: '1000',
+    RATE_LIMIT_FILES_PER_MINUTE: '2',
+  });
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
-  const [alice, bob, carol, dave] = [await createMember(owner), await createMember(owner), await createMember(owner), await createMember(owner)];
+  const [alice, bob, carol, dave] = [
+    await createMember(owner),
+    await createMember(owner),
+    await createMember(owner),
+    await createMember(owner),
+  ];
 
   t.test('past 5 requests a user gets 429 with the API error, headers on every answer', async (t) => {
     const api = owner.as(alice);
@@ -93,10 +105,23 @@ t.test('the budget of each user', async (t) => {
       const guessed = await owner.as({ email: bob.email, key: `wrong-key-${i}` }).get('/users/me');
       guesses.push([guessed.status, budget(guessed)[0]]);
     }
-    t.strictSame(guesses, Array.from({ length: 8 }, () => [401, '1000']));
+    t.strictSame(
+      guesses,
+      Array.from({ length: 8 }, () => [401, '1000']),
+    );
     const own: unknown[] = [];
     for (let i = 0; i < 5; i++) own.push(budget(await api.get('/users/me')));
-    t.strictSame(own, [['5', '4'], ['5', '3'], ['5', '2'], ['5', '1'], ['5', '0']], 'bob still has all of his');
+    t.strictSame(
+      own,
+      [
+        ['5', '4'],
+        ['5', '3'],
+        ['5', '2'],
+        ['5', '1'],
+        ['5', '0'],
+      ],
+      'bob still has all of his',
+    );
     t.equal((await owner.as(carol).get('/users/me')).status, 200, 'other users are not limited');
   });
 
@@ -146,7 +171,12 @@ t.test('the budget of an address', async (t) => {
   assertRefused(t, await anonymous.get('/server_settings'), '3', 60);
   assertRefused(t, await madeUp.get('/users/me'), '3', 60);
   assertRefused(t, await anonymous.post('/fetch_api_key', { username: server.owner.email, password: server.owner.password }), '3', 60);
-  const claimed = { baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/server_settings', headers: { 'X-Forwarded-For': '203.0.113.9' } };
+  const claimed = {
+    baseUrl: server.baseUrl,
+    method: 'GET',
+    path: '/api/v1/server_settings',
+    headers: { 'X-Forwarded-For': '203.0.113.9' },
+  };
   assertRefused(t, await request(claimed), '3', 60, 'an X-Forwarded-For the server was not told to trust changes nothing');
   const proven = await owner.get('/users/me');
   t.strictSame([proven.status, ...budget(proven)], [200, '200', '199'], 'a proven credential spends its user’s budget, not the address’s');
@@ -160,7 +190,8 @@ t.test('failed sign-ins from one address, whatever the usernames', async (t) => 
   const anonymous = owner.as(null);
 
   const failures: number[] = [];
-  for (let i = 0; i < 2; i++) failures.push((await anonymous.post('/fetch_api_key', { username: `nobody${i}@example.com`, password: 'wrong' })).status);
+  for (let i = 0; i < 2; i++)
+    failures.push((await anonymous.post('/fetch_api_key', { username: `nobody${i}@example.com`, password: 'wrong' })).status);
   failures.push((await postLogin(server.baseUrl, 'nobody2@example.com', 'wrong')).status);
   t.strictSame(failures, [401, 401, 401], 'each username failed once: under its own limit of 5');
   assertRefused(t, await postLogin(server.baseUrl, 'nobody3@example.com', 'wrong'), '3', 30 * 60);

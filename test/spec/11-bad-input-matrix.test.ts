@@ -95,7 +95,9 @@ t.test('every route answers bad input with a JSON error below 500', async (t) =>
   t.teardown(() => server.stop());
   const owner = new ApiClient(server.baseUrl, server.owner);
   await createMember(owner, 'Alice');
-  const description = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+  const description = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+  };
 
   const statuses = new Map<number, number>();
   const failures: string[] = [];
@@ -105,7 +107,8 @@ t.test('every route answers bad input with a JSON error below 500', async (t) =>
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     const json = !('unparsable' in answer.body);
     const enveloped = answer.status === 200 || (answer.body['result'] === 'error' && typeof answer.body['msg'] === 'string');
-    if (answer.status === 0 || answer.status >= 500 || !json || !enveloped) failures.push(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
+    if (answer.status === 0 || answer.status >= 500 || !json || !enveloped)
+      failures.push(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
   };
 
   // Parameters of each route with the corpus, one parameter at a time.
@@ -129,18 +132,31 @@ t.test('every route answers bad input with a JSON error below 500', async (t) =>
     }
     if (path.includes('{')) {
       for (const value of PATH_CORPUS) {
-        judge(`${method} ${path} path=${value.slice(0, 20)}`, await send({ baseUrl: server.baseUrl, method, path: `/api/v1${fill(path, value)}`, auth: server.owner }));
+        judge(
+          `${method} ${path} path=${value.slice(0, 20)}`,
+          await send({ baseUrl: server.baseUrl, method, path: `/api/v1${fill(path, value)}`, auth: server.owner }),
+        );
       }
     }
   }
 
   // Values drawn by fast-check (fixed seed: the same cases every run) for every parameter.
-  const drawn = fc.sample(fc.oneof(fc.string(), fc.json(), fc.integer(), fc.double().map(String), fc.string({ unit: 'binary' })), { seed: 20, numRuns: 8 });
+  const drawn = fc.sample(fc.oneof(fc.string(), fc.json(), fc.integer(), fc.double().map(String), fc.string({ unit: 'binary' })), {
+    seed: 20,
+    numRuns: 8,
+  });
   for (const { method, path, names, inQuery } of routes) {
     if (names.length === 0) continue;
     for (const value of drawn) {
       const params = Object.fromEntries(names.map((name) => [name, String(value)]));
-      const spec = { baseUrl: server.baseUrl, method, path: `/api/v1${plainPath(path)}`, params, encoding: inQuery ? 'query' : 'form', auth: server.owner } as const;
+      const spec = {
+        baseUrl: server.baseUrl,
+        method,
+        path: `/api/v1${plainPath(path)}`,
+        params,
+        encoding: inQuery ? 'query' : 'form',
+        auth: server.owner,
+      } as const;
       judge(`${method} ${path} drawn ${JSON.stringify(value).slice(0, 40)}`, await send(spec));
     }
   }
@@ -158,13 +174,19 @@ t.test('every route answers bad input with a JSON error below 500', async (t) =>
         auth: server.owner,
       }),
     );
-  await raw('invalid UTF-8', Buffer.concat([Buffer.from('type=stream&to=general&topic=t&content='), Buffer.from([0xc3, 0x28, 0xff, 0xfe])]));
+  await raw(
+    'invalid UTF-8',
+    Buffer.concat([Buffer.from('type=stream&to=general&topic=t&content='), Buffer.from([0xc3, 0x28, 0xff, 0xfe])]),
+  );
   await raw('percent-encoded invalid UTF-8', 'type=stream&to=general&topic=%C3%28&content=%FF%FE');
   await raw('duplicate parameters', 'type=stream&type=direct&to=general&to=1&topic=t&content=a&content=b');
   await raw('10,000 parameters', Array.from({ length: 10_000 }, (_, i) => `p${i}=${i}`).join('&'));
   await raw('a deep JSON list', `type=direct&to=${encodeURIComponent(DEEP_JSON)}&content=x`);
   judge('an unknown route', await send({ baseUrl: server.baseUrl, method: 'GET', path: '/api/v1/no/such/route', auth: server.owner }));
-  judge('a known route, unknown method', await send({ baseUrl: server.baseUrl, method: 'PUT', path: '/api/v1/messages', auth: server.owner }));
+  judge(
+    'a known route, unknown method',
+    await send({ baseUrl: server.baseUrl, method: 'PUT', path: '/api/v1/messages', auth: server.owner }),
+  );
 
   const histogram = [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`);
   t.comment(`${cases} cases: ${histogram.join(', ')}`);

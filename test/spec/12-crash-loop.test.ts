@@ -44,7 +44,11 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
   const defaultOwner = new ApiClient(server.baseUrl, server.owner);
   const otherOwner = realmOnAnotherShard(server, 2);
   const realms = await Promise.all(
-    [defaultOwner, otherOwner].map(async (owner) => ({ owner, peer: await createMember(owner, 'Peer'), written: new Map<number, Written>() })),
+    [defaultOwner, otherOwner].map(async (owner) => ({
+      owner,
+      peer: await createMember(owner, 'Peer'),
+      written: new Map<number, Written>(),
+    })),
   );
 
   let acknowledged = 0;
@@ -60,7 +64,8 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
         try {
           if (kind <= 1 || target === undefined) {
             const content = `c${cycle} w${index} op${op} ${kind === 0 ? 'stream' : 'direct'}`;
-            const params = kind === 0 ? { type: 'stream', to: 'general', topic: `crash ${index}`, content } : { type: 'direct', to: [peer.id], content };
+            const params =
+              kind === 0 ? { type: 'stream', to: 'general', topic: `crash ${index}`, content } : { type: 'direct', to: [peer.id], content };
             const sent = await owner.post('/messages', params);
             if (sent.status === 200) {
               written.set(Number(sent.body['id']), { contents: new Set([content]), reacted: false, starred: false });
@@ -126,7 +131,9 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
     }
   }
   const messages = realms.reduce((sum, realm) => sum + realm.written.size, 0);
-  t.comment(`${CYCLES} cycles, ${acknowledged} acknowledged writes (${messages} messages), ${lost} lost, worst restart ${worstRestartMs} ms`);
+  t.comment(
+    `${CYCLES} cycles, ${acknowledged} acknowledged writes (${messages} messages), ${lost} lost, worst restart ${worstRestartMs} ms`,
+  );
   t.ok(messages > CYCLES * 2, `messages were written in every cycle (${messages})`);
   t.strictSame(problems, [], 'every acknowledged write is there as acknowledged');
 

@@ -99,7 +99,11 @@ t.test('a shard queues 1000 requests before refusing more unless configured', as
 t.test('forwarded headers are trusted from loopback unless TRUSTED_PROXIES says otherwise', async (t) => {
   t.strictSame(loadConfig({}).trustedProxies, ['127.0.0.0/8', '::1']);
   t.strictSame(loadConfig({ TRUSTED_PROXIES: 'none' }).trustedProxies, []);
-  t.strictSame(loadConfig({ TRUSTED_PROXIES: '10.1.2.3, 192.168.0.0/16,2001:db8::/32' }).trustedProxies, ['10.1.2.3', '192.168.0.0/16', '2001:db8::/32']);
+  t.strictSame(loadConfig({ TRUSTED_PROXIES: '10.1.2.3, 192.168.0.0/16,2001:db8::/32' }).trustedProxies, [
+    '10.1.2.3',
+    '192.168.0.0/16',
+    '2001:db8::/32',
+  ]);
   for (const bad of ['proxy.example', '10.0.0.0/33', '2001:db8::/129', '10.0.0.1/8/8', '10.0.0.1,', '*']) {
     t.throws(() => loadConfig({ TRUSTED_PROXIES: bad }), { message: /TRUSTED_PROXIES/ }, bad);
   }

@@ -45,20 +45,48 @@ t.test('the event union', async (t) => {
   });
 
   t.test('the union declares every type the issue lists', async (t) => {
-    t.strictSame(new Set(declaredEventTypes()), new Set([
-      'message', 'update_message', 'delete_message', 'reaction', 'update_message_flags', 'subscription', 'stream',
-      'realm_user', 'typing', 'user_settings', 'update_display_settings', 'update_global_notifications', 'realm',
-      'realm_linkifiers', 'realm_playgrounds', 'realm_emoji', 'user_status', 'user_topic', 'user_group', 'attachment',
-      'custom_profile_fields', 'alert_words', 'scheduled_messages', 'drafts', 'muted_users', 'presence', 'heartbeat',
-      // stream-prefs: the legacy twin of user_topic (api-notes §d)
-      'muted_topics', 'default_streams', 'default_stream_groups',
-      // legacy: the reading pointer zulip-js still offers
-      'pointer',
-      // bots (api-notes §d realm_bot)
-      'realm_bot',
-      // New users' default settings (api-notes §d)
-      'realm_user_settings_defaults',
-    ]));
+    t.strictSame(
+      new Set(declaredEventTypes()),
+      new Set([
+        'message',
+        'update_message',
+        'delete_message',
+        'reaction',
+        'update_message_flags',
+        'subscription',
+        'stream',
+        'realm_user',
+        'typing',
+        'user_settings',
+        'update_display_settings',
+        'update_global_notifications',
+        'realm',
+        'realm_linkifiers',
+        'realm_playgrounds',
+        'realm_emoji',
+        'user_status',
+        'user_topic',
+        'user_group',
+        'attachment',
+        'custom_profile_fields',
+        'alert_words',
+        'scheduled_messages',
+        'drafts',
+        'muted_users',
+        'presence',
+        'heartbeat',
+        // stream-prefs: the legacy twin of user_topic (api-notes §d)
+        'muted_topics',
+        'default_streams',
+        'default_stream_groups',
+        // legacy: the reading pointer zulip-js still offers
+        'pointer',
+        // bots (api-notes §d realm_bot)
+        'realm_bot',
+        // New users' default settings (api-notes §d)
+        'realm_user_settings_defaults',
+      ]),
+    );
   });
 
   t.test('an undeclared type, an unknown op, an extra key and a missing key all fail', async (t) => {
@@ -75,11 +103,23 @@ t.test('the event union', async (t) => {
     t.ok(clientEventSchema.safeParse({ ...stream, message_ids: [1, 2] }).success);
     t.ok(clientEventSchema.safeParse({ ...stream, message_id: 1 }).success);
     t.notOk(clientEventSchema.safeParse({ ...stream, message_id: 1, message_ids: [1] }).success);
-    t.notOk(clientEventSchema.safeParse({ id: 3, type: 'delete_message', message_type: 'private', message_ids: [1], stream_id: 1, topic: 't' }).success);
+    t.notOk(
+      clientEventSchema.safeParse({ id: 3, type: 'delete_message', message_type: 'private', message_ids: [1], stream_id: 1, topic: 't' })
+        .success,
+    );
   });
 
   t.test('reactions carry the neutral reaction types, each of them', async (t) => {
-    const reaction = { id: 1, type: 'reaction', op: 'add', message_id: 5, emoji_name: 'x', emoji_code: 'x', user_id: 2, user: { user_id: 2, email: 'a@b.c', full_name: 'A' } };
+    const reaction = {
+      id: 1,
+      type: 'reaction',
+      op: 'add',
+      message_id: 5,
+      emoji_name: 'x',
+      emoji_code: 'x',
+      user_id: 2,
+      user: { user_id: 2, email: 'a@b.c', full_name: 'A' },
+    };
     for (const reactionType of ['unicode_emoji', 'realm_emoji', 'service_extra_emoji']) {
       t.ok(clientEventSchema.safeParse({ ...reaction, reaction_type: reactionType }).success, reactionType);
     }
@@ -88,8 +128,14 @@ t.test('the event union', async (t) => {
 
   t.test('typing validates per message_type', async (t) => {
     const sender = { user_id: 1, email: 'a@x' };
-    t.ok(clientEventSchema.safeParse({ id: 1, type: 'typing', op: 'start', message_type: 'private', sender, recipients: [sender] }).success);
-    t.ok(clientEventSchema.safeParse({ id: 1, type: 'typing', op: 'stop', message_type: 'stream', sender, stream_id: 2, topic: 't' }).success);
-    t.notOk(clientEventSchema.safeParse({ id: 1, type: 'typing', op: 'start', message_type: 'stream', sender, recipients: [sender] }).success);
+    t.ok(
+      clientEventSchema.safeParse({ id: 1, type: 'typing', op: 'start', message_type: 'private', sender, recipients: [sender] }).success,
+    );
+    t.ok(
+      clientEventSchema.safeParse({ id: 1, type: 'typing', op: 'stop', message_type: 'stream', sender, stream_id: 2, topic: 't' }).success,
+    );
+    t.notOk(
+      clientEventSchema.safeParse({ id: 1, type: 'typing', op: 'start', message_type: 'stream', sender, recipients: [sender] }).success,
+    );
   });
 });

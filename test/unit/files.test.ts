@@ -64,7 +64,14 @@ t.test('ranges', async (t) => {
 
 t.test('the upload limits and lifecycle durations default to the public API and the spec', async (t) => {
   const config = loadConfig({});
-  t.strictSame(config.files, { maxUploadMib: 25, maxImageMib: 5, unclaimedExpiryMs: 21 * 86_400_000, sweepIntervalMs: 3_600_000, temporaryUrlMs: 60_000, realmQuotaMib: null });
+  t.strictSame(config.files, {
+    maxUploadMib: 25,
+    maxImageMib: 5,
+    unclaimedExpiryMs: 21 * 86_400_000,
+    sweepIntervalMs: 3_600_000,
+    temporaryUrlMs: 60_000,
+    realmQuotaMib: null,
+  });
   t.equal(config.maxBodyBytes, 26 * 1024 * 1024, 'the upload limit plus room for the multipart framing');
   t.equal(loadConfig({ MAX_FILE_UPLOAD_SIZE_MIB: '4' }).maxBodyBytes, 5 * 1024 * 1024);
   t.equal(loadConfig({ MAX_BODY_BYTES: '1000' }).maxBodyBytes, 1000);

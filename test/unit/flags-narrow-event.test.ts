@@ -18,7 +18,12 @@ import { Renderer } from '../../workers/render/pool';
 t.test('flags on a narrow queue one update_message_flags event for the acting user', async (t) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
   const created = await createRealm(dataDir, { subdomain: 'flags', name: 'flags', ownerEmail: 'o@flags.test', ownerName: 'O' });
-  const realm = new Realm('flags', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
+  const realm = new Realm('flags', created.file, {
+    externalHost: 'localhost',
+    isDefault: false,
+    log: pino({ level: 'silent' }),
+    renderer: new Renderer(0),
+  });
   t.teardown(() => realm.close());
   const owner = userById(realm, created.ownerId) as UserRow;
   const otherId = await doCreateUser(realm, owner, { email: 'b@flags.test', password: 'secret-pw', fullName: 'B' });

@@ -21,7 +21,12 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
   t.teardown(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const created = await createRealm(dataDir, { subdomain: 'events', name: 'events', ownerEmail: 'o@events.test', ownerName: 'Owner' });
-  const realm = new Realm('events', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) });
+  const realm = new Realm('events', created.file, {
+    externalHost: 'localhost',
+    isDefault: false,
+    log: pino({ level: 'silent' }),
+    renderer: new Renderer(0),
+  });
   t.teardown(() => realm.close());
   const owner = userById(realm, created.ownerId) as UserRow;
   const aliceId = await doCreateUser(realm, owner, { email: 'alice@events.test', password: 'secret-1', fullName: 'Alice' });
@@ -69,7 +74,10 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
     await edit({ content: 'final' });
     t.equal(delivered.length, 1);
     const [queued] = delivered;
-    t.strictSame([...(queued?.userIds ?? [])].sort((a, b) => a - b), [owner.id, aliceId, bobId]);
+    t.strictSame(
+      [...(queued?.userIds ?? [])].sort((a, b) => a - b),
+      [owner.id, aliceId, bobId],
+    );
     hasFields(t, queued?.event, {
       type: 'update_message',
       user_id: owner.id,
@@ -95,8 +103,17 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
     await edit({ streamId: vault, topic: 'secret plans' });
     const deletion = delivered.find((q) => q.event.type === 'delete_message');
     const update = delivered.find((q) => q.event.type === 'update_message');
-    t.strictSame([...(deletion?.userIds ?? [])].sort((a, b) => a - b), [aliceId, bobId]);
-    t.strictSame(deletion?.event, { type: 'delete_message', message_type: 'stream', message_ids: [id], stream_id: general, topic: 'plans' });
+    t.strictSame(
+      [...(deletion?.userIds ?? [])].sort((a, b) => a - b),
+      [aliceId, bobId],
+    );
+    t.strictSame(deletion?.event, {
+      type: 'delete_message',
+      message_type: 'stream',
+      message_ids: [id],
+      stream_id: general,
+      topic: 'plans',
+    });
     t.strictSame(update?.userIds, [owner.id]);
     hasFields(t, update?.event, {
       type: 'update_message',
@@ -114,7 +131,10 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
     delivered.length = 0;
     await doDeleteMessage(realm, owner, id);
     t.strictSame(delivered, [
-      { event: { type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: vault, topic: 'secret plans' }, userIds: [owner.id] },
+      {
+        event: { type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: vault, topic: 'secret plans' },
+        userIds: [owner.id],
+      },
     ]);
   });
 });

@@ -28,7 +28,14 @@ t.test('reaction and flag events', async (t) => {
   const delivered: QueuedEvent[] = [];
   realm.events.subscribe((events) => delivered.push(...events));
   const take = () => delivered.splice(0, delivered.length);
-  const readAdded = (messages: number[], all: boolean) => ({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all });
+  const readAdded = (messages: number[], all: boolean) => ({
+    type: 'update_message_flags',
+    op: 'add',
+    operation: 'add',
+    flag: 'read',
+    messages,
+    all,
+  });
 
   const owner = userById(realm, 1) as UserRow;
   const addUser = (email: string, name: string): UserRow => {
@@ -69,7 +76,10 @@ t.test('reaction and flag events', async (t) => {
       user_id: member.id,
       user: { user_id: member.id, email: member.email, full_name: 'Member' },
     });
-    t.strictSame([...(added?.userIds ?? [])].sort((a, b) => a - b), [owner.id, member.id, lurker.id]);
+    t.strictSame(
+      [...(added?.userIds ?? [])].sort((a, b) => a - b),
+      [owner.id, member.id, lurker.id],
+    );
     await doRemoveReaction(realm, member, streamMessage, { emojiName: 'octopus', emojiCode: undefined, reactionType: undefined });
     const [removed] = take();
     hasFields(t, removed?.event, { type: 'reaction', op: 'remove', emoji_code: '1f419', user_id: member.id });
@@ -78,7 +88,10 @@ t.test('reaction and flag events', async (t) => {
   t.test('a reaction on a direct message goes to its participants only', async (t) => {
     await doAddReaction(realm, owner, directMessage, '+1', { emojiName: '+1', emojiCode: undefined, reactionType: undefined });
     const [added] = take();
-    t.strictSame([...(added?.userIds ?? [])].sort((a, b) => a - b), [owner.id, member.id]);
+    t.strictSame(
+      [...(added?.userIds ?? [])].sort((a, b) => a - b),
+      [owner.id, member.id],
+    );
   });
 
   t.test('update_message_flags lists only the messages that changed, to the acting user; no change, no event', async (t) => {

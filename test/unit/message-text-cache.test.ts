@@ -22,7 +22,10 @@ t.test('the message text cache keeps at most its capacity, dropping the entry bu
   t.equal(cache.get(4, 0, 1)?.toString(), undefined, '4 goes next');
   cache.set(7, 0, 1, Buffer.from('text 7'));
   t.equal(cache.get(3, 1, 1)?.toString(), undefined, 'then 3, by its new place');
-  t.strictSame([5, 6, 7].map((id) => cache.get(id, 0, 1)?.toString()), ['text 5', 'text 6', 'text 7']);
+  t.strictSame(
+    [5, 6, 7].map((id) => cache.get(id, 0, 1)?.toString()),
+    ['text 5', 'text 6', 'text 7'],
+  );
   t.equal(cache.size, 3);
 });
 

@@ -22,7 +22,9 @@ t.test('a message version moves with every change to the message or its reaction
   t.equal(version(), 1, 'an edit, one step however many columns it sets');
   db.prepare("UPDATE messages SET topic = 'moved' WHERE id = 7").run();
   t.equal(version(), 2, 'a move');
-  db.prepare("INSERT INTO reactions (id, message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES (1, 7, 1, 'smile', '1f604', 'unicode_emoji')").run();
+  db.prepare(
+    "INSERT INTO reactions (id, message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES (1, 7, 1, 'smile', '1f604', 'unicode_emoji')",
+  ).run();
   t.equal(version(), 3, 'a reaction added');
   db.prepare("UPDATE reactions SET emoji_name = 'smiley' WHERE id = 1").run();
   t.equal(version(), 4, 'a reaction changed');

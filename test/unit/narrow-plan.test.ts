@@ -157,7 +157,13 @@ t.test('every narrow shape reads messages and user_messages through an index', a
     }
   }
   t.test('a stream history range reads only messages_stream_id', async (t) => {
-    const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
+    const narrow: ResolvedNarrow = {
+      viewerId: 1,
+      terms: SHAPES['stream history']?.terms ?? [],
+      includeHistory: true,
+      near: null,
+      highlight: null,
+    };
     const sql = narrowSql(narrow);
     t.match(plan(rangeStatements(sql, narrow).before, [...sql.params, 100, 101]), 'SEARCH m USING COVERING INDEX messages_stream_id ');
   });
@@ -165,7 +171,13 @@ t.test('every narrow shape reads messages and user_messages through an index', a
     t.match(plan(MESSAGES_BY_ID, ['[1,2]']), /SEARCH m USING INTEGER PRIMARY KEY \(rowid=\?\)/);
   });
   t.test('the stream and topic narrow reads only messages_stream_topic by ID range, without sorting', async (t) => {
-    const narrow: ResolvedNarrow = { viewerId: 1, terms: SHAPES['stream and topic history']?.terms ?? [], includeHistory: true, near: null, highlight: null };
+    const narrow: ResolvedNarrow = {
+      viewerId: 1,
+      terms: SHAPES['stream and topic history']?.terms ?? [],
+      includeHistory: true,
+      near: null,
+      highlight: null,
+    };
     const sql = narrowSql(narrow);
     const text = plan(rangeStatements(sql, narrow).before, [...sql.params, 100, 101]);
     // COVERING: IDs and versions come from the index (migration 16), not from message rows.
@@ -192,7 +204,10 @@ t.test('every narrow shape reads messages and user_messages through an index', a
     const tableColumns = (db.prepare("SELECT name FROM pragma_table_info('messages')").all() as { name: string }[])
       .map((column) => column.name)
       .filter((name) => name !== 'rendered_content_version');
-    t.strictSame(FULL_COLUMNS.split(', ').map((column) => column.slice('m.'.length)), tableColumns);
+    t.strictSame(
+      FULL_COLUMNS.split(', ').map((column) => column.slice('m.'.length)),
+      tableColumns,
+    );
     // The row only has to be read back: its sender, recipient and stream need not exist.
     db.pragma('foreign_keys = OFF');
     db.prepare(

@@ -77,9 +77,18 @@ t.test('a realm file with a newer schema is refused', async (t) => {
   const db = new Database(created.file);
   db.pragma('user_version = 999');
   db.close();
-  t.throws(() => new Realm('future', created.file, { externalHost: 'localhost', isDefault: false, log: pino({ level: 'silent' }), renderer: new Renderer(0) }), {
-    message: /schema version 999/,
-  });
+  t.throws(
+    () =>
+      new Realm('future', created.file, {
+        externalHost: 'localhost',
+        isDefault: false,
+        log: pino({ level: 'silent' }),
+        renderer: new Renderer(0),
+      }),
+    {
+      message: /schema version 999/,
+    },
+  );
 });
 
 t.test('every connection runs with WAL and synchronous=FULL', async (t) => {

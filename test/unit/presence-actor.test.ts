@@ -23,7 +23,8 @@ t.test('presence and its flusher', async (t) => {
   const startMs = Date.UTC(2026, 0, 1);
   const clock = new FakeClock(startMs);
   const log = pino({ level: 'silent' });
-  const open = () => new Realm('here', created.file, { externalHost: 'localhost', isDefault: false, log, renderer: new Renderer(0), clock });
+  const open = () =>
+    new Realm('here', created.file, { externalHost: 'localhost', isDefault: false, log, renderer: new Renderer(0), clock });
   const realm = open();
   const owner = userById(realm, 1) as UserRow;
   const flusher = new PresenceFlusher(realm, clock, log, INTERVAL_MS);
@@ -31,7 +32,8 @@ t.test('presence and its flusher', async (t) => {
   const events: QueuedEvent[] = [];
   realm.events.subscribe((batch) => events.push(...batch));
   const stored = () => realm.stmt('SELECT user_id, last_connected_time, last_active_time FROM user_presence').all();
-  const ownerShown = () => (presenceState(realm, false)['presences'] as Record<string, Record<string, Record<string, unknown>>>)['o@here.test'];
+  const ownerShown = () =>
+    (presenceState(realm, false)['presences'] as Record<string, Record<string, Record<string, unknown>>>)['o@here.test'];
   const startS = startMs / 1000;
 
   await t.test('arms ONE timer for the interval', async (t) => {
@@ -43,7 +45,10 @@ t.test('presence and its flusher', async (t) => {
     doUpdatePresence(realm, owner, 'active');
     t.strictSame(stored(), []);
     t.strictSame(ownerShown()?.['aggregated'], { client: 'website', status: 'active', timestamp: startS });
-    t.strictSame(events.map((e) => e.event['presence']), [{ website: { client: 'website', status: 'active', timestamp: startS, pushable: false } }]);
+    t.strictSame(
+      events.map((e) => e.event['presence']),
+      [{ website: { client: 'website', status: 'active', timestamp: startS, pushable: false } }],
+    );
   });
 
   await t.test('the flush writes the pinged users in one go and re-arms', async (t) => {
@@ -61,7 +66,10 @@ t.test('presence and its flusher', async (t) => {
     clock.advanceTo(startMs + 80_000);
     doUpdatePresence(realm, owner, 'idle');
     t.strictSame(ownerShown()?.['aggregated'], { client: 'website', status: 'idle', timestamp: startS + 80 });
-    t.strictSame(events.map((e) => e.event['presence']), [{ website: { client: 'website', status: 'idle', timestamp: startS + 80, pushable: false } }]);
+    t.strictSame(
+      events.map((e) => e.event['presence']),
+      [{ website: { client: 'website', status: 'idle', timestamp: startS + 80, pushable: false } }],
+    );
   });
 
   await t.test('a user back after the offline threshold is announced again', async (t) => {

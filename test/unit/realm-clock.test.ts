@@ -39,13 +39,24 @@ t.test("actions stamp their rows with the realm's clock, not the machine's", asy
     notifyOldThread: false,
     notifyNewThread: false,
   });
-  t.strictSame(column('SELECT last_edit_timestamp FROM messages WHERE id = ?', messageId), START_SECONDS + 30, 'an edit is stamped by the realm clock');
+  t.strictSame(
+    column('SELECT last_edit_timestamp FROM messages WHERE id = ?', messageId),
+    START_SECONDS + 30,
+    'an edit is stamped by the realm clock',
+  );
 
   const newcomerId = await doCreateUser(realm, owner, { email: 'new@clocked.test', password: 'a long enough password', fullName: 'New' });
-  t.strictSame(column('SELECT date_joined FROM users WHERE id = ?', newcomerId), START_SECONDS + 30, 'a new account joins at the realm clock');
+  t.strictSame(
+    column('SELECT date_joined FROM users WHERE id = ?', newcomerId),
+    START_SECONDS + 30,
+    'a new account joins at the realm clock',
+  );
 
   await doMuteUser(realm, owner, newcomerId);
-  t.strictSame(column('SELECT date_muted FROM muted_users WHERE user_id = ? AND muted_user_id = ?', owner.id, newcomerId), START_SECONDS + 30);
+  t.strictSame(
+    column('SELECT date_muted FROM muted_users WHERE user_id = ? AND muted_user_id = ?', owner.id, newcomerId),
+    START_SECONDS + 30,
+  );
 
   await doSubscribe(realm, owner, {
     subscriptions: [{ name: 'history' }],
@@ -61,10 +72,18 @@ t.test("actions stamp their rows with the realm's clock, not the machine's", asy
       canRemoveSubscribersGroupId: undefined,
     },
   });
-  t.strictSame(column("SELECT date_created FROM streams WHERE name = 'history'"), START_SECONDS + 30, 'a stream is created at the realm clock');
+  t.strictSame(
+    column("SELECT date_created FROM streams WHERE name = 'history'"),
+    START_SECONDS + 30,
+    'a stream is created at the realm clock',
+  );
 
   const [draftId] = await doCreateDrafts(realm, owner, [{ type: '', to: [], topic: '', content: 'an idea' }]);
-  t.strictSame(column('SELECT last_edit_time FROM drafts WHERE id = ?', draftId as number), START_SECONDS + 30, 'a draft sent without a timestamp gets the realm clock');
+  t.strictSame(
+    column('SELECT last_edit_time FROM drafts WHERE id = ?', draftId as number),
+    START_SECONDS + 30,
+    'a draft sent without a timestamp gets the realm clock',
+  );
 
   // An hour after the realm's now is in the future, though long past for the machine.
   const scheduledId = await doCreateScheduledMessage(realm, owner, {

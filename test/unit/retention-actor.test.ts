@@ -18,7 +18,13 @@ t.test('the retention actor', async (t) => {
   t.teardown(() => realm.close());
   const owner = userById(realm, 1) as UserRow;
   const send = (topic: string) =>
-    doSendMessage(realm, owner, { target: { kind: 'stream', to: ['general'], topic }, content: topic, client: 'test', queueId: undefined, localId: undefined });
+    doSendMessage(realm, owner, {
+      target: { kind: 'stream', to: ['general'], topic },
+      content: topic,
+      client: 'test',
+      queueId: undefined,
+      localId: undefined,
+    });
   const exists = (id: number) => realm.stmt('SELECT 1 FROM messages WHERE id = ?').get(id) !== undefined;
   const generalId = (realm.stmt("SELECT id FROM streams WHERE name = 'general'").get() as { id: number }).id;
   // Batches of 2: three expired messages take two transactions in one sweep.
@@ -41,7 +47,10 @@ t.test('the retention actor', async (t) => {
     clock.advanceTo(nowMs + INTERVAL_MS);
     await actor.whenIdle();
     t.ok([...old, fresh].every(exists));
-    t.strictSame(events.filter((e) => e.event.type === 'delete_message'), []);
+    t.strictSame(
+      events.filter((e) => e.event.type === 'delete_message'),
+      [],
+    );
     t.strictSame(clock.armedAt(), [nowMs + 2 * INTERVAL_MS], 're-armed for the next sweep');
   });
 

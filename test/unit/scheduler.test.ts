@@ -73,7 +73,11 @@ t.test('the scheduled-message delivery actor', async (t) => {
     });
     t.strictSame(events, [
       {
-        event: { type: 'scheduled_messages', op: 'update', scheduled_message: { ...object, content: 'edited', rendered_content: '<p>edited</p>' } },
+        event: {
+          type: 'scheduled_messages',
+          op: 'update',
+          scheduled_message: { ...object, content: 'edited', rendered_content: '<p>edited</p>' },
+        },
         userIds: [owner.id],
       },
     ]);

@@ -6,10 +6,18 @@ t.test('the client address comes from X-Forwarded-For only as far as trusted pro
   t.equal(proxies.clientAddress('198.51.100.1', '203.0.113.7'), '198.51.100.1', 'an untrusted peer: its own address');
   t.equal(proxies.clientAddress('127.0.0.1', ''), '127.0.0.1', 'a proxy that forwards nothing');
   t.equal(proxies.clientAddress('127.0.0.1', '203.0.113.7'), '203.0.113.7', 'one trusted proxy');
-  t.equal(proxies.clientAddress('127.0.0.1', '1.1.1.1, 203.0.113.7, 10.0.0.5'), '203.0.113.7', 'a chain: what the client wrote itself is skipped');
+  t.equal(
+    proxies.clientAddress('127.0.0.1', '1.1.1.1, 203.0.113.7, 10.0.0.5'),
+    '203.0.113.7',
+    'a chain: what the client wrote itself is skipped',
+  );
   t.equal(proxies.clientAddress('127.0.0.1', '10.0.0.9, 10.0.0.5'), '10.0.0.9', 'only proxies: the farthest');
   t.equal(proxies.clientAddress('127.0.0.1', 'garbage'), '127.0.0.1', 'not an address: the peer');
-  t.equal(proxies.clientAddress('0000:0000:0000:0000:0000:ffff:7f00:0001', '203.0.113.7'), '203.0.113.7', 'an IPv4-mapped peer (listening on ::)');
+  t.equal(
+    proxies.clientAddress('0000:0000:0000:0000:0000:ffff:7f00:0001', '203.0.113.7'),
+    '203.0.113.7',
+    'an IPv4-mapped peer (listening on ::)',
+  );
   t.equal(proxies.clientAddress('0000:0000:0000:0000:0000:0000:0000:0001', '2001:db8::7'), '2001:db8::7', 'IPv6 loopback');
 });
 

@@ -29,8 +29,7 @@ function setUp(): { clock: FakeClock; actor: TypingActor; published: QueuedEvent
   return { clock, actor: new TypingActor({ events }, clock, EXPIRY_MS), published };
 }
 
-const ops = (published: QueuedEvent[]): string[] =>
-  published.map((queued) => `${String(queued.event['op'])}:${queued.userIds.join(',')}`);
+const ops = (published: QueuedEvent[]): string[] => published.map((queued) => `${String(queued.event['op'])}:${queued.userIds.join(',')}`);
 
 t.test('the tick is a second for the spec duration and finer for shortened ones', async (t) => {
   t.equal(typingTickMs(15_000), 1_000);

@@ -6,7 +6,10 @@ import { isUnread, unreadByStream } from '../../src/web/state/unread';
 import { ANN, ME, directMessage, register, streamMessage } from './fixtures';
 
 class Failure extends Error {
-  constructor(readonly status: number, readonly code: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
     super(code);
   }
 }
@@ -20,12 +23,19 @@ function harness(options: { sendFails?: boolean; fetchFails?: boolean } = {}) {
   let signedOut = false;
   const answer = async (method: string, path: string, params: Params = {}): Promise<unknown> => {
     calls.push({ method, path, params });
-    if (path === '/register') return register({ unread_msgs: { streams: [{ stream_id: 1, topic: 'lunch', unread_message_ids: [40, 41] }], pms: [], huddles: [], mentions: [] } });
+    if (path === '/register')
+      return register({
+        unread_msgs: { streams: [{ stream_id: 1, topic: 'lunch', unread_message_ids: [40, 41] }], pms: [], huddles: [], mentions: [] },
+      });
     if (path === '/events') return new Promise((resolve) => polls.push((events) => resolve({ events })));
     if (path === '/messages' && method === 'GET') {
       if (options.fetchFails) throw new Failure(500, 'INTERNAL');
-      if (params['anchor'] === 'newest') return { messages: [streamMessage(41, 1, 'lunch'), streamMessage(45, 1, 'lunch')], found_oldest: false, found_newest: true };
-      const messages = params['anchor'] === 'first_unread' ? [streamMessage(40, 1, 'lunch'), streamMessage(41, 1, 'lunch')] : [streamMessage(30, 1, 'lunch')];
+      if (params['anchor'] === 'newest')
+        return { messages: [streamMessage(41, 1, 'lunch'), streamMessage(45, 1, 'lunch')], found_oldest: false, found_newest: true };
+      const messages =
+        params['anchor'] === 'first_unread'
+          ? [streamMessage(40, 1, 'lunch'), streamMessage(41, 1, 'lunch')]
+          : [streamMessage(30, 1, 'lunch')];
       return { messages, found_oldest: params['anchor'] !== 'first_unread', found_newest: true };
     }
     if (path === '/messages' && method === 'POST') {
@@ -35,7 +45,10 @@ function harness(options: { sendFails?: boolean; fetchFails?: boolean } = {}) {
     return {};
   };
   const deps: StoreDeps = {
-    api: { get: (path, params) => answer('GET', path, params) as Promise<never>, post: (path, params) => answer('POST', path, params) as Promise<never> },
+    api: {
+      get: (path, params) => answer('GET', path, params) as Promise<never>,
+      post: (path, params) => answer('POST', path, params) as Promise<never>,
+    },
     setTimeout: (run, ms) => timers.push({ ms, run }),
     clearTimeout: () => undefined,
     now: () => 1_700_000_000_000,
@@ -62,7 +75,10 @@ t.test('after registering, the store knows the organization and opens its view a
   const state = h.store.current;
   t.equal(state.snapshot?.me.user_id, ME);
   t.equal(unreadByStream(state.unread).get(1), 2);
-  t.strictSame(state.list.messages.map((message) => message.id), [40, 41]);
+  t.strictSame(
+    state.list.messages.map((message) => message.id),
+    [40, 41],
+  );
   t.equal(state.listVersion, 1, 'a fresh list, for the view to scroll to its first unread');
   const fetch = h.calls.find((call) => call.path === '/messages');
   t.strictSame(fetch?.params['narrow'], [{ operator: 'stream', operand: 1 }]);
@@ -81,11 +97,17 @@ t.test('live events reach the snapshot, the unread counts and the open view toge
     { type: 'realm_user', op: 'update', person: { user_id: ANN, full_name: 'Ann B' } },
   ]);
   const state = h.store.current;
-  t.strictSame(state.list.messages.map((message) => message.id), [40, 41, 42]);
+  t.strictSame(
+    state.list.messages.map((message) => message.id),
+    [40, 41, 42],
+  );
   t.ok(isUnread(state.unread, 42));
   t.equal(state.snapshot?.users.get(ANN)?.full_name, 'Ann B');
   t.equal(state.typing.length, 1);
-  t.ok(h.timers.some((timer) => timer.ms > 14_000), 'a timer to clear the typing entry when it expires');
+  t.ok(
+    h.timers.some((timer) => timer.ms > 14_000),
+    'a timer to clear the typing entry when it expires',
+  );
   await h.deliver([{ type: 'message', message: streamMessage(43, 1, 'lunch'), flags: [] }]);
   t.equal(h.store.current.typing.length, 0, 'a message from a typist ends their typing');
   h.stop();
@@ -103,7 +125,11 @@ t.test('messages seen are marked read at once here and in one request to the ser
   t.ok(batch, 'one batch timer');
   batch?.run();
   const flags = h.calls.filter((call) => call.path === '/messages/flags');
-  t.strictSame(flags.map((call) => call.params), [{ messages: [40, 41], op: 'add', flag: 'read' }], 'only the unread ones, once');
+  t.strictSame(
+    flags.map((call) => call.params),
+    [{ messages: [40, 41], op: 'add', flag: 'read' }],
+    'only the unread ones, once',
+  );
   h.stop();
 });
 
@@ -119,8 +145,13 @@ t.test('a sent message shows at once, then its event replaces the echo', async (
   const post = h.calls.find((call) => call.path === '/messages' && call.method === 'POST');
   t.equal(post?.params['queue_id'], 'queue-1', "the tab's queue");
   t.equal(post?.params['local_id'], echo?.localId);
-  await h.deliver([{ type: 'message', message: streamMessage(500, 1, 'lunch', { sender_id: ME }), flags: ['read'], local_message_id: echo?.localId }]);
-  t.strictSame(h.store.current.list.messages.map((message) => message.localId ?? message.id), [40, 41, 500]);
+  await h.deliver([
+    { type: 'message', message: streamMessage(500, 1, 'lunch', { sender_id: ME }), flags: ['read'], local_message_id: echo?.localId },
+  ]);
+  t.strictSame(
+    h.store.current.list.messages.map((message) => message.localId ?? message.id),
+    [40, 41, 500],
+  );
   h.stop();
 });
 
@@ -134,7 +165,7 @@ t.test('a message the server refuses stays in view, marked as not sent', async (
   h.stop();
 });
 
-t.test("a conversation whose fetch failed still shows the message sent from it, and the replies", async (t) => {
+t.test('a conversation whose fetch failed still shows the message sent from it, and the replies', async (t) => {
   const h = harness({ fetchFails: true });
   h.store.start();
   await h.settle();
@@ -145,9 +176,14 @@ t.test("a conversation whose fetch failed still shows the message sent from it, 
   const echo = h.store.current.list.messages.at(-1);
   t.equal(echo?.sendState, 'sending', 'the echo shows at once');
   await sending;
-  await h.deliver([{ type: 'message', message: directMessage(500, [ME, ANN], { sender_id: ME }), flags: ['read'], local_message_id: echo?.localId }]);
+  await h.deliver([
+    { type: 'message', message: directMessage(500, [ME, ANN], { sender_id: ME }), flags: ['read'], local_message_id: echo?.localId },
+  ]);
   await h.deliver([{ type: 'message', message: directMessage(501, [ME, ANN], { sender_id: ANN }), flags: [] }]);
-  t.strictSame(h.store.current.list.messages.map((message) => message.localId ?? message.id), [500, 501]);
+  t.strictSame(
+    h.store.current.list.messages.map((message) => message.localId ?? message.id),
+    [500, 501],
+  );
   h.stop();
 });
 
@@ -160,9 +196,15 @@ t.test('opening another view fetches it, and older pages are added before', asyn
   await h.settle();
   t.equal(h.store.current.list.loading, false);
   await h.store.loadOlder();
-  t.strictSame(h.store.current.list.messages.map((message) => message.id), [30, 40, 41]);
+  t.strictSame(
+    h.store.current.list.messages.map((message) => message.id),
+    [30, 40, 41],
+  );
   const older = h.calls.filter((call) => call.path === '/messages').at(-1);
-  t.strictSame([older?.params['anchor'], older?.params['num_before'], older?.params['num_after'], older?.params['include_anchor']], ['40', 50, 0, false]);
+  t.strictSame(
+    [older?.params['anchor'], older?.params['num_before'], older?.params['num_after'], older?.params['include_anchor']],
+    ['40', 50, 0, false],
+  );
   await h.store.loadOlder();
   t.equal(h.calls.filter((call) => call.path === '/messages').length, 3, 'nothing older to fetch once the oldest is found');
   h.stop();
@@ -172,9 +214,35 @@ t.test('messages moved into the open stream are fetched, since their event does 
   const h = harness();
   h.store.start();
   await h.settle();
-  await h.deliver([{ type: 'update_message', message_id: 41, message_ids: [41], edit_timestamp: 1, stream_id: 1, subject: 'food', orig_subject: 'lunch', flags: [] }]);
+  await h.deliver([
+    {
+      type: 'update_message',
+      message_id: 41,
+      message_ids: [41],
+      edit_timestamp: 1,
+      stream_id: 1,
+      subject: 'food',
+      orig_subject: 'lunch',
+      flags: [],
+    },
+  ]);
   t.equal(h.calls.filter((call) => call.params['anchor'] === 'newest').length, 0, 'a topic renamed within the view needs no fetch');
-  await h.deliver([{ type: 'update_message', message_id: 45, message_ids: [45], edit_timestamp: 1, stream_id: 2, new_stream_id: 1, subject: 'lunch', orig_subject: 'x', flags: [] }]);
-  t.strictSame(h.store.current.list.messages.map((message) => message.id), [40, 41, 45]);
+  await h.deliver([
+    {
+      type: 'update_message',
+      message_id: 45,
+      message_ids: [45],
+      edit_timestamp: 1,
+      stream_id: 2,
+      new_stream_id: 1,
+      subject: 'lunch',
+      orig_subject: 'x',
+      flags: [],
+    },
+  ]);
+  t.strictSame(
+    h.store.current.list.messages.map((message) => message.id),
+    [40, 41, 45],
+  );
   h.stop();
 });

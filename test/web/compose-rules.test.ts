@@ -27,7 +27,10 @@ t.test('emoji choices put names that start with the query first, by the name a p
 
 t.test('mention choices match a word of the name or the email, active people only', async (t) => {
   const snapshot = buildSnapshot(register(), 0);
-  t.strictSame(mentionChoices('ann', snapshot.users.values()).map((choice) => choice.insert), ['@**Ann** ']);
+  t.strictSame(
+    mentionChoices('ann', snapshot.users.values()).map((choice) => choice.insert),
+    ['@**Ann** '],
+  );
   t.strictSame(mentionChoices('go', snapshot.users.values()), [], 'deactivated people are not offered');
   t.equal(mentionChoices('', snapshot.users.values()).length, 3);
 });
@@ -45,10 +48,23 @@ t.test('a local echo shows the typed text escaped, in paragraphs', async (t) => 
 
 t.test('compose fields resolve to stream and topic, or to people by name or email', async (t) => {
   const snapshot = buildSnapshot(register(), 0);
-  t.strictSame(resolveRecipients(snapshot, { mode: 'stream', stream: ' General ', topic: ' lunch ', to: '' }), { type: 'stream', to: 1, topic: 'lunch' });
-  t.strictSame(resolveRecipients(snapshot, { mode: 'stream', stream: 'nope', topic: 'x', to: '' }), { error: 'There is no stream named nope' });
+  t.strictSame(resolveRecipients(snapshot, { mode: 'stream', stream: ' General ', topic: ' lunch ', to: '' }), {
+    type: 'stream',
+    to: 1,
+    topic: 'lunch',
+  });
+  t.strictSame(resolveRecipients(snapshot, { mode: 'stream', stream: 'nope', topic: 'x', to: '' }), {
+    error: 'There is no stream named nope',
+  });
   t.strictSame(resolveRecipients(snapshot, { mode: 'stream', stream: '', topic: 'x', to: '' }), { error: 'Choose a stream' });
-  t.strictSame(resolveRecipients(snapshot, { mode: 'direct', stream: '', topic: '', to: 'ann@example.test, Bo,ann' }), { type: 'direct', to: [ANN, BO] });
-  t.strictSame(resolveRecipients(snapshot, { mode: 'direct', stream: '', topic: '', to: 'Gone' }), { error: 'Nobody here is called Gone' }, 'deactivated people cannot be written to');
+  t.strictSame(resolveRecipients(snapshot, { mode: 'direct', stream: '', topic: '', to: 'ann@example.test, Bo,ann' }), {
+    type: 'direct',
+    to: [ANN, BO],
+  });
+  t.strictSame(
+    resolveRecipients(snapshot, { mode: 'direct', stream: '', topic: '', to: 'Gone' }),
+    { error: 'Nobody here is called Gone' },
+    'deactivated people cannot be written to',
+  );
   t.strictSame(resolveRecipients(snapshot, { mode: 'direct', stream: '', topic: '', to: ' , ' }), { error: 'Say who the message is for' });
 });

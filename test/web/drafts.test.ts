@@ -33,7 +33,18 @@ t.test('an empty draft is not kept, and a failing storage loses nothing but the 
   const drafts = new Drafts(storage, 7);
   drafts.save({ type: 'direct', to: 'ann@x' }, '   ');
   t.equal(storage.items.size, 0);
-  const broken = new Drafts({ getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('full'); }, removeItem: () => undefined }, 7);
+  const broken = new Drafts(
+    {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('full');
+      },
+      removeItem: () => undefined,
+    },
+    7,
+  );
   t.doesNotThrow(() => broken.save({ type: 'direct', to: 'ann@x' }, 'text'));
   t.equal(broken.load({ type: 'direct', to: 'ann@x' }), '');
 });

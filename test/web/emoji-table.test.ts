@@ -11,7 +11,7 @@ t.test('emoji names and aliases resolve to their characters', async (t) => {
   const entry = emojiByName('thumbs_up');
   t.equal(entry?.code, '1f44d');
   t.equal(emojiText(entry?.code ?? ''), '👍');
-  t.equal(entry?.name, '+1', 'the canonical name is the table\'s first');
+  t.equal(entry?.name, '+1', "the canonical name is the table's first");
   t.equal(entry?.displayName, 'thumbs_up', 'people read the first name made of words');
   t.equal(emojiByName('+1'), entry);
   t.equal(emojiByName('no_such_emoji'), undefined);

@@ -21,7 +21,12 @@ function harness() {
   const waiting: ((call: (typeof calls)[number]) => void)[] = [];
   const request = (method: string) => (path: string, params?: Params) =>
     new Promise<never>((resolve, reject) => {
-      const call = { method, path, params, answer: (answer: Answer) => ('error' in answer ? reject(answer.error) : resolve(answer.value as never)) };
+      const call = {
+        method,
+        path,
+        params,
+        answer: (answer: Answer) => ('error' in answer ? reject(answer.error) : resolve(answer.value as never)),
+      };
       calls.push(call);
       waiting.shift()?.(call);
     });
@@ -79,10 +84,20 @@ t.test('the loop registers once with the page capabilities, then polls from the 
   t.strictSame(poll.params, { queue_id: 'q1', last_event_id: 4 });
   t.equal(h.loop.queue, 'q1');
   t.strictSame(h.states, ['connected']);
-  poll.answer({ value: { events: [{ id: 5, type: 'heartbeat' }, { id: 6, type: 'message' }] } });
+  poll.answer({
+    value: {
+      events: [
+        { id: 5, type: 'heartbeat' },
+        { id: 6, type: 'message' },
+      ],
+    },
+  });
   const next = await h.nextCall();
   t.strictSame(next.params, { queue_id: 'q1', last_event_id: 6 });
-  t.strictSame(h.batches.map((batch) => batch.map((event) => event.type)), [['message']]);
+  t.strictSame(
+    h.batches.map((batch) => batch.map((event) => event.type)),
+    [['message']],
+  );
   h.loop.stop();
   next.answer({ value: { events: [] } });
 });
@@ -94,18 +109,35 @@ t.test('a lost server means reconnecting on the same queue with growing waits, a
   (await h.nextCall()).answer({ error: new Failure(0, 'NETWORK') });
   await h.settle();
   t.strictSame(h.states, ['connected', 'reconnecting']);
-  t.strictSame(h.timers.map((timer) => timer.ms), [1000]);
+  t.strictSame(
+    h.timers.map((timer) => timer.ms),
+    [1000],
+  );
   h.timers[0]!.run();
   (await h.nextCall()).answer({ error: new Failure(502, 'BAD_RESPONSE') });
   await h.settle();
-  t.strictSame(h.timers.map((timer) => timer.ms), [1000, 2000], 'the wait doubles');
+  t.strictSame(
+    h.timers.map((timer) => timer.ms),
+    [1000, 2000],
+    'the wait doubles',
+  );
   h.timers[1]!.run();
   const resumed = await h.nextCall();
   t.strictSame(resumed.params, { queue_id: 'q1', last_event_id: 0 }, 'the same queue, from the same place');
-  resumed.answer({ value: { events: [{ id: 1, type: 'message' }, { id: 2, type: 'reaction' }] } });
+  resumed.answer({
+    value: {
+      events: [
+        { id: 1, type: 'message' },
+        { id: 2, type: 'reaction' },
+      ],
+    },
+  });
   const after = await h.nextCall();
   t.strictSame(h.states, ['connected', 'reconnecting', 'connected']);
-  t.strictSame(h.batches[0]?.map((event) => event.id), [1, 2]);
+  t.strictSame(
+    h.batches[0]?.map((event) => event.id),
+    [1, 2],
+  );
   t.equal(h.registers.length, 1, 'no new registration');
   h.loop.stop();
   after.answer({ value: { events: [] } });
@@ -121,7 +153,10 @@ t.test('a queue the server lost means registering again and telling the app to r
   again.answer({ value: register({ queue_id: 'q2', last_event_id: 9 }) });
   const poll = await h.nextCall();
   t.strictSame(poll.params, { queue_id: 'q2', last_event_id: 9 });
-  t.strictSame(h.registers.map(([response, kind]) => `${response.queue_id} ${kind}`), ['q1 first', 'q2 again']);
+  t.strictSame(
+    h.registers.map(([response, kind]) => `${response.queue_id} ${kind}`),
+    ['q1 first', 'q2 again'],
+  );
   t.equal(h.timers.length, 0, 'no wait before registering again');
   h.loop.stop();
   poll.answer({ value: { events: [] } });
@@ -138,7 +173,10 @@ t.test('a failed registration is retried with backoff, and an ended session sign
   (await h.nextCall()).answer({ error: new Failure(401, 'UNAUTHORIZED') });
   await done;
   t.ok(h.signedOut());
-  t.strictSame(h.registers.map(([, kind]) => kind), ['first']);
+  t.strictSame(
+    h.registers.map(([, kind]) => kind),
+    ['first'],
+  );
 });
 
 t.test('a poll the server refuses for another reason registers again after a wait, never in a tight loop', async (t) => {
@@ -147,7 +185,10 @@ t.test('a poll the server refuses for another reason registers again after a wai
   (await h.nextCall()).answer({ value: register({ queue_id: 'q1' }) });
   (await h.nextCall()).answer({ error: new Failure(400, 'BAD_REQUEST') });
   await h.settle();
-  t.strictSame(h.timers.map((timer) => timer.ms), [1000]);
+  t.strictSame(
+    h.timers.map((timer) => timer.ms),
+    [1000],
+  );
   t.strictSame(h.states, ['connected'], 'the server answers, so this is not reconnecting');
   h.timers[0]!.run();
   const again = await h.nextCall();
@@ -155,6 +196,10 @@ t.test('a poll the server refuses for another reason registers again after a wai
   again.answer({ value: register({ queue_id: 'q2' }) });
   (await h.nextCall()).answer({ error: new Failure(400, 'BAD_REQUEST') });
   await h.settle();
-  t.strictSame(h.timers.map((timer) => timer.ms), [1000, 2000], 'the wait grows while registering does not help');
+  t.strictSame(
+    h.timers.map((timer) => timer.ms),
+    [1000, 2000],
+    'the wait grows while registering does not help',
+  );
   h.loop.stop();
 });

@@ -13,7 +13,10 @@ t.test('after signing in the page goes to a same-origin `next` path, else to /',
 });
 
 t.test('a refused sign-in shows the server message, with the wait when rate limited', async (t) => {
-  t.equal(signInError(401, { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' }), 'Your username or password is incorrect');
+  t.equal(
+    signInError(401, { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' }),
+    'Your username or password is incorrect',
+  );
   t.equal(
     signInError(429, { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': 125.5 }),
     'API usage exceeded rate limit. Too many failed attempts: try again in 3 minutes.',

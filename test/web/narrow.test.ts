@@ -25,9 +25,23 @@ t.test('hashes are written exactly as the panels contract documents them', async
 
 t.test('direct conversation hashes are read in ascending order, and malformed hashes are not views', async (t) => {
   t.strictSame(parseHash('#narrow/dm/5,3'), { kind: 'dm', userIds: [3, 5] });
-  t.strictSame(parseHash('#narrow/stream/10/topic/x/near/42'), { kind: 'topic', streamId: 10, topic: 'x' }, 'a message link opens its conversation');
+  t.strictSame(
+    parseHash('#narrow/stream/10/topic/x/near/42'),
+    { kind: 'topic', streamId: 10, topic: 'x' },
+    'a message link opens its conversation',
+  );
   t.equal(parseHash('#narrow/stream/10/near/x'), null);
-  for (const bad of ['', '#narrow/', '#narrow/stream/x', '#narrow/stream/0', '#narrow/dm/1,a', '#narrow/is/unread', '#narrow/search/', '#narrow/stream/1/topic/%E0', '#other']) {
+  for (const bad of [
+    '',
+    '#narrow/',
+    '#narrow/stream/x',
+    '#narrow/stream/0',
+    '#narrow/dm/1,a',
+    '#narrow/is/unread',
+    '#narrow/search/',
+    '#narrow/stream/1/topic/%E0',
+    '#other',
+  ]) {
     t.equal(parseHash(bad), null, bad);
   }
 });

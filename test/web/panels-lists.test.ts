@@ -12,7 +12,11 @@ t.test('the streams filter matches a part of the name or description, ignoring c
 });
 
 t.test('administration lists active people first, then deactivated ones, each by name', async (t) => {
-  const order = adminUserOrder([user(1, { full_name: 'Zed' }), user(2, { full_name: 'Amy', is_active: false }), user(3, { full_name: 'Bea' })]);
+  const order = adminUserOrder([
+    user(1, { full_name: 'Zed' }),
+    user(2, { full_name: 'Amy', is_active: false }),
+    user(3, { full_name: 'Bea' }),
+  ]);
   t.strictSame(
     order.map((person) => person.full_name),
     ['Bea', 'Zed', 'Amy'],

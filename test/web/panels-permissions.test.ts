@@ -1,6 +1,13 @@
 import t from 'tap';
 import { organizationChanges, organizationForm } from '../../src/web/app/panels/admin-organization';
-import { isTopicMuted, messageLink, messagePermissions, rolePassesPolicy, toggledResolution, POLICY } from '../../src/web/app/panels/permissions';
+import {
+  isTopicMuted,
+  messageLink,
+  messagePermissions,
+  rolePassesPolicy,
+  toggledResolution,
+  POLICY,
+} from '../../src/web/app/panels/permissions';
 import { assignableRoles, roleLabel } from '../../src/web/app/panels/roles';
 import { message, user } from './panels-fixtures';
 
@@ -39,7 +46,7 @@ t.test('no edit limit means editing at any age; editing off means never', async 
   t.equal(messagePermissions(author, message(1), { ...realm, realm_allow_message_editing: false }, SENT).edit, false);
 });
 
-t.test('nobody edits someone else\'s message, not even an administrator', async (t) => {
+t.test("nobody edits someone else's message, not even an administrator", async (t) => {
   t.equal(messagePermissions(other, message(1), realm, SENT).edit, false);
   t.equal(messagePermissions(admin, message(1), realm, SENT).edit, false);
 });
@@ -104,12 +111,20 @@ t.test('a message link follows the hash grammar', async (t) => {
 t.test('role labels', async (t) => {
   t.strictSame([100, 200, 300, 400, 600].map(roleLabel), ['Owner', 'Administrator', 'Moderator', 'Member', 'Guest']);
   t.equal(roleLabel(999), 'Role 999');
-  t.notOk(assignableRoles({ role: 200 }).some((choice) => choice.value === 100), 'administrators cannot make owners');
+  t.notOk(
+    assignableRoles({ role: 200 }).some((choice) => choice.value === 100),
+    'administrators cannot make owners',
+  );
   t.ok(assignableRoles({ role: 100 }).some((choice) => choice.value === 100));
 });
 
 t.test('the organization form sends only what changed', async (t) => {
-  const before = organizationForm({ realm_name: 'Acme', realm_description: '', realm_allow_message_editing: true, realm_message_content_edit_limit_seconds: 600 });
+  const before = organizationForm({
+    realm_name: 'Acme',
+    realm_description: '',
+    realm_allow_message_editing: true,
+    realm_message_content_edit_limit_seconds: 600,
+  });
   t.strictSame(organizationChanges(before, before), {});
   t.strictSame(organizationChanges(before, { ...before, name: ' Acme Inc ', message_content_edit_limit_seconds: '' }), {
     name: 'Acme Inc',

@@ -14,14 +14,29 @@ t.test('choices are named by the name a person reads, not the canonical one', as
 });
 
 t.test('custom emoji come first and deactivated ones are not offered', async (t) => {
-  t.strictSame(choices[0], { name: 'party_parrot', code: '3', reactionType: 'realm_emoji', names: ['party_parrot'], imageUrl: '/emoji/3.png' });
+  t.strictSame(choices[0], {
+    name: 'party_parrot',
+    code: '3',
+    reactionType: 'realm_emoji',
+    names: ['party_parrot'],
+    imageUrl: '/emoji/3.png',
+  });
   t.notOk(choices.some((choice) => choice.name === 'old_logo'));
 });
 
 t.test('a search finds an emoji by any of its names', async (t) => {
-  t.ok(filterChoices(choices, '+1').some((choice) => choice.name === 'thumbs_up'), 'by the canonical name');
-  t.ok(filterChoices(choices, 'thumbs').some((choice) => choice.name === 'thumbs_up'), 'by the display name');
-  t.ok(filterChoices(choices, 'parrot').some((choice) => choice.name === 'party_parrot'), 'custom emoji by a part of the name');
+  t.ok(
+    filterChoices(choices, '+1').some((choice) => choice.name === 'thumbs_up'),
+    'by the canonical name',
+  );
+  t.ok(
+    filterChoices(choices, 'thumbs').some((choice) => choice.name === 'thumbs_up'),
+    'by the display name',
+  );
+  t.ok(
+    filterChoices(choices, 'parrot').some((choice) => choice.name === 'party_parrot'),
+    'custom emoji by a part of the name',
+  );
 });
 
 t.test('names starting with the search come before names containing it', async (t) => {

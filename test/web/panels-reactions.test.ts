@@ -3,7 +3,12 @@ import { emojiLook, groupReactions, reactionLabel, reactionTitle, toggleRequest 
 import type { Reaction } from '../../src/web/common/types';
 import { user } from './panels-fixtures';
 
-const thumbs = (userId: number, name = 'thumbs_up'): Reaction => ({ emoji_name: name, emoji_code: '1f44d', reaction_type: 'unicode_emoji', user_id: userId });
+const thumbs = (userId: number, name = 'thumbs_up'): Reaction => ({
+  emoji_name: name,
+  emoji_code: '1f44d',
+  reaction_type: 'unicode_emoji',
+  user_id: userId,
+});
 const party: Reaction = { emoji_name: 'party_parrot', emoji_code: '7', reaction_type: 'realm_emoji', user_id: 2 };
 
 t.test('reactions group by emoji type and code, in the order they first appeared', async (t) => {
@@ -57,8 +62,14 @@ t.test('clicking a group I reacted to removes my reaction, otherwise adds it', a
 });
 
 t.test('unicode emoji show as characters, custom emoji as their image, unknown ones by name', async (t) => {
-  const realmEmoji = { '7': { id: '7', name: 'party_parrot', source_url: '/user_avatars/2/emoji/images/7.png', deactivated: false, author_id: 2 } };
+  const realmEmoji = {
+    '7': { id: '7', name: 'party_parrot', source_url: '/user_avatars/2/emoji/images/7.png', deactivated: false, author_id: 2 },
+  };
   t.strictSame(emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji), { kind: 'text', text: '👍' });
-  t.strictSame(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji), { kind: 'image', url: '/user_avatars/2/emoji/images/7.png', alt: ':party_parrot:' });
+  t.strictSame(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji), {
+    kind: 'image',
+    url: '/user_avatars/2/emoji/images/7.png',
+    alt: ':party_parrot:',
+  });
   t.strictSame(emojiLook('realm_emoji', '8', 'gone', realmEmoji), { kind: 'name', text: ':gone:' });
 });

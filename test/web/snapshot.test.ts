@@ -12,7 +12,11 @@ t.test('the snapshot is built from the register response', async (t) => {
   t.equal(snapshot.users.get(13)?.is_active, false, 'deactivated users are kept for their names');
   t.equal(snapshot.users.get(ANN)?.is_active, true);
   t.strictSame([...snapshot.streams.keys()], [1, 2, 3]);
-  t.strictSame(sortedSubscriptions(snapshot).map((sub) => sub.name), ['design', 'general'], 'pinned first, then by name');
+  t.strictSame(
+    sortedSubscriptions(snapshot).map((sub) => sub.name),
+    ['design', 'general'],
+    'pinned first, then by name',
+  );
   t.equal(snapshot.realm['realm_name'], 'Example');
   t.equal(snapshot.realm['max_message_length'], 10000);
   t.equal(snapshot.userSettings['enter_sends'], true);
@@ -46,7 +50,10 @@ t.test('subscriptions follow add, remove, property updates and peers', async (t)
   t.ok(snapshot.subscriptions.has(3));
   snapshot = applySnapshotEvent(snapshot, event({ type: 'subscription', op: 'update', stream_id: 3, property: 'is_muted', value: true }));
   t.equal(snapshot.subscriptions.get(3)?.is_muted, true);
-  snapshot = applySnapshotEvent(snapshot, event({ type: 'subscription', op: 'update', stream_id: 3, property: 'in_home_view', value: true }));
+  snapshot = applySnapshotEvent(
+    snapshot,
+    event({ type: 'subscription', op: 'update', stream_id: 3, property: 'in_home_view', value: true }),
+  );
   t.equal(snapshot.subscriptions.get(3)?.is_muted, false, 'in_home_view is the inverse of is_muted');
   snapshot = applySnapshotEvent(snapshot, event({ type: 'subscription', op: 'peer_add', stream_ids: [3, 99], user_ids: [ANN, BO] }));
   t.strictSame(snapshot.subscriptions.get(3)?.subscribers, [ME, ANN, BO]);
@@ -60,10 +67,24 @@ t.test('subscriptions follow add, remove, property updates and peers', async (t)
 t.test('streams are created, renamed and deleted', async (t) => {
   let snapshot = applySnapshotEvent(base(), event({ type: 'stream', op: 'create', streams: [subscription(5, 'new')] }));
   t.equal(snapshot.streams.get(5)?.name, 'new');
-  snapshot = applySnapshotEvent(snapshot, event({ type: 'stream', op: 'update', stream_id: 1, name: 'general', property: 'name', value: 'everyone' }));
+  snapshot = applySnapshotEvent(
+    snapshot,
+    event({ type: 'stream', op: 'update', stream_id: 1, name: 'general', property: 'name', value: 'everyone' }),
+  );
   t.equal(snapshot.streams.get(1)?.name, 'everyone');
   t.equal(snapshot.subscriptions.get(1)?.name, 'everyone', 'the subscription is renamed too');
-  snapshot = applySnapshotEvent(snapshot, event({ type: 'stream', op: 'update', stream_id: 1, name: 'everyone', property: 'description', value: 'd', rendered_description: '<p>d</p>' }));
+  snapshot = applySnapshotEvent(
+    snapshot,
+    event({
+      type: 'stream',
+      op: 'update',
+      stream_id: 1,
+      name: 'everyone',
+      property: 'description',
+      value: 'd',
+      rendered_description: '<p>d</p>',
+    }),
+  );
   t.equal(snapshot.streams.get(1)?.rendered_description, '<p>d</p>');
   snapshot = applySnapshotEvent(snapshot, event({ type: 'stream', op: 'delete', streams: [subscription(1, 'everyone')] }));
   t.notOk(snapshot.streams.has(1));
@@ -71,23 +92,54 @@ t.test('streams are created, renamed and deleted', async (t) => {
 });
 
 t.test('presence, status, settings, topics, realm, emoji and linkifiers are applied', async (t) => {
-  let snapshot = applySnapshotEvent(base(), event({ type: 'presence', user_id: BO, email: 'bo@x', server_timestamp: 500, presence: { website: { client: 'website', status: 'active', timestamp: 500 } } }));
+  let snapshot = applySnapshotEvent(
+    base(),
+    event({
+      type: 'presence',
+      user_id: BO,
+      email: 'bo@x',
+      server_timestamp: 500,
+      presence: { website: { client: 'website', status: 'active', timestamp: 500 } },
+    }),
+  );
   t.strictSame(snapshot.presences.get(BO), { active_timestamp: 500, idle_timestamp: 500 });
-  snapshot = applySnapshotEvent(snapshot, event({ type: 'presence', user_id: BO, email: 'bo@x', server_timestamp: 600, presence: { website: { client: 'website', status: 'idle', timestamp: 600 } } }));
+  snapshot = applySnapshotEvent(
+    snapshot,
+    event({
+      type: 'presence',
+      user_id: BO,
+      email: 'bo@x',
+      server_timestamp: 600,
+      presence: { website: { client: 'website', status: 'idle', timestamp: 600 } },
+    }),
+  );
   t.strictSame(snapshot.presences.get(BO), { active_timestamp: 500, idle_timestamp: 600 }, 'idle keeps the last active time');
   snapshot = applySnapshotEvent(snapshot, event({ type: 'user_status', user_id: BO, emoji_name: 'palm_tree', emoji_code: '1f334' }));
-  t.strictSame(snapshot.userStatus.get(BO), { status_text: 'on leave', emoji_name: 'palm_tree', emoji_code: '1f334' }, 'only the changed fields change');
+  t.strictSame(
+    snapshot.userStatus.get(BO),
+    { status_text: 'on leave', emoji_name: 'palm_tree', emoji_code: '1f334' },
+    'only the changed fields change',
+  );
   snapshot = applySnapshotEvent(snapshot, event({ type: 'user_settings', op: 'update', property: 'color_scheme', value: 2 }));
   t.equal(snapshot.userSettings['color_scheme'], 2);
-  snapshot = applySnapshotEvent(snapshot, event({ type: 'user_topic', stream_id: 1, topic_name: 'Noise', last_updated: 1, visibility_policy: 0 }));
+  snapshot = applySnapshotEvent(
+    snapshot,
+    event({ type: 'user_topic', stream_id: 1, topic_name: 'Noise', last_updated: 1, visibility_policy: 0 }),
+  );
   t.notOk(isTopicMuted(snapshot, 1, 'Noise'), 'policy 0 removes the entry');
   snapshot = applySnapshotEvent(snapshot, event({ type: 'realm', op: 'update', property: 'name', value: 'Renamed' }));
   t.equal(snapshot.realm['realm_name'], 'Renamed');
-  snapshot = applySnapshotEvent(snapshot, event({ type: 'realm', op: 'update_dict', property: 'default', data: { allow_message_editing: false } }));
+  snapshot = applySnapshotEvent(
+    snapshot,
+    event({ type: 'realm', op: 'update_dict', property: 'default', data: { allow_message_editing: false } }),
+  );
   t.equal(snapshot.realm['realm_allow_message_editing'], false);
   const emoji = { '1': { id: '1', name: 'party', source_url: '/e/1.png', deactivated: false, author_id: ME } };
   snapshot = applySnapshotEvent(snapshot, event({ type: 'realm_emoji', op: 'update', realm_emoji: emoji }));
   t.strictSame(snapshot.realmEmoji, emoji);
-  snapshot = applySnapshotEvent(snapshot, event({ type: 'realm_linkifiers', realm_linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://x/{id}' }] }));
+  snapshot = applySnapshotEvent(
+    snapshot,
+    event({ type: 'realm_linkifiers', realm_linkifiers: [{ id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://x/{id}' }] }),
+  );
   t.equal(snapshot.linkifiers.length, 1);
 });

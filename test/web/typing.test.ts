@@ -1,12 +1,28 @@
 import t from 'tap';
 import type { TypingEvent } from '../../src/web/state/events';
-import { applyTypingEvent, nextExpiry, typingParams, typingText, typistsIn, TypingSender, type TypingDestination, type TypingState } from '../../src/web/state/typing';
+import {
+  applyTypingEvent,
+  nextExpiry,
+  typingParams,
+  typingText,
+  typistsIn,
+  TypingSender,
+  type TypingDestination,
+  type TypingState,
+} from '../../src/web/state/typing';
 import { ANN, BO, ME } from './fixtures';
 
 function typing(op: 'start' | 'stop', sender: number, where: { stream_id: number; topic: string } | { recipients: number[] }): TypingEvent {
   return 'stream_id' in where
     ? { id: 1, type: 'typing', op, message_type: 'stream', sender: { user_id: sender }, ...where }
-    : { id: 1, type: 'typing', op, message_type: 'private', sender: { user_id: sender }, recipients: where.recipients.map((user_id) => ({ user_id })) };
+    : {
+        id: 1,
+        type: 'typing',
+        op,
+        message_type: 'private',
+        sender: { user_id: sender },
+        recipients: where.recipients.map((user_id) => ({ user_id })),
+      };
 }
 
 t.test('someone typing shows in every view that includes the conversation', async (t) => {
@@ -82,7 +98,10 @@ t.test('the sender sends start once per 10 seconds of typing and stop after 5 se
 t.test('the sender stops on send and when the conversation changes', async (t) => {
   const clock = fakeClock();
   const sent: string[] = [];
-  const sender = new TypingSender({ ...clock, send: (op, destination) => sent.push(`${op} ${destination.type === 'direct' ? destination.to.join(',') : destination.topic}`) });
+  const sender = new TypingSender({
+    ...clock,
+    send: (op, destination) => sent.push(`${op} ${destination.type === 'direct' ? destination.to.join(',') : destination.topic}`),
+  });
   sender.typed({ type: 'direct', to: [ANN] });
   sender.typed({ type: 'direct', to: [ANN, BO] });
   t.strictSame(sent, [`start ${ANN}`, `stop ${ANN}`, `start ${ANN},${BO}`]);
@@ -93,6 +112,11 @@ t.test('the sender stops on send and when the conversation changes', async (t) =
 });
 
 t.test('typing goes to the server as a list: the stream ID alone, or the recipients', async (t) => {
-  t.strictSame(typingParams('start', { type: 'stream', streamId: 4, topic: 'Lunch' }), { op: 'start', type: 'stream', to: [4], topic: 'Lunch' });
+  t.strictSame(typingParams('start', { type: 'stream', streamId: 4, topic: 'Lunch' }), {
+    op: 'start',
+    type: 'stream',
+    to: [4],
+    topic: 'Lunch',
+  });
   t.strictSame(typingParams('stop', { type: 'direct', to: [ANN, BO] }), { op: 'stop', type: 'direct', to: [ANN, BO] });
 });

@@ -1,6 +1,16 @@
 import t from 'tap';
 import type { ServerEvent } from '../../src/web/state/events';
-import { applyUnreadEvent, isUnread, markedRead, topicUnreadCount, unreadByConversation, unreadByStream, unreadByTopic, unreadFromRegister, type UnreadState } from '../../src/web/state/unread';
+import {
+  applyUnreadEvent,
+  isUnread,
+  markedRead,
+  topicUnreadCount,
+  unreadByConversation,
+  unreadByStream,
+  unreadByTopic,
+  unreadFromRegister,
+  type UnreadState,
+} from '../../src/web/state/unread';
 import { ANN, BO, ME, directMessage, streamMessage } from './fixtures';
 
 const start = (): UnreadState =>
@@ -22,10 +32,28 @@ const event = (fields: { type: string; [key: string]: unknown }): ServerEvent =>
 
 t.test('register unreads count by stream, topic and direct conversation', async (t) => {
   const state = start();
-  t.strictSame([...unreadByStream(state)], [[1, 3], [2, 1]]);
-  t.strictSame([...unreadByTopic(state, 1)], [['lunch', 2], ['Plans', 1]]);
+  t.strictSame(
+    [...unreadByStream(state)],
+    [
+      [1, 3],
+      [2, 1],
+    ],
+  );
+  t.strictSame(
+    [...unreadByTopic(state, 1)],
+    [
+      ['lunch', 2],
+      ['Plans', 1],
+    ],
+  );
   t.equal(topicUnreadCount(state, 1, 'plans'), 1, 'topics compare without case');
-  t.strictSame([...unreadByConversation(state)], [[String(ANN), 1], [`${ANN},${BO}`, 2]]);
+  t.strictSame(
+    [...unreadByConversation(state)],
+    [
+      [String(ANN), 1],
+      [`${ANN},${BO}`, 2],
+    ],
+  );
   t.equal(state.mentions.size, 2);
 });
 
@@ -45,7 +73,11 @@ t.test('read flags take messages out, and all: true clears everything', async (t
   let state = applyUnreadEvent(start(), event({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [1, 6], all: false }), ME);
   t.equal(unreadByStream(state).get(1), 2);
   t.notOk(state.mentions.has(6));
-  t.equal(applyUnreadEvent(state, event({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [2], all: false }), ME), state, 'other flags change nothing');
+  t.equal(
+    applyUnreadEvent(state, event({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [2], all: false }), ME),
+    state,
+    'other flags change nothing',
+  );
   state = applyUnreadEvent(state, event({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [], all: true }), ME);
   t.equal(state.messages.size, 0);
 });
@@ -77,10 +109,26 @@ t.test('deleted messages stop counting, one at a time or in bulk', async (t) => 
 });
 
 t.test('moved messages count in their new stream and topic', async (t) => {
-  let state = applyUnreadEvent(start(), event({ type: 'update_message', message_id: 1, message_ids: [1, 2], edit_timestamp: 1, subject: 'food', orig_subject: 'lunch', stream_id: 1 }), ME);
+  let state = applyUnreadEvent(
+    start(),
+    event({
+      type: 'update_message',
+      message_id: 1,
+      message_ids: [1, 2],
+      edit_timestamp: 1,
+      subject: 'food',
+      orig_subject: 'lunch',
+      stream_id: 1,
+    }),
+    ME,
+  );
   t.equal(topicUnreadCount(state, 1, 'food'), 2);
   t.equal(topicUnreadCount(state, 1, 'lunch'), 0);
-  state = applyUnreadEvent(state, event({ type: 'update_message', message_id: 3, message_ids: [3], edit_timestamp: 1, stream_id: 1, new_stream_id: 2 }), ME);
+  state = applyUnreadEvent(
+    state,
+    event({ type: 'update_message', message_id: 3, message_ids: [3], edit_timestamp: 1, stream_id: 1, new_stream_id: 2 }),
+    ME,
+  );
   t.equal(unreadByStream(state).get(2), 2);
   t.equal(topicUnreadCount(state, 2, 'Plans'), 1, 'the topic goes along');
 });

@@ -7,7 +7,11 @@ const DINNER: DraftConversation = { type: 'stream', stream: 'general', topic: 'D
 
 function memoryStorage(): DraftStorage {
   const items = new Map<string, string>();
-  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+  };
 }
 
 /** A compose box as compose.tsx keeps it: one text, saved as the shown conversation's draft. */
@@ -60,7 +64,11 @@ t.test('an upload finished after switching conversation lands in the conversatio
   await uploading;
   t.strictSame(box.text, 'pizza?', 'the box showing another conversation is left as it is');
   t.strictSame(box.drafts?.load(DINNER), 'pizza?');
-  t.strictSame(box.drafts?.load(LUNCH), 'see the plan\n[plan v2.pdf](/user_uploads/1/ab/plan.pdf)\n', "the link is in the first conversation's draft");
+  t.strictSame(
+    box.drafts?.load(LUNCH),
+    'see the plan\n[plan v2.pdf](/user_uploads/1/ab/plan.pdf)\n',
+    "the link is in the first conversation's draft",
+  );
   box.show(LUNCH);
   t.strictSame(box.text, 'see the plan\n[plan v2.pdf](/user_uploads/1/ab/plan.pdf)\n', 'and there when the person goes back');
 });

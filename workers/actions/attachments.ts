@@ -76,11 +76,15 @@ export async function doUpload(realm: Realm, user: UserRow, file: UploadedFile):
 }
 
 function publishAttachment(tx: Txn, op: 'add' | 'update', row: AttachmentRow): void {
-  tx.publish({ type: 'attachment', op, attachment: attachmentObject(tx.realm, row), upload_space_used: uploadSpaceUsed(tx.realm) }, [row.owner_id]);
+  tx.publish({ type: 'attachment', op, attachment: attachmentObject(tx.realm, row), upload_space_used: uploadSpaceUsed(tx.realm) }, [
+    row.owner_id,
+  ]);
 }
 
 function publishRemoved(tx: Txn, row: AttachmentRow): void {
-  tx.publish({ type: 'attachment', op: 'remove', attachment: { id: row.id }, upload_space_used: uploadSpaceUsed(tx.realm) }, [row.owner_id]);
+  tx.publish({ type: 'attachment', op: 'remove', attachment: { id: row.id }, upload_space_used: uploadSpaceUsed(tx.realm) }, [
+    row.owner_id,
+  ]);
 }
 
 /** The upload a "/user_uploads/..." path of rendered content names, if it exists here. */

@@ -9,7 +9,11 @@ import type { Realm, Txn } from '../realm';
 
 const MIB = 1024 * 1024;
 
-export function checkAvatarUpload(realm: Realm, user: UserRow, files: readonly UploadedFile[]): { file: UploadedFile; contentType: string } {
+export function checkAvatarUpload(
+  realm: Realm,
+  user: UserRow,
+  files: readonly UploadedFile[],
+): { file: UploadedFile; contentType: string } {
   if (avatarChangesDisabled(realm) && !isAdmin(user)) throw errors.avatarChangesDisabled();
   const [file] = files;
   if (!file || files.length > 1) throw errors.oneImageRequired();

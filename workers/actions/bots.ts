@@ -118,7 +118,8 @@ export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise
            VALUES (?, ?, ?, ?, NULL, ?, 1, ?, ?, ?, ?)`,
         )
         // The organization's defaults for new users' settings apply to bots too.
-        .run(email, email, fullName, generateApiKey(), ROLE.MEMBER, spec.botType, actor.id, now, newUserSettingsJson(tx.realm)).lastInsertRowid,
+        .run(email, email, fullName, generateApiKey(), ROLE.MEMBER, spec.botType, actor.id, now, newUserSettingsJson(tx.realm))
+        .lastInsertRowid,
     );
     tx.realm
       .stmt(
@@ -223,7 +224,8 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
     if (newOwner !== undefined && newOwner.id !== bot.bot_owner_id) changeOwnerTxn(tx, userById(r, botId) as UserRow, newOwner);
     const settingsChanges: [string, string, unknown][] = [];
     if (sendingStream !== undefined) settingsChanges.push(['default_sending_stream_id', 'default_sending_stream', sendingStream]);
-    if (registerStream !== undefined) settingsChanges.push(['default_events_register_stream_id', 'default_events_register_stream', registerStream]);
+    if (registerStream !== undefined)
+      settingsChanges.push(['default_events_register_stream_id', 'default_events_register_stream', registerStream]);
     if (update.defaultAllPublicStreams !== undefined) {
       settingsChanges.push(['default_all_public_streams', 'default_all_public_streams', update.defaultAllPublicStreams ? 1 : 0]);
     }
@@ -234,9 +236,14 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
       publishBotUpdate(tx, botId, { [property]: defaults[property] });
     }
     if (payloadUrl !== undefined) {
-      r.stmt('UPDATE bot_settings SET service_base_url = ?, service_interface = ? WHERE bot_id = ?').run(payloadUrl, update.serviceInterface, botId);
+      r.stmt('UPDATE bot_settings SET service_base_url = ?, service_interface = ? WHERE bot_id = ?').run(
+        payloadUrl,
+        update.serviceInterface,
+        botId,
+      );
     }
-    if (update.configData !== undefined) r.stmt('UPDATE bot_settings SET config_data = ? WHERE bot_id = ?').run(JSON.stringify(update.configData), botId);
+    if (update.configData !== undefined)
+      r.stmt('UPDATE bot_settings SET config_data = ? WHERE bot_id = ?').run(JSON.stringify(update.configData), botId);
     const current = userById(r, botId) as UserRow;
     if (payloadUrl !== undefined || update.configData !== undefined) {
       publishBotUpdate(tx, botId, { services: botServices(current, botSettings(r, botId)) });

@@ -24,7 +24,10 @@ function deactivateOneTxn(tx: Txn, user: UserRow): void {
   // api-notes §d realm_user remove: to the users still active.
   tx.publish({ type: 'realm_user', op: 'remove', person: { user_id: user.id, full_name: user.full_name } }, activeUserIds(tx.realm));
   if (user.is_bot === 1) {
-    tx.publish({ type: 'realm_bot', op: 'remove', bot: { user_id: user.id, full_name: user.full_name } }, botAdministratorIds(tx.realm, user));
+    tx.publish(
+      { type: 'realm_bot', op: 'remove', bot: { user_id: user.id, full_name: user.full_name } },
+      botAdministratorIds(tx.realm, user),
+    );
   }
 }
 

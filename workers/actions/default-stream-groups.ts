@@ -47,14 +47,22 @@ function publishGroups(tx: Txn): void {
 }
 
 /** POST /default_stream_groups/create. */
-export async function doCreateDefaultStreamGroup(realm: Realm, actor: UserRow, name: string, description: string, streamNames: string[]): Promise<void> {
+export async function doCreateDefaultStreamGroup(
+  realm: Realm,
+  actor: UserRow,
+  name: string,
+  description: string,
+  streamNames: string[],
+): Promise<void> {
   checkAdmin(actor);
   const groupName = name.trim();
   if (defaultStreamGroupByName(realm, groupName)) throw errors.defaultStreamGroupExists(groupName);
   const streams = checkStreamsToAdd(realm, actor, groupName, streamNames);
   await realm.transact((tx) => {
     if (defaultStreamGroupByName(tx.realm, groupName)) throw errors.defaultStreamGroupExists(groupName);
-    const id = Number(tx.realm.stmt('INSERT INTO default_stream_groups (name, description) VALUES (?, ?)').run(groupName, description).lastInsertRowid);
+    const id = Number(
+      tx.realm.stmt('INSERT INTO default_stream_groups (name, description) VALUES (?, ?)').run(groupName, description).lastInsertRowid,
+    );
     const add = tx.realm.stmt('INSERT OR IGNORE INTO default_stream_group_streams (group_id, stream_id) VALUES (?, ?)');
     for (const stream of streams) add.run(id, stream.id);
     publishGroups(tx);
@@ -87,7 +95,13 @@ export async function doUpdateDefaultStreamGroup(
 }
 
 /** PATCH /default_stream_groups/{group_id}/streams: `op` add or remove, by stream names. */
-export async function doChangeDefaultStreamGroupStreams(realm: Realm, actor: UserRow, groupId: number, op: string, streamNames: string[]): Promise<void> {
+export async function doChangeDefaultStreamGroupStreams(
+  realm: Realm,
+  actor: UserRow,
+  groupId: number,
+  op: string,
+  streamNames: string[],
+): Promise<void> {
   checkAdmin(actor);
   const group = checkGroup(realm, groupId);
   if (op !== 'add' && op !== 'remove') throw errors.invalidGroupStreamsOp();

@@ -35,7 +35,12 @@ export function doUpdateFlagsForNarrow(
   const numAfter = Math.min(request.numAfter, MAX_FLAG_UPDATE_RANGE - numBefore);
   return realm.transact((tx) => {
     const range = selectRange(realm, narrow, { ...request, numBefore, numAfter });
-    const changed = applyFlagChangeTxn(tx, user, change, range.rows.map((row) => row.id));
+    const changed = applyFlagChangeTxn(
+      tx,
+      user,
+      change,
+      range.rows.map((row) => row.id),
+    );
     const first = range.rows[0];
     const last = range.rows[range.rows.length - 1];
     return {

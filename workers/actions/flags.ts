@@ -17,7 +17,6 @@ export const EDITABLE_FLAGS: readonly MessageFlag[] = ['read', 'starred', 'colla
 /** Flags the public API still names but never lets users set (api-notes §b). */
 const LEGACY_FLAGS = new Set(['summarize_in_home', 'summarize_in_stream', 'force_expand', 'force_collapse']);
 
-
 export type FlagOperation = 'add' | 'remove';
 
 export interface FlagChange {

@@ -51,7 +51,9 @@ export function doAddLinkifier(realm: Realm, actor: UserRow, pattern: string, ur
   checkAdmin(actor);
   checkLinkifier(pattern, urlTemplate);
   return realm.transact((tx) => {
-    const id = Number(tx.realm.stmt('INSERT INTO linkifiers (pattern, url_template) VALUES (?, ?)').run(pattern, urlTemplate).lastInsertRowid);
+    const id = Number(
+      tx.realm.stmt('INSERT INTO linkifiers (pattern, url_template) VALUES (?, ?)').run(pattern, urlTemplate).lastInsertRowid,
+    );
     publishLinkifiers(tx);
     return id;
   });

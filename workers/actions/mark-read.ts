@@ -14,10 +14,7 @@ function markReadTxn(tx: Txn, user: UserRow, ids: number[], all: boolean): void 
   const update = tx.realm.stmt('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
   for (const id of ids) update.run(FLAG_BIT.read, user.id, id);
   // openapi update_message_flags: when `all` is true the `messages` array is empty.
-  tx.publish(
-    { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: all ? [] : ids, all },
-    [user.id],
-  );
+  tx.publish({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: all ? [] : ids, all }, [user.id]);
 }
 
 /** POST /mark_all_as_read */

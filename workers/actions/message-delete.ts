@@ -51,7 +51,10 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
   const rowHolders = realm.stmt('SELECT user_id FROM user_messages WHERE message_id = ?');
   const remove = realm.stmt('DELETE FROM messages WHERE id = ?');
   // Read before the links go with the messages (ON DELETE CASCADE)
-  const linkedAttachments = attachmentIdsOfMessages(realm, messages.map((m) => m.id));
+  const linkedAttachments = attachmentIdsOfMessages(
+    realm,
+    messages.map((m) => m.id),
+  );
   for (const message of messages) {
     for (const row of rowHolders.all(message.id) as { user_id: number }[]) audience.add(row.user_id);
     remove.run(message.id);

@@ -135,13 +135,7 @@ export async function doUpdateMessage(realm: Realm, user: UserRow, request: Upda
   });
 }
 
-function updateMessageTxn(
-  tx: Txn,
-  user: UserRow,
-  plan: EditPlan,
-  rendered: RenderedMessage | null,
-  request: UpdateMessageRequest,
-): void {
+function updateMessageTxn(tx: Txn, user: UserRow, plan: EditPlan, rendered: RenderedMessage | null, request: UpdateMessageRequest): void {
   const realm = tx.realm;
   const { message, stream, move } = plan;
   const editTimestamp = epochSeconds(realm.clock);

@@ -12,7 +12,6 @@ import { sendNoticeTxn, silentMention } from './notifications';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
-
 // The public API allows 20 seconds past each limit, for requests started just in time.
 export const EDIT_LIMIT_BUFFER_S = 20;
 

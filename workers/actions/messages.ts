@@ -20,11 +20,11 @@ const TRUNCATED_MESSAGE_SUFFIX = '\n[message truncated]';
 // so a bot's own posts stay visible to it as unread. The public API's apps name themselves
 // after their platform, bare or behind the app's one-word name (`<app>android`, `<app>ios`,
 // `<app>desktop` ...), and desktop apps may say so in words.
-const HUMAN_CLIENT = /^(website|snipe|ios|android|desktop|mobile|terminal|electron|[a-z]{1,12}(android|ios|desktop|mobile|electron|terminal))$|desktop app/;
+const HUMAN_CLIENT =
+  /^(website|snipe|ios|android|desktop|mobile|terminal|electron|[a-z]{1,12}(android|ios|desktop|mobile|electron|terminal))$|desktop app/;
 
 export type SendTarget =
-  | { kind: 'stream'; to: (number | string)[]; topic: string | undefined }
-  | { kind: 'direct'; to: (number | string)[] };
+  { kind: 'stream'; to: (number | string)[]; topic: string | undefined } | { kind: 'direct'; to: (number | string)[] };
 
 export interface SendRequest {
   target: SendTarget;
@@ -180,7 +180,12 @@ export interface NewMessage {
 export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   const realm = tx.realm;
   const { sender, stream, rendered } = m;
-  const recipientId = stream ? stream.recipient_id : directRecipientId(realm, m.directMembers.map((u) => u.id));
+  const recipientId = stream
+    ? stream.recipient_id
+    : directRecipientId(
+        realm,
+        m.directMembers.map((u) => u.id),
+      );
   const now = epochSeconds(realm.clock);
   const topicLinksJson = JSON.stringify(rendered.topicLinks);
   const id = Number(

@@ -9,9 +9,7 @@ import { renderMessageNow } from './render-message';
 const NOTIFICATION_CLIENT = 'Internal';
 
 export function notificationBotTxn(tx: Txn): UserRow | undefined {
-  return tx.realm.stmt('SELECT * FROM users WHERE is_system_bot = 1 AND is_active = 1 ORDER BY id LIMIT 1').get() as
-    | UserRow
-    | undefined;
+  return tx.realm.stmt('SELECT * FROM users WHERE is_system_bot = 1 AND is_active = 1 ORDER BY id LIMIT 1').get() as UserRow | undefined;
 }
 
 /** A silent mention, so a notice about someone does not notify them. */

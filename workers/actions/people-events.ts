@@ -14,7 +14,11 @@ export function publishPersonAddedTxn(tx: Txn, user: UserRow): void {
   for (const audience of Object.values(emailAudiences(tx.realm, user))) {
     const first = audience[0];
     // Every viewer of one audience gets the same object, so any of them stands for it.
-    if (first) tx.publish({ type: 'realm_user', op: 'add', person: personObject(tx.realm, first, user) }, audience.map((v) => v.id));
+    if (first)
+      tx.publish(
+        { type: 'realm_user', op: 'add', person: personObject(tx.realm, first, user) },
+        audience.map((v) => v.id),
+      );
   }
 }
 

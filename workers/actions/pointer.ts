@@ -13,7 +13,9 @@ export function doUpdatePointer(realm: Realm, user: UserRow, messageId: number):
     const received = tx.realm.stmt('SELECT 1 FROM user_messages WHERE user_id = ? AND message_id = ?').get(user.id, messageId);
     if (!received) throw errors.invalidMessageId();
     tx.realm
-      .stmt('INSERT INTO user_pointers (user_id, message_id) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id')
+      .stmt(
+        'INSERT INTO user_pointers (user_id, message_id) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id',
+      )
       .run(user.id, messageId);
     tx.publish({ type: 'pointer', pointer: messageId }, [user.id]);
   });

@@ -86,7 +86,9 @@ function checkField(name: string, hint: string, type: number, data: FieldData, d
 }
 
 function checkSummaryLimit(realm: Realm, exceptFieldId: number): void {
-  const row = realm.stmt('SELECT count(*) AS n FROM custom_profile_fields WHERE display_in_profile_summary = 1 AND id != ?').get(exceptFieldId) as {
+  const row = realm
+    .stmt('SELECT count(*) AS n FROM custom_profile_fields WHERE display_in_profile_summary = 1 AND id != ?')
+    .get(exceptFieldId) as {
     n: number;
   };
   if (row.n >= MAX_SUMMARY_FIELDS) throw errors.badRequest('Only 2 custom profile fields can be displayed in the profile summary.');
@@ -131,8 +133,11 @@ export function doCreateProfileField(realm: Realm, actor: UserRow, field: NewPro
     const next = tx.realm.stmt('SELECT coalesce(max(sort_order), 0) + 1 AS n FROM custom_profile_fields').get() as { n: number };
     const id = Number(
       tx.realm
-        .stmt('INSERT INTO custom_profile_fields (type, name, hint, field_data, display_in_profile_summary, sort_order) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(field.type, name, hint, storedFieldData(field.type, field.fieldData), field.displayInProfileSummary ? 1 : 0, next.n).lastInsertRowid,
+        .stmt(
+          'INSERT INTO custom_profile_fields (type, name, hint, field_data, display_in_profile_summary, sort_order) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(field.type, name, hint, storedFieldData(field.type, field.fieldData), field.displayInProfileSummary ? 1 : 0, next.n)
+        .lastInsertRowid,
     );
     publishFields(tx);
     return id;

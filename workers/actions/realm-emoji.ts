@@ -19,7 +19,12 @@ export function checkEmojiName(name: string): void {
   if (!/[0-9a-z]$/.test(name)) throw errors.emojiNameEndsBadly();
 }
 
-function checkAddEmoji(realm: Realm, user: UserRow, name: string, files: readonly UploadedFile[]): { file: UploadedFile; contentType: string } {
+function checkAddEmoji(
+  realm: Realm,
+  user: UserRow,
+  name: string,
+  files: readonly UploadedFile[],
+): { file: UploadedFile; contentType: string } {
   checkEmojiName(name);
   if (!rolePassesPolicy(user.role, addCustomEmojiPolicy(realm))) throw errors.insufficientEmojiPermission();
   if (activeEmojiByName(realm, name)) throw errors.emojiNameTaken();

@@ -101,7 +101,11 @@ export type AuthenticationMethodsRequest = Readonly<Record<string, boolean>>;
  * The realm's authentication methods after `request`, or null when it names none. As the public
  * server: owners only, known names only, and the dict sent must enable at least one method.
  */
-function checkAuthenticationMethods(realm: Realm, actor: UserRow, request: AuthenticationMethodsRequest | undefined): Record<string, boolean> | null {
+function checkAuthenticationMethods(
+  realm: Realm,
+  actor: UserRow,
+  request: AuthenticationMethodsRequest | undefined,
+): Record<string, boolean> | null {
   if (request === undefined) return null;
   if (actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
   const known = Object.keys(AUTHENTICATION_METHOD_DEFAULTS).sort();

@@ -30,12 +30,7 @@ export async function doDeliverScheduledMessage(realm: Realm, id: number, nowSec
   return realm.transact((tx) => deliverTxn(tx, id, nowSeconds, { source: row.content, rendered }));
 }
 
-function deliverTxn(
-  tx: Txn,
-  id: number,
-  nowSeconds: number,
-  early: { source: string; rendered: RenderedMessage | null },
-): DeliveryOutcome {
+function deliverTxn(tx: Txn, id: number, nowSeconds: number, early: { source: string; rendered: RenderedMessage | null }): DeliveryOutcome {
   const realm = tx.realm;
   // Re-read: an edit, a delete or another delivery may have committed while we rendered.
   const row = scheduledMessageById(realm, id);
@@ -58,8 +53,7 @@ function deliverTxn(
     return 'failed';
   }
   // The content changed after the early render (rare): render it again here, synchronously.
-  const rendered =
-    early.rendered && early.source === row.content ? early.rendered : renderMessageNow(realm, row.content, row.topic);
+  const rendered = early.rendered && early.source === row.content ? early.rendered : renderMessageNow(realm, row.content, row.topic);
   const messageId = insertMessageTxn(tx, {
     sender,
     stream,

@@ -1,11 +1,6 @@
 import { errors } from '../lib/errors';
 import { epochSeconds } from '../lib/clock';
-import {
-  RECIPIENT_KIND,
-  scheduledMessageById,
-  scheduledMessageObject,
-  type ScheduledMessageRow,
-} from '../queries/scheduled-messages';
+import { RECIPIENT_KIND, scheduledMessageById, scheduledMessageObject, type ScheduledMessageRow } from '../queries/scheduled-messages';
 import type { StreamRow } from '../queries/streams';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -127,12 +122,7 @@ function currentTo(row: ScheduledMessageRow): ScheduledTo {
 }
 
 /** PATCH /scheduled_messages/{id} (feature level 184): queues op `update` to the sender. */
-export async function doUpdateScheduledMessage(
-  realm: Realm,
-  sender: UserRow,
-  id: number,
-  changes: ScheduledMessageChanges,
-): Promise<void> {
+export async function doUpdateScheduledMessage(realm: Realm, sender: UserRow, id: number, changes: ScheduledMessageChanges): Promise<void> {
   checkScheduledMessageChanges(realm, changes);
   const existing = ownPendingScheduledMessage(realm, sender, id);
   // A message the server failed to send goes out again only at a new time (openapi).

@@ -27,7 +27,10 @@ export const SETTING_RULES: Partial<Record<keyof UserSettings, Rule>> = {
   email_address_visibility: oneOf('email_address_visibility', EMAIL_VISIBILITY_VALUES),
   default_language: oneOf('default_language', Object.keys(LANGUAGE_NAMES)),
   default_view: oneOf('default_view', ['recent_topics', 'all_messages']),
-  emojiset: oneOf('emojiset', EMOJISET_CHOICES.map((choice) => choice.key)),
+  emojiset: oneOf(
+    'emojiset',
+    EMOJISET_CHOICES.map((choice) => choice.key),
+  ),
   notification_sound: (value) =>
     AVAILABLE_NOTIFICATION_SOUNDS.includes(value as string) ? null : errors.invalidNotificationSound(String(value)),
   email_notifications_batching_period_seconds: (value) =>
@@ -46,4 +49,3 @@ export function isTimezone(name: string): boolean {
     return false;
   }
 }
-

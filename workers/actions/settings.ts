@@ -106,15 +106,22 @@ export async function doUpdateSettings(realm: Realm, user: UserRow, request: Set
     if (token !== null && checked.newEmail !== null) {
       const expires = Math.floor(tx.realm.clock.now() / 1000) + EMAIL_CHANGE_LINK_SECONDS;
       tx.realm.stmt('DELETE FROM email_changes WHERE user_id = ?').run(user.id);
-      tx.realm.stmt('INSERT INTO email_changes (token, user_id, new_email, expires_at) VALUES (?, ?, ?, ?)').run(token, user.id, checked.newEmail, expires);
+      tx.realm
+        .stmt('INSERT INTO email_changes (token, user_id, new_email, expires_at) VALUES (?, ?, ?, ?)')
+        .run(token, user.id, checked.newEmail, expires);
     }
     if (checked.timezone !== null) {
       tx.realm.stmt('UPDATE users SET timezone = ? WHERE id = ?').run(checked.timezone, user.id);
       publishSettingChangeTxn(tx, user, 'timezone', checked.timezone);
-      tx.publish({ type: 'realm_user', op: 'update', person: { user_id: user.id, email: user.email, timezone: checked.timezone } }, everyone);
+      tx.publish(
+        { type: 'realm_user', op: 'update', person: { user_id: user.id, email: user.email, timezone: checked.timezone } },
+        everyone,
+      );
     }
     for (const [name, value] of Object.entries(checked.changed)) {
-      tx.realm.stmt("UPDATE users SET settings = json_set(settings, '$.' || ?, json(?)) WHERE id = ?").run(name, JSON.stringify(value), user.id);
+      tx.realm
+        .stmt("UPDATE users SET settings = json_set(settings, '$.' || ?, json(?)) WHERE id = ?")
+        .run(name, JSON.stringify(value), user.id);
       publishSettingChangeTxn(tx, user, name, value);
     }
     if (checked.changed.email_address_visibility !== undefined) applyVisibilityChangeTxn(tx, user, everyone);
@@ -163,8 +170,7 @@ function applyVisibilityChangeTxn(tx: Txn, before: UserRow, everyone: readonly n
 export async function doConfirmEmailChange(realm: Realm, token: string): Promise<string> {
   return realm.transact((tx) => {
     const pending = tx.realm.stmt('SELECT user_id, new_email, expires_at FROM email_changes WHERE token = ?').get(token) as
-      | { user_id: number; new_email: string; expires_at: number }
-      | undefined;
+      { user_id: number; new_email: string; expires_at: number } | undefined;
     const now = Math.floor(tx.realm.clock.now() / 1000);
     const before = pending ? userById(tx.realm, pending.user_id) : undefined;
     if (!pending || !before || pending.expires_at < now || before.is_active !== 1) {

@@ -43,4 +43,3 @@ export function doArchiveStream(realm: Realm, actor: UserRow, streamId: number):
     return {};
   });
 }
-

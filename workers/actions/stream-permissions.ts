@@ -29,6 +29,6 @@ export function checkWebPublicEnabled(realm: Realm): void {
 
 /** Subscribing other users follows the realm's invite_to_stream_policy. */
 export function checkMaySubscribeOthers(realm: Realm, actor: UserRow): void {
-  if (!passesRealmPolicy(realm, actor, streamPolicySettings(realm).invite_to_stream_policy)) throw errors.badRequest('Insufficient permission');
+  if (!passesRealmPolicy(realm, actor, streamPolicySettings(realm).invite_to_stream_policy))
+    throw errors.badRequest('Insufficient permission');
 }
-

@@ -23,7 +23,6 @@ export interface StreamChanges {
   isAnnouncementOnly: boolean | undefined;
 }
 
-
 function invalidParameters(): ApiError {
   return errors.badRequest('Invalid parameters');
 }
@@ -65,7 +64,8 @@ function checkChanges(realm: Realm, actor: UserRow, stream: StreamRow, changes: 
     throw new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
   }
   if (changes.canRemoveSubscribersGroupId !== undefined) checkGroupForRemoval(realm, changes.canRemoveSubscribersGroupId);
-  const permissionChanged = changes.isPrivate !== undefined || changes.isWebPublic !== undefined || changes.historyPublicToSubscribers !== undefined;
+  const permissionChanged =
+    changes.isPrivate !== undefined || changes.isWebPublic !== undefined || changes.historyPublicToSubscribers !== undefined;
   // Public streams always share history (SPEC Stream.history_public_to_subscribers); a public
   // stream made private protects it unless told otherwise, as a new private stream does.
   const becomingPrivate = changes.isPrivate === true && stream.invite_only === 0;
@@ -82,7 +82,10 @@ export function doUpdateStream(realm: Realm, actor: UserRow, streamId: number, c
     let current = stream;
     const reload = () => (current = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(stream.id) as StreamRow);
     const publishUpdate = (property: string, value: boolean | number | string | null, extra: Record<string, unknown> = {}) =>
-      tx.publish({ type: 'stream', op: 'update', stream_id: stream.id, name: current.name, property, value, ...extra }, streamAudience(tx.realm, current));
+      tx.publish(
+        { type: 'stream', op: 'update', stream_id: stream.id, name: current.name, property, value, ...extra },
+        streamAudience(tx.realm, current),
+      );
 
     if (checked.permissionChanged) {
       changePermissionTxn(tx, current, checked);
@@ -96,9 +99,15 @@ export function doUpdateStream(realm: Realm, actor: UserRow, streamId: number, c
     reload();
     if (checked.description !== undefined && checked.description !== current.description) {
       const rendered = renderDescription(tx.realm, checked.description);
-      tx.realm.stmt('UPDATE streams SET description = ?, rendered_description = ? WHERE id = ?').run(checked.description, rendered, stream.id);
+      tx.realm
+        .stmt('UPDATE streams SET description = ?, rendered_description = ? WHERE id = ?')
+        .run(checked.description, rendered, stream.id);
       publishUpdate('description', checked.description, { rendered_description: rendered });
-      sendNoticeTxn(tx, { stream: reload(), topic: STREAM_EVENTS_TOPIC }, descriptionNotice(actor, stream.description, checked.description));
+      sendNoticeTxn(
+        tx,
+        { stream: reload(), topic: STREAM_EVENTS_TOPIC },
+        descriptionNotice(actor, stream.description, checked.description),
+      );
     }
     if (checked.policy !== undefined && checked.policy !== current.stream_post_policy) {
       tx.realm.stmt('UPDATE streams SET stream_post_policy = ? WHERE id = ?').run(checked.policy, stream.id);
@@ -121,7 +130,11 @@ export function doUpdateStream(realm: Realm, actor: UserRow, streamId: number, c
       // The event carries the old name (api-notes §d stream update).
       publishUpdate('name', checked.newName);
       tx.realm.stmt('UPDATE streams SET name = ? WHERE id = ?').run(checked.newName, stream.id);
-      sendNoticeTxn(tx, { stream: reload(), topic: STREAM_EVENTS_TOPIC }, `${silentMention(actor)} renamed stream **${oldName}** to **${checked.newName}**.`);
+      sendNoticeTxn(
+        tx,
+        { stream: reload(), topic: STREAM_EVENTS_TOPIC },
+        `${silentMention(actor)} renamed stream **${oldName}** to **${checked.newName}**.`,
+      );
     }
     return {};
   });
@@ -144,11 +157,7 @@ function descriptionNotice(actor: UserRow, before: string, after: string): strin
  * (api-notes §d); users who gain sight of the stream get `stream` `create`, those who lose it
  * `stream` `delete`.
  */
-function changePermissionTxn(
-  tx: Txn,
-  stream: StreamRow,
-  next: { inviteOnly: boolean; webPublic: boolean; historyPublic: boolean },
-): void {
+function changePermissionTxn(tx: Txn, stream: StreamRow, next: { inviteOnly: boolean; webPublic: boolean; historyPublic: boolean }): void {
   const before = new Set(streamAudience(tx.realm, stream));
   tx.realm
     .stmt('UPDATE streams SET invite_only = ?, is_web_public = ?, history_public_to_subscribers = ? WHERE id = ?')

@@ -74,11 +74,7 @@ function checkChange(realm: Realm, user: UserRow, change: SubscriptionPropertyCh
  * POST /users/me/subscriptions/properties: every change is validated before any is written, so
  * a bad entry leaves all subscriptions as they were; then one transaction applies them all.
  */
-export async function doUpdateSubscriptionProperties(
-  realm: Realm,
-  user: UserRow,
-  changes: SubscriptionPropertyChange[],
-): Promise<void> {
+export async function doUpdateSubscriptionProperties(realm: Realm, user: UserRow, changes: SubscriptionPropertyChange[]): Promise<void> {
   const checked = changes.map((change) => checkChange(realm, user, change));
   await realm.transact((tx) => {
     for (const change of checked) {

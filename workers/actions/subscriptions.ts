@@ -73,8 +73,7 @@ function resolvePrincipals(realm: Realm, actor: UserRow, principals: (string | n
 
 export function checkGroupForRemoval(realm: Realm, groupId: number): number {
   const group = realm.stmt('SELECT name, is_system_group FROM user_groups WHERE id = ?').get(groupId) as
-    | { name: string; is_system_group: number }
-    | undefined;
+    { name: string; is_system_group: number } | undefined;
   // SPEC Stream.can_remove_subscribers_group_id: system groups only, not internet or owners.
   if (!group?.is_system_group || group.name === '@role:internet' || group.name === '@role:owners') {
     throw errors.badRequest(`Invalid user group ID: ${groupId}`);
@@ -113,7 +112,13 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
       if (!stream) {
         if (actor.role === ROLE.GUEST) throw errors.badRequest('Insufficient permission');
         checkMayCreateStream(realm, actor, settings);
-        stream = createStreamTxn(tx, name, description, settings, principals.map((user) => user.id));
+        stream = createStreamTxn(
+          tx,
+          name,
+          description,
+          settings,
+          principals.map((user) => user.id),
+        );
         created.push(stream);
       } else if (stream.invite_only && !isAdmin(actor) && !isSubscribed(realm, actor.id, stream.id)) {
         unauthorized.push(stream.name);
@@ -131,7 +136,11 @@ export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequ
     }
     const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
     for (const user of principals) {
-      const added = subscribeUsersTxn(tx, [user.id], authorized.map((s) => s.id));
+      const added = subscribeUsersTxn(
+        tx,
+        [user.id],
+        authorized.map((s) => s.id),
+      );
       const newlySubscribed = authorized.filter((stream) => added.has(`${user.id}:${stream.id}`));
       for (const stream of authorized) {
         const bucket = newlySubscribed.includes(stream) ? result.subscribed : result.already_subscribed;

@@ -54,7 +54,11 @@ export function doUnsubscribe(
     for (const stream of streams) {
       const leaving = targets.filter((user) => isSubscribed(realm, user.id, stream.id));
       for (const target of targets) (leaving.includes(target) ? result.removed : result.not_removed).push(stream.name);
-      unsubscribeUsersTxn(tx, stream, leaving.map((user) => user.id));
+      unsubscribeUsersTxn(
+        tx,
+        stream,
+        leaving.map((user) => user.id),
+      );
     }
     return result;
   });

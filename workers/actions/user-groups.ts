@@ -68,14 +68,23 @@ export function doCreateUserGroup(realm: Realm, actor: UserRow, name: string, de
   const memberIds = checkGroupUserIds(realm, members);
   return realm.transact((tx) => {
     if (userGroupByName(tx.realm, groupName)) throw errors.userGroupExists(groupName);
-    const id = Number(tx.realm.stmt('INSERT INTO user_groups (name, description) VALUES (?, ?)').run(groupName, description).lastInsertRowid);
+    const id = Number(
+      tx.realm.stmt('INSERT INTO user_groups (name, description) VALUES (?, ?)').run(groupName, description).lastInsertRowid,
+    );
     const addMember = tx.realm.stmt('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)');
     for (const userId of memberIds) addMember.run(id, userId);
     tx.publish(
       {
         type: 'user_group',
         op: 'add',
-        group: { id, name: groupName, description, members: [...memberIds].sort((a, b) => a - b), direct_subgroup_ids: [], is_system_group: false },
+        group: {
+          id,
+          name: groupName,
+          description,
+          members: [...memberIds].sort((a, b) => a - b),
+          direct_subgroup_ids: [],
+          is_system_group: false,
+        },
       },
       activeUserIds(tx.realm),
     );

@@ -80,7 +80,10 @@ export function renameTxn(tx: Txn, target: UserRow, fullName: string): void {
   tx.realm.stmt('UPDATE users SET full_name = ? WHERE id = ?').run(fullName, target.id);
   tx.publish({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, activeUserIds(tx.realm));
   if (target.is_bot === 1) {
-    tx.publish({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } }, botAdministratorIds(tx.realm, target));
+    tx.publish(
+      { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } },
+      botAdministratorIds(tx.realm, target),
+    );
   }
 }
 
@@ -109,4 +112,3 @@ export function doUpdateUser(realm: Realm, actor: UserRow, userId: number, updat
     if (profileData !== undefined) writeProfileDataTxn(tx, profileData);
   });
 }
-

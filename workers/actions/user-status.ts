@@ -65,7 +65,14 @@ export function doUpdateUserStatus(realm: Realm, user: UserRow, request: StatusR
            ON CONFLICT (user_id) DO UPDATE SET status_text = excluded.status_text, emoji_name = excluded.emoji_name,
              emoji_code = excluded.emoji_code, reaction_type = excluded.reaction_type, timestamp = excluded.timestamp`,
         )
-        .run(user.id, checked.text ?? old?.status_text ?? '', emoji.emoji_name, emoji.emoji_code, emoji.reaction_type || 'unicode_emoji', now);
+        .run(
+          user.id,
+          checked.text ?? old?.status_text ?? '',
+          emoji.emoji_name,
+          emoji.emoji_code,
+          emoji.reaction_type || 'unicode_emoji',
+          now,
+        );
     }
     if (checked.away !== undefined) setPresenceEnabledTxn(tx, user, !checked.away);
     // api-notes §d user_status: only the fields that changed; a cleared emoji is "".
@@ -93,8 +100,5 @@ function setPresenceEnabledTxn(tx: Txn, user: UserRow, enabled: boolean): void {
   stored['presence_enabled'] = enabled;
   tx.realm.stmt('UPDATE users SET settings = ? WHERE id = ?').run(JSON.stringify(stored), user.id);
   tx.publish({ type: 'user_settings', op: 'update', property: 'presence_enabled', value: enabled }, [user.id]);
-  tx.publish(
-    { type: 'update_global_notifications', user: user.email, notification_name: 'presence_enabled', setting: enabled },
-    [user.id],
-  );
+  tx.publish({ type: 'update_global_notifications', user: user.email, notification_name: 'presence_enabled', setting: enabled }, [user.id]);
 }

@@ -28,7 +28,13 @@ export type StreamReference = { id: number } | { name: string };
  * Unmuting needs no access to the stream, only that it exists (the public server's rule, so a
  * user who lost access can still clean up): an unknown one is `Topic is not muted`.
  */
-export async function doUpdateMutedTopic(realm: Realm, user: UserRow, ref: StreamReference, rawTopic: string, op: 'add' | 'remove'): Promise<void> {
+export async function doUpdateMutedTopic(
+  realm: Realm,
+  user: UserRow,
+  ref: StreamReference,
+  rawTopic: string,
+  op: 'add' | 'remove',
+): Promise<void> {
   if (op === 'add') {
     const stream = 'id' in ref ? accessStreamById(realm, user, ref.id, false) : accessStreamByName(realm, user, ref.name);
     await setTopicVisibility(realm, user, stream, rawTopic, VISIBILITY_POLICY.MUTED);
@@ -54,10 +60,9 @@ async function setTopicVisibility(realm: Realm, user: UserRow, stream: StreamRow
         )
         .run(user.id, stream.id, topic, policy, lastUpdated);
     }
-    tx.publish(
-      { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: lastUpdated, visibility_policy: policy },
-      [user.id],
-    );
+    tx.publish({ type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: lastUpdated, visibility_policy: policy }, [
+      user.id,
+    ]);
     tx.publish({ type: 'muted_topics', muted_topics: mutedTopicsOf(tx.realm, user.id) }, [user.id]);
   });
 }

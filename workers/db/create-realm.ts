@@ -25,7 +25,6 @@ export interface CreatedRealm {
 
 export class RealmExistsError extends Error {}
 
-
 export const DEFAULT_STREAM_NAME = 'general';
 // `.invalid` (RFC 2606): the bot has no mailbox.
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@teamchat.invalid';

@@ -10,4 +10,10 @@ import { BOT_MIGRATIONS } from './migrations-bots';
  * to a new file listed last here). Each file holds one era of the schema, so none grows long.
  * Timestamps are UNIX seconds (SPEC §Wire conventions 6) unless a column says otherwise.
  */
-export const MIGRATIONS: readonly Migration[] = [...MESSAGING_MIGRATIONS, ...PEOPLE_MIGRATIONS, ...CACHING_MIGRATIONS, ...READING_MIGRATIONS, ...BOT_MIGRATIONS];
+export const MIGRATIONS: readonly Migration[] = [
+  ...MESSAGING_MIGRATIONS,
+  ...PEOPLE_MIGRATIONS,
+  ...CACHING_MIGRATIONS,
+  ...READING_MIGRATIONS,
+  ...BOT_MIGRATIONS,
+];

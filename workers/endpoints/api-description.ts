@@ -47,7 +47,10 @@ function operation(routeId: string, route: Route): [path: string, method: string
     else body[name] = schema['type'] === 'string' ? schema : { ...schema, contentMediaType: 'application/json' };
   }
   const description: JsonSchema = {
-    operationId: routeId.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase(),
+    operationId: routeId
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase(),
     ...(route.auth === 'user' ? {} : { security: route.auth === 'none' ? [] : [{}, { basicAuth: [] }] }),
     ...(parameters.length ? { parameters } : {}),
     responses: {

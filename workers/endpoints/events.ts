@@ -20,7 +20,12 @@ const queueParams = {
   event_types: typeList(),
   all_public_streams: param.bool(false),
   client_capabilities: json(z.record(z.string(), z.unknown()).optional()),
-  narrow: json(z.array(z.tuple([z.string(), z.string()])).max(MAX_NARROW_TERMS).default([])),
+  narrow: json(
+    z
+      .array(z.tuple([z.string(), z.string()]))
+      .max(MAX_NARROW_TERMS)
+      .default([]),
+  ),
 };
 
 type QueueParams = z.output<z.ZodObject<typeof queueParams>>;

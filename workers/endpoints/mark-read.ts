@@ -16,10 +16,7 @@ export const postMarkStreamAsRead = userRoute(z.object({ stream_id: param.int() 
 });
 
 /** POST /mark_topic_as_read */
-export const postMarkTopicAsRead = userRoute(
-  z.object({ stream_id: param.int(), topic_name: z.string() }),
-  async ({ realm, user }, p) => {
-    await doMarkTopicAsRead(realm, user, p.stream_id, p.topic_name);
-    return {};
-  },
-);
+export const postMarkTopicAsRead = userRoute(z.object({ stream_id: param.int(), topic_name: z.string() }), async ({ realm, user }, p) => {
+  await doMarkTopicAsRead(realm, user, p.stream_id, p.topic_name);
+  return {};
+});

@@ -14,10 +14,7 @@ export const deleteMessage = userRoute(z.object({ message_id: param.id() }), asy
  * answers HTTP 200 `partially_completed` with code REQUEST_TIMEOUT (SPEC §Errors, feature
  * level 154); calling again continues.
  */
-export const postDeleteTopic = userRoute(
-  z.object({ stream_id: param.id(), topic_name: z.string() }),
-  async ({ realm, user }, p) => {
-    const outcome = await doDeleteTopic(realm, user, p.stream_id, p.topic_name, realm.deleteTopicSettings);
-    return outcome === 'partial' ? { result: 'partially_completed', code: 'REQUEST_TIMEOUT' } : {};
-  },
-);
+export const postDeleteTopic = userRoute(z.object({ stream_id: param.id(), topic_name: z.string() }), async ({ realm, user }, p) => {
+  const outcome = await doDeleteTopic(realm, user, p.stream_id, p.topic_name, realm.deleteTopicSettings);
+  return outcome === 'partial' ? { result: 'partially_completed', code: 'REQUEST_TIMEOUT' } : {};
+});

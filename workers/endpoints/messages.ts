@@ -33,16 +33,13 @@ export const postMessages = userRoute(
 );
 
 /** GET /messages/{message_id} (SPEC §Endpoints, feature level 120). */
-export const getMessage = userRoute(
-  z.object({ message_id: param.id(), apply_markdown: param.bool(true) }),
-  ({ realm, user }, p) => {
-    const { message, flags } = accessMessage(realm, user, p.message_id);
-    const object = messageObject(realm, message, flags, p.apply_markdown);
-    // SPEC Message.edit_history: absent when the organization disabled viewing edit history.
-    if (!messageEditSettings(realm).allow_edit_history) delete object['edit_history'];
-    return { raw_content: message.content, message: object };
-  },
-);
+export const getMessage = userRoute(z.object({ message_id: param.id(), apply_markdown: param.bool(true) }), ({ realm, user }, p) => {
+  const { message, flags } = accessMessage(realm, user, p.message_id);
+  const object = messageObject(realm, message, flags, p.apply_markdown);
+  // SPEC Message.edit_history: absent when the organization disabled viewing edit history.
+  if (!messageEditSettings(realm).allow_edit_history) delete object['edit_history'];
+  return { raw_content: message.content, message: object };
+});
 
 /**
  * POST /messages/render: a preview of what sending `content` would produce. Empty content is

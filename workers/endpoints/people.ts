@@ -22,9 +22,6 @@ export const getUsers = userRoute(z.object(readParams), ({ realm, user }, values
 });
 
 /** GET /users/{user_id} and GET /users/{email} (the API email): one path, told apart by its form. */
-export const getUser = userRoute(
-  z.object({ ...readParams, user_id_or_email: z.string() }),
-  ({ realm, user }, values) => ({
-    user: userObject(realm, user, userToShow(realm, values.user_id_or_email), objectOptions(values)),
-  }),
-);
+export const getUser = userRoute(z.object({ ...readParams, user_id_or_email: z.string() }), ({ realm, user }, values) => ({
+  user: userObject(realm, user, userToShow(realm, values.user_id_or_email), objectOptions(values)),
+}));

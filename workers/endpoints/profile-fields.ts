@@ -67,13 +67,10 @@ export const deleteProfileField = userRoute(z.object({ field_id: param.id() }), 
 export const profileDataParam = json(z.array(z.strictObject({ id: param.safeInt, value: z.union([z.string(), z.array(param.safeInt)]) })));
 
 /** PATCH /users/me/profile_data (openapi update-profile-data): `data` is a list of {id, value}. */
-export const patchOwnProfileData = userRoute(
-  z.object({ data: profileDataParam }),
-  async ({ realm, user }, p) => {
-    await doUpdateProfileData(realm, user, user.id, p.data);
-    return {};
-  },
-);
+export const patchOwnProfileData = userRoute(z.object({ data: profileDataParam }), async ({ realm, user }, p) => {
+  await doUpdateProfileData(realm, user, user.id, p.data);
+  return {};
+});
 
 /** DELETE /users/me/profile_data: `data` is a list of field IDs. */
 export const deleteOwnProfileData = userRoute(z.object({ data: param.intList() }), async ({ realm, user }, p) => {

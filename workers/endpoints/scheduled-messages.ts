@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  doCreateScheduledMessage,
-  doDeleteScheduledMessage,
-  doUpdateScheduledMessage,
-} from '../actions/scheduled-messages';
+import { doCreateScheduledMessage, doDeleteScheduledMessage, doUpdateScheduledMessage } from '../actions/scheduled-messages';
 import { clientName } from '../lib/client';
 import { json, param } from '../lib/params';
 import { userRoute } from '../lib/route';

@@ -6,13 +6,10 @@ import { userRoute } from '../lib/route';
 const change = z.object({ stream_id: param.safeInt, property: z.string(), value: z.union([z.boolean(), z.string()]) });
 
 /** POST /users/me/subscriptions/properties (SPEC); unknown parameters are listed by the router (feature level 111). */
-export const postSubscriptionProperties = userRoute(
-  z.object({ subscription_data: json(z.array(change)) }),
-  async ({ realm, user }, p) => {
-    await doUpdateSubscriptionProperties(realm, user, p.subscription_data);
-    return {};
-  },
-);
+export const postSubscriptionProperties = userRoute(z.object({ subscription_data: json(z.array(change)) }), async ({ realm, user }, p) => {
+  await doUpdateSubscriptionProperties(realm, user, p.subscription_data);
+  return {};
+});
 
 /** PATCH /users/me/subscriptions/{stream_id}: the older one-property form (api-notes §a, "also served"). */
 export const patchSubscriptionProperty = userRoute(

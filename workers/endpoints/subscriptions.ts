@@ -16,7 +16,12 @@ const retention = z.union([z.literal('realm_default'), z.literal('unlimited'), p
 /** POST /users/me/subscriptions (SPEC §Endpoints). */
 export const postSubscriptions = userRoute(
   z.object({
-    subscriptions: json(z.array(z.object({ name: z.string(), description: z.string().optional() })).min(1).max(MAX_STREAMS_PER_REQUEST)),
+    subscriptions: json(
+      z
+        .array(z.object({ name: z.string(), description: z.string().optional() }))
+        .min(1)
+        .max(MAX_STREAMS_PER_REQUEST),
+    ),
     principals: param.principals(),
     authorization_errors_fatal: param.bool(true),
     announce: param.bool(false),

@@ -40,6 +40,11 @@ const botUpdate = z
 export const realmBotEvent = z.discriminatedUnion('op', [
   z.strictObject({ ...base, type: z.literal('realm_bot'), op: z.literal('add'), bot: botSchema }),
   z.strictObject({ ...base, type: z.literal('realm_bot'), op: z.literal('update'), bot: botUpdate }),
-  z.strictObject({ ...base, type: z.literal('realm_bot'), op: z.literal('remove'), bot: z.strictObject({ user_id: id, full_name: z.string() }) }),
+  z.strictObject({
+    ...base,
+    type: z.literal('realm_bot'),
+    op: z.literal('remove'),
+    bot: z.strictObject({ user_id: id, full_name: z.string() }),
+  }),
   z.strictObject({ ...base, type: z.literal('realm_bot'), op: z.literal('delete'), bot: z.strictObject({ user_id: id }) }),
 ]);

@@ -58,7 +58,11 @@ export const realmEvent = z.discriminatedUnion('op', [
 // --- Realm data ---------------------------------------------------------------------------------
 
 export const linkifierSchema = z.strictObject({ id, pattern: z.string(), url_template: z.string() });
-export const realmLinkifiersEvent = z.strictObject({ ...base, type: z.literal('realm_linkifiers'), realm_linkifiers: z.array(linkifierSchema) });
+export const realmLinkifiersEvent = z.strictObject({
+  ...base,
+  type: z.literal('realm_linkifiers'),
+  realm_linkifiers: z.array(linkifierSchema),
+});
 
 export const realmPlaygroundsEvent = z.strictObject({
   ...base,
@@ -148,7 +152,12 @@ export const scheduledMessageSchema = z.strictObject({
   failed: z.boolean(),
 });
 export const scheduledMessagesEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('scheduled_messages'), op: z.literal('add'), scheduled_messages: z.array(scheduledMessageSchema) }),
+  z.strictObject({
+    ...base,
+    type: z.literal('scheduled_messages'),
+    op: z.literal('add'),
+    scheduled_messages: z.array(scheduledMessageSchema),
+  }),
   z.strictObject({ ...base, type: z.literal('scheduled_messages'), op: z.literal('update'), scheduled_message: scheduledMessageSchema }),
   z.strictObject({ ...base, type: z.literal('scheduled_messages'), op: z.literal('remove'), scheduled_message_id: id }),
 ]);
@@ -176,8 +185,20 @@ const attachmentObject = z.strictObject({
   messages: z.array(z.strictObject({ id, date_sent: timestamp })),
 });
 export const attachmentEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('attachment'), op: z.literal('add'), attachment: attachmentObject, upload_space_used: z.number().int() }),
-  z.strictObject({ ...base, type: z.literal('attachment'), op: z.literal('update'), attachment: attachmentObject, upload_space_used: z.number().int() }),
+  z.strictObject({
+    ...base,
+    type: z.literal('attachment'),
+    op: z.literal('add'),
+    attachment: attachmentObject,
+    upload_space_used: z.number().int(),
+  }),
+  z.strictObject({
+    ...base,
+    type: z.literal('attachment'),
+    op: z.literal('update'),
+    attachment: attachmentObject,
+    upload_space_used: z.number().int(),
+  }),
   z.strictObject({
     ...base,
     type: z.literal('attachment'),

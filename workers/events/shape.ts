@@ -46,7 +46,14 @@ export function shapeForQueue(queue: EventQueue, event: EventPayload, userId: nu
 }
 
 /** Fields of published events that are for the queues, not for clients. */
-const INTERNAL_KEYS = ['raw_content', 'flags_by_user', 'sender_queue_id', 'local_message_id', 'public_stream', 'inherited_settings'] as const;
+const INTERNAL_KEYS = [
+  'raw_content',
+  'flags_by_user',
+  'sender_queue_id',
+  'local_message_id',
+  'public_stream',
+  'inherited_settings',
+] as const;
 
 export interface MessageEventPayload extends EventPayload {
   type: 'message';

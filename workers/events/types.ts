@@ -77,8 +77,10 @@ export type ClientEventType = ClientEventPayload['type'];
 
 /** The declared `type` strings, for the check that nothing ships undeclared. */
 export function declaredEventTypes(): string[] {
-  return clientEventSchema.options.map((option) => {
-    const values = option._zod.propValues?.['type'];
-    return values ? [...values].map(String) : [];
-  }).flat();
+  return clientEventSchema.options
+    .map((option) => {
+      const values = option._zod.propValues?.['type'];
+      return values ? [...values].map(String) : [];
+    })
+    .flat();
 }

@@ -14,10 +14,7 @@ export type TypingEvent = {
   type: 'typing';
   op: 'start' | 'stop';
   sender: TypingParticipant;
-} & (
-  | { message_type: 'private'; recipients: TypingParticipant[] }
-  | { message_type: 'stream'; stream_id: number; topic: string }
-);
+} & ({ message_type: 'private'; recipients: TypingParticipant[] } | { message_type: 'stream'; stream_id: number; topic: string });
 
 export interface TypingNotice {
   /** One expiry per sender and conversation: a new `start` re-arms it, a `stop` cancels it. */

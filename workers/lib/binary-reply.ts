@@ -17,6 +17,13 @@ export class BinaryReply {
   }
 
   toFrame(id: number): ResponseFrame {
-    return { kind: 'response', id, status: this.status, headers: this.headers, body: '', binary: { contentType: this.contentType, bytes: this.bytes } };
+    return {
+      kind: 'response',
+      id,
+      status: this.status,
+      headers: this.headers,
+      body: '',
+      binary: { contentType: this.contentType, bytes: this.bytes },
+    };
   }
 }

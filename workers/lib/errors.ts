@@ -54,10 +54,8 @@ export const SESSION_CHALLENGE = { 'WWW-Authenticate': 'Session realm="teamchat"
 
 export const errors = {
   badRequest: (msg: string) => new ApiError(msg),
-  missingArgument: (name: string) =>
-    new ApiError(`Missing '${name}' argument`, 'REQUEST_VARIABLE_MISSING', 400, { var_name: name }),
-  invalidArgument: (name: string, msg: string) =>
-    new ApiError(msg, 'REQUEST_VARIABLE_INVALID', 400, { var_name: name }),
+  missingArgument: (name: string) => new ApiError(`Missing '${name}' argument`, 'REQUEST_VARIABLE_MISSING', 400, { var_name: name }),
+  invalidArgument: (name: string, msg: string) => new ApiError(msg, 'REQUEST_VARIABLE_INVALID', 400, { var_name: name }),
   notJson: (name: string) => new ApiError(`Argument "${name}" is not valid JSON.`),
   confusingArguments: (first: string, second: string) =>
     new ApiError(`Can't decide between '${first}' and '${second}' arguments`, 'REQUEST_CONFUSING_VAR', 400, {
@@ -65,27 +63,29 @@ export const errors = {
       var_name2: second,
     }),
   // SPEC §Authentication 2: no code for missing credentials.
-  notLoggedIn: () =>
-    new ApiError('Not logged in: API authentication or user session required', null, 401, {}, WWW_AUTHENTICATE),
+  notLoggedIn: () => new ApiError('Not logged in: API authentication or user session required', null, 401, {}, WWW_AUTHENTICATE),
   // Credentials that cannot be read count as missing ones (SPEC §Authentication 2).
   invalidAuthHeader: () =>
-    new ApiError('Not logged in: API authentication or user session required (the Authorization header is not valid HTTP Basic)', null, 401, {}, WWW_AUTHENTICATE),
+    new ApiError(
+      'Not logged in: API authentication or user session required (the Authorization header is not valid HTTP Basic)',
+      null,
+      401,
+      {},
+      WWW_AUTHENTICATE,
+    ),
   invalidApiKey: () => new ApiError('Invalid API key', 'INVALID_API_KEY', 401, {}, WWW_AUTHENTICATE),
   userDeactivated: () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, WWW_AUTHENTICATE),
-  realmDeactivated: () =>
-    new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401, {}, WWW_AUTHENTICATE),
+  realmDeactivated: () => new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401, {}, WWW_AUTHENTICATE),
   // The realm switched the Email method off (PATCH /realm authentication_methods).
   passwordAuthDisabled: () => new ApiError('Password authentication is disabled in this organization', 'PASSWORD_AUTH_DISABLED', 401),
-  authenticationFailed: () =>
-    new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401),
+  authenticationFailed: () => new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401),
   // The public server's InvalidSubdomainError: a host that maps to no organization.
   noSuchRealm: () => new ApiError('Invalid subdomain', 'NONEXISTENT_SUBDOMAIN', 404),
   // register: parameters refused to spectators (feature level 149) and guests (api-notes §e)
   invalidForAnonymous: (name: string) => new ApiError(`Invalid '${name}' parameter for anonymous request`),
   notAuthorizedForQuery: () => new ApiError('User not authorized for this query'),
   mustBeAdmin: () => new ApiError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'),
-  streamNameDoesNotExist: (name: string) =>
-    new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name }),
+  streamNameDoesNotExist: (name: string) => new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name }),
   streamIdDoesNotExist: (id: number) =>
     new ApiError(`Stream with ID '${id}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: id }),
   unauthorizedPrincipal: (principal: string | number) =>
@@ -108,8 +108,7 @@ export const errors = {
   customEmojiDeactivated: () => new ApiError('This custom emoji has been deactivated.'),
   reactionAlreadyExists: () => new ApiError('Reaction already exists.'),
   reactionDoesNotExist: () => new ApiError("Reaction doesn't exist."),
-  emojiNameOrCodeMissing: () =>
-    new ApiError('At least one of the following arguments must be present: emoji_name, emoji_code'),
+  emojiNameOrCodeMissing: () => new ApiError('At least one of the following arguments must be present: emoji_name, emoji_code'),
   invalidFlag: (flag: string) => new ApiError(`Invalid flag: '${flag}'`),
   flagNotEditable: (flag: string) => new ApiError(`Flag not editable: '${flag}'`),
   invalidFlagOperation: (op: string) => new ApiError(`Invalid message flag operation: '${op}'`),
@@ -158,8 +157,7 @@ export const errors = {
   invalidEmail: (email: string) => new ApiError(`Invalid email '${email}'`),
   typingDisabled: (kind: 'direct' | 'stream') => new ApiError(`User has disabled typing notifications for ${kind} messages`),
   // events: the event queue (api-notes §b GET /events, DELETE /events)
-  badEventQueueId: (queueId: string) =>
-    new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId }),
+  badEventQueueId: (queueId: string) => new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId }),
   eventAlreadyPruned: (lastEventId: number) => new ApiError(`An event newer than ${lastEventId} has already been pruned!`),
   eventNotInQueue: (lastEventId: number) => new ApiError(`Event ${lastEventId} was not in this queue`),
   // stream-reads: lookups of streams, subscribers and topics (api-notes §f, openapi get-stream-id)
@@ -188,7 +186,8 @@ export const errors = {
   privateStreamCannotBeDefault: () => new ApiError('Private streams cannot be made default.'),
   defaultStreamGroupExists: (name: string) => new ApiError(`Default stream group '${name}' already exists`),
   defaultStreamGroupNotFound: (id: number) => new ApiError(`Default stream group with id '${id}' does not exist.`),
-  defaultStreamInGroup: (stream: string, group: string) => new ApiError(`'${stream}' is a default stream and cannot be added to '${group}'`),
+  defaultStreamInGroup: (stream: string, group: string) =>
+    new ApiError(`'${stream}' is a default stream and cannot be added to '${group}'`),
   streamAlreadyInGroup: (stream: string, group: string) =>
     new ApiError(`Stream '${stream}' is already present in default stream group '${group}'`),
   streamNotInGroup: (stream: string, group: string) => new ApiError(`Stream '${stream}' is not present in default stream group '${group}'`),
@@ -253,7 +252,8 @@ export const errors = {
   oneFileAtATime: () => new ApiError('You may only upload one file at a time'),
   fileTooLarge: (limitMib: number) => new ApiError(`Uploaded file is larger than the allowed limit of ${limitMib} MiB`),
   notEmojiAuthor: () => new ApiError('Must be an organization administrator or emoji author'),
-  rangeNotSatisfiable: (size: number) => new ApiError('Requested range not satisfiable', 'BAD_REQUEST', 416, {}, { 'Content-Range': `bytes */${size}` }),
+  rangeNotSatisfiable: (size: number) =>
+    new ApiError('Requested range not satisfiable', 'BAD_REQUEST', 416, {}, { 'Content-Range': `bytes */${size}` }),
   badImage: (msg: string) => new ApiError(msg, 'BAD_IMAGE'),
   emojiNameTaken: () => new ApiError('A custom emoji with this name already exists.'),
   invalidEmojiNameRules: () =>
@@ -267,8 +267,7 @@ export const errors = {
   oneEmojiRequired: () => new ApiError('You must upload exactly one file.'),
   // Status, presence, realm settings (openapi update-status, get-user-presence; PATCH /realm)
   noNewStatusValues: () => new ApiError('Client did not pass any new values.'),
-  emojiNameRequiredForStatus: () =>
-    new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.'),
+  emojiNameRequiredForStatus: () => new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.'),
   stringTooLong: (name: string, limit: number) => new ApiError(`${name} is too long (limit: ${limit} characters)`),
   badValue: (name: string, value: string | number) =>
     new ApiError(`Bad value for '${name}': ${value}`, 'REQUEST_VARIABLE_INVALID', 400, { var_name: name, bad_value: value }),
@@ -277,9 +276,15 @@ export const errors = {
   // Sign-in (api-notes §f, §Limits; openapi RateLimitedError): seconds as a float in the body,
   // whole seconds in the header.
   rateLimitHit: (retryAfterMs: number) =>
-    new ApiError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': retryAfterMs / 1000 }, {
-      'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
-    }),
+    new ApiError(
+      'API usage exceeded rate limit',
+      'RATE_LIMIT_HIT',
+      429,
+      { 'retry-after': retryAfterMs / 1000 },
+      {
+        'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
+      },
+    ),
   // The web page's session is missing, unknown, expired, or its user deactivated.
   sessionRequired: () => new ApiError('Not logged in: API authentication or user session required', null, 401, {}, SESSION_CHALLENGE),
   sessionUserDeactivated: () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, SESSION_CHALLENGE),

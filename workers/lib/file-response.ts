@@ -2,7 +2,20 @@ import { BinaryReply } from './binary-reply';
 import { errors } from './errors';
 
 /** Types a browser may show inline; anything else is a download (api-notes POST /user_uploads). */
-const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf', 'audio/mpeg', 'audio/ogg', 'audio/wav', 'video/mp4', 'video/webm']);
+const INLINE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'application/pdf',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/wav',
+  'video/mp4',
+  'video/webm',
+]);
 
 // Uploaded bytes are never run: no scripts, no plugins, no framing by other origins.
 const FILE_SECURITY_HEADERS = {

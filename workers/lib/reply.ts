@@ -7,7 +7,14 @@ export function reply(id: number, status: number, body: Record<string, unknown>,
   for (const key in body) {
     if (body[key] instanceof JsonBytes) {
       // Bytes out, as a file is: the front end writes them without decoding a string.
-      return { kind: 'response', id, status, headers, body: '', binary: { contentType: 'application/json', bytes: NO_BYTES, pieces: bodyPieces(body) } };
+      return {
+        kind: 'response',
+        id,
+        status,
+        headers,
+        body: '',
+        binary: { contentType: 'application/json', bytes: NO_BYTES, pieces: bodyPieces(body) },
+      };
     }
   }
   return { kind: 'response', id, status, headers, body: JSON.stringify(body) };

@@ -79,7 +79,7 @@ export function quoteLineCount(lines: readonly string[]): number {
 export function unquoteLine(line: string): string {
   if (line.trim() === '>') return '';
   const quoted = /^ {0,3}> ?(.*)$/.exec(line);
-  return quoted === null ? line : quoted[1] ?? '';
+  return quoted === null ? line : (quoted[1] ?? '');
 }
 
 /** Reads the lines of a source text on demand (block tokenizers rarely need all of them). */

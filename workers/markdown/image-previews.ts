@@ -14,9 +14,7 @@ import { looksLikeImage, previewImageSources } from './url';
 const PREVIEWABLE_URL_LIMIT = 24;
 
 type LinkParent =
-  | { kind: 'paragraph'; paragraph: Tokens.Paragraph; container: Token[] }
-  | { kind: 'item'; item: DialectListItemToken }
-  | { kind: 'other' };
+  { kind: 'paragraph'; paragraph: Tokens.Paragraph; container: Token[] } | { kind: 'item'; item: DialectListItemToken } | { kind: 'other' };
 
 interface FoundLink {
   link: Tokens.Link;
@@ -65,12 +63,22 @@ function previewToken(href: string, title: string | null): ImagePreviewToken {
   return { type: 'imagePreview', raw: '', href, title, src: sources.src, fullsizeSrc: sources.fullsizeSrc ?? null };
 }
 
-function attachToParagraph(found: FoundLink, paragraph: Tokens.Paragraph, container: Token[], preview: ImagePreviewToken, bare: boolean): void {
+function attachToParagraph(
+  found: FoundLink,
+  paragraph: Tokens.Paragraph,
+  container: Token[],
+  preview: ImagePreviewToken,
+  bare: boolean,
+): void {
   const linksInParagraph = new Set<string>();
   for (const token of paragraph.tokens) if (token.type === 'link') linksInParagraph.add((token as Tokens.Link).href);
   let index = container.indexOf(paragraph) + 1;
   // Previews of earlier links of the same paragraph stay in front of this one.
-  for (let next = container[index]; next !== undefined && isToken(next, 'imagePreview') && linksInParagraph.has(next.href); next = container[++index]);
+  for (
+    let next = container[index];
+    next !== undefined && isToken(next, 'imagePreview') && linksInParagraph.has(next.href);
+    next = container[++index]
+  );
   container.splice(index, 0, preview);
   const onlyTheLink = paragraph.tokens.length === 1 && paragraph.tokens[0] === found.link;
   if (bare && onlyTheLink) container.splice(container.indexOf(paragraph), 1);

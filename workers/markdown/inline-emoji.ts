@@ -4,13 +4,7 @@
  * None of them apply inside link text, whose text the dialect leaves alone.
  */
 import type { Token, TokenizerAndRendererExtension, Tokens } from 'marked';
-import {
-  codeOfEmojiText,
-  emojiCodeForName,
-  emojiNameForCode,
-  SERVICE_EXTRA_EMOJI_IMAGE,
-  SERVICE_EXTRA_EMOJI_NAME,
-} from './emoji';
+import { codeOfEmojiText, emojiCodeForName, emojiNameForCode, SERVICE_EXTRA_EMOJI_IMAGE, SERVICE_EXTRA_EMOJI_NAME } from './emoji';
 import { escapeAttribute, escapeLiteral } from './escape';
 import { activeRenderState } from './render-state';
 import { isToken, precedingChar, type EmojiToken } from './tokens';
@@ -35,9 +29,18 @@ function tokenizeEmojiSyntax(src: string, inLink: boolean): EmojiToken | Tokens.
 
 /** Emoticon -> emoji name, tried in this order at each position. */
 const EMOTICONS: ReadonlyArray<readonly [string, string]> = [
-  [':)', 'smile'], ['(:', 'smile'], [':(', 'frown'], ['<3', 'heart'], [':|', 'neutral'],
-  [':/', 'confused'], [';)', 'wink'], [':D', 'grinning'], [':o', 'open_mouth'],
-  [':O', 'open_mouth'], [':p', 'stuck_out_tongue'], [':P', 'stuck_out_tongue'],
+  [':)', 'smile'],
+  ['(:', 'smile'],
+  [':(', 'frown'],
+  ['<3', 'heart'],
+  [':|', 'neutral'],
+  [':/', 'confused'],
+  [';)', 'wink'],
+  [':D', 'grinning'],
+  [':o', 'open_mouth'],
+  [':O', 'open_mouth'],
+  [':p', 'stuck_out_tongue'],
+  [':P', 'stuck_out_tongue'],
 ];
 
 /** An emoticon must stand between these characters (or the ends of the text). */

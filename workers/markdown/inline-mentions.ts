@@ -6,14 +6,7 @@
 import type { Token, TokenizerAndRendererExtension, Tokens } from 'marked';
 import { escapeAttribute, escapeLiteral } from './escape';
 import { activeRenderState, type RenderState } from './render-state';
-import {
-  isToken,
-  precedingChar,
-  type GroupMentionToken,
-  type StreamLinkToken,
-  type UserMentionToken,
-  type WildcardName,
-} from './tokens';
+import { isToken, precedingChar, type GroupMentionToken, type StreamLinkToken, type UserMentionToken, type WildcardName } from './tokens';
 import { streamNarrowUrl, topicNarrowUrl } from './url';
 
 /** api-notes §g: the `@` (or `#`) starts the text or follows whitespace, ' " ( { [ / or < */

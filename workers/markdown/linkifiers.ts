@@ -217,7 +217,8 @@ export class RenderLinkifiers {
       const match = this.timed(() => linkifier.scanner.exec(scanned));
       if (match === null) return { text, from, until: scanned === text ? text.length : at + window - 1, found: none };
       const matched = match[1] ?? '';
-      if (matched !== '') return { text, from, until: match.index, found: { start: match.index, text: matched, groups: match.groups ?? {} } };
+      if (matched !== '')
+        return { text, from, until: match.index, found: { start: match.index, text: matched, groups: match.groups ?? {} } };
       // An empty match links nothing; look on from the next position.
       at = match.index + 1;
     }

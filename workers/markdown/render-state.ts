@@ -2,13 +2,7 @@
  * Per-render state. The marked instance is built once per module, so a render publishes its
  * context here for the tokenizers to read, and withdraws it when done; nothing survives a call.
  */
-import type {
-  MarkdownContext,
-  MarkdownRealmEmoji,
-  MarkdownStream,
-  MarkdownUser,
-  MarkdownUserGroup,
-} from './context';
+import type { MarkdownContext, MarkdownRealmEmoji, MarkdownStream, MarkdownUser, MarkdownUserGroup } from './context';
 import { compileLinkifiers, RenderLinkifiers } from './linkifiers';
 
 /** A rendered code block's escaped text, and its token spans if its language is highlighted. */

@@ -10,9 +10,35 @@ import { KATEX_ATTRIBUTES, KATEX_SPAN_CLASSES, KATEX_STYLE_PROPERTIES, KATEX_TAG
 import { ALLOWED_LINK_SCHEMES } from './url';
 
 const DIALECT_TAGS = [
-  'p', 'br', 'strong', 'em', 'del', 'code', 'pre', 'div', 'span', 'a', 'img', 'blockquote', 'ul',
-  'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'table', 'thead', 'tbody', 'tr', 'th',
-  'td', 'time',
+  'p',
+  'br',
+  'strong',
+  'em',
+  'del',
+  'code',
+  'pre',
+  'div',
+  'span',
+  'a',
+  'img',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'time',
 ];
 
 const DIALECT_ATTRIBUTES: Record<string, string[]> = {
@@ -39,14 +65,29 @@ const ALLOWED_CLASSES: Record<string, (string | RegExp)[]> = {
   img: ['emoji'],
   div: ['codehilite', 'spoiler-block', 'spoiler-header', 'spoiler-content', 'message_inline_image'],
   span: [
-    'user-mention', 'user-group-mention', 'silent', 'emoji', /^emoji-[0-9a-f-]+$/, 'timestamp-error', 'tex-error',
+    'user-mention',
+    'user-group-mention',
+    'silent',
+    'emoji',
+    /^emoji-[0-9a-f-]+$/,
+    'timestamp-error',
+    'tex-error',
     ...KATEX_SPAN_CLASSES,
     ...HIGHLIGHT_CLASSES,
   ],
 };
 
 const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|[a-z][a-z0-9]*);?/gi;
-const NAMED_ENTITIES: Readonly<Record<string, string>> = { colon: ':', tab: '\t', newline: '\n', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  colon: ':',
+  tab: '\t',
+  newline: '\n',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+};
 
 /** What a browser reads out of an attribute value: character references decoded. */
 function decodeAttribute(value: string): string {
@@ -61,7 +102,6 @@ function decodeAttribute(value: string): string {
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 function isAllowedUrl(value: string): boolean {
-   
   const url = decodeAttribute(value).replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (url.startsWith('//') || url.startsWith('\\')) return false;
   const scheme = SCHEME.exec(url);

@@ -12,11 +12,44 @@ const FILLER_WORDS = new Set(['at', 'on', 'of', 'the', 'and']);
 
 /** Offsets in minutes east of UTC for the abbreviations people commonly write. */
 const ZONE_OFFSETS: Readonly<Record<string, number>> = {
-  utc: 0, gmt: 0, z: 0, wet: 0, west: 60, bst: 60, cet: 60, cest: 120, eet: 120, eest: 180,
-  msk: 180, ist: 330, pkt: 300, ict: 420, wib: 420, hkt: 480, sgt: 480, awst: 480, cst: -360,
-  cdt: -300, est: -300, edt: -240, mst: -420, mdt: -360, pst: -480, pdt: -420, akst: -540,
-  akdt: -480, hst: -600, jst: 540, kst: 540, acst: 570, aest: 600, aedt: 660, nzst: 720,
-  nzdt: 780, brt: -180, art: -180,
+  utc: 0,
+  gmt: 0,
+  z: 0,
+  wet: 0,
+  west: 60,
+  bst: 60,
+  cet: 60,
+  cest: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  ist: 330,
+  pkt: 300,
+  ict: 420,
+  wib: 420,
+  hkt: 480,
+  sgt: 480,
+  awst: 480,
+  cst: -360,
+  cdt: -300,
+  est: -300,
+  edt: -240,
+  mst: -420,
+  mdt: -360,
+  pst: -480,
+  pdt: -420,
+  akst: -540,
+  akdt: -480,
+  hst: -600,
+  jst: 540,
+  kst: 540,
+  acst: 570,
+  aest: 600,
+  aedt: 660,
+  nzst: 720,
+  nzdt: 780,
+  brt: -180,
+  art: -180,
 };
 
 interface Parts {
@@ -59,8 +92,7 @@ function parseOffset(text: string): number | null {
   return numeric[1] === '-' ? -minutes : minutes;
 }
 
-const ISO_FORM =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2}|UTC|GMT)?$/i;
+const ISO_FORM = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2}|UTC|GMT)?$/i;
 
 function parseIso(text: string): string | null {
   const m = ISO_FORM.exec(text);
@@ -68,9 +100,14 @@ function parseIso(text: string): string | null {
   const offset = m[8] === undefined || /^z$/i.test(m[8]) ? 0 : parseOffset(m[8]);
   if (offset === null) return null;
   return isoFromParts({
-    year: Number(m[1]), month: Number(m[2]), day: Number(m[3]),
-    hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0),
-    fraction: Number(m[7] ?? 0), offset,
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: Number(m[4] ?? 0),
+    minute: Number(m[5] ?? 0),
+    second: Number(m[6] ?? 0),
+    fraction: Number(m[7] ?? 0),
+    offset,
   });
 }
 

@@ -47,7 +47,7 @@ function encodeValue(value: string, allowReserved: boolean): string {
 }
 
 function expandExpression(expression: string, variables: Readonly<Record<string, string | undefined>>): string {
-  const operatorChar = /^[+#./;?&]/.test(expression) ? expression[0] ?? '' : '';
+  const operatorChar = /^[+#./;?&]/.test(expression) ? (expression[0] ?? '') : '';
   const operator = OPERATORS[operatorChar] ?? OPERATORS[''];
   if (operator === undefined) return '';
   const parts: string[] = [];

@@ -5,9 +5,31 @@
 
 /** api-notes §g: anything else stays literal text. */
 const ALLOWED_SCHEMES = new Set([
-  'http', 'https', 'ftp', 'file', 'bitcoin', 'geo', 'im', 'irc', 'ircs', 'magnet', 'mailto',
-  'matrix', 'mms', 'news', 'nntp', 'openpgp4fpr', 'sip', 'sms', 'smsto', 'ssh', 'tel', 'urn',
-  'webcal', 'wtai', 'xmpp',
+  'http',
+  'https',
+  'ftp',
+  'file',
+  'bitcoin',
+  'geo',
+  'im',
+  'irc',
+  'ircs',
+  'magnet',
+  'mailto',
+  'matrix',
+  'mms',
+  'news',
+  'nntp',
+  'openpgp4fpr',
+  'sip',
+  'sms',
+  'smsto',
+  'ssh',
+  'tel',
+  'urn',
+  'webcal',
+  'wtai',
+  'xmpp',
 ]);
 
 export const ALLOWED_LINK_SCHEMES: readonly string[] = [...ALLOWED_SCHEMES];

@@ -10,9 +10,9 @@ import { userById, type UserRow } from './users';
 
 /** Active human owners: the "last owner" rules count only these (bots never count). */
 export function activeHumanOwnerCount(realm: Realm): number {
-  const row = realm
-    .stmt('SELECT count(*) AS n FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0')
-    .get(ROLE.OWNER) as { n: number };
+  const row = realm.stmt('SELECT count(*) AS n FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0').get(ROLE.OWNER) as {
+    n: number;
+  };
   return row.n;
 }
 
@@ -47,8 +47,7 @@ export function roleGroupId(realm: Realm, role: number): number | null {
   const name = systemGroupNameForRole(role);
   if (name === null) return null;
   const row = realm.stmt('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(name) as
-    | { id: number }
-    | undefined;
+    { id: number } | undefined;
   return row?.id ?? null;
 }
 
@@ -85,7 +84,9 @@ export function visibleStreamsForRole(realm: Realm, userId: number, role: number
 export function subscribedStreamIds(realm: Realm, userId: number): number[] {
   return (
     realm
-      .stmt('SELECT s.stream_id FROM subscriptions s JOIN streams t ON t.id = s.stream_id WHERE s.user_id = ? AND s.active = 1 AND t.deactivated = 0')
+      .stmt(
+        'SELECT s.stream_id FROM subscriptions s JOIN streams t ON t.id = s.stream_id WHERE s.user_id = ? AND s.active = 1 AND t.deactivated = 0',
+      )
       .all(userId) as { stream_id: number }[]
   ).map((row) => row.stream_id);
 }
@@ -104,7 +105,9 @@ export function hasMuted(realm: Realm, userId: number, mutedUserId: number): boo
 /** The users who muted a sender: their copies of the sender's new messages arrive read. */
 export function usersWhoMuted(realm: Realm, senderId: number): Set<number> {
   return new Set(
-    (realm.stmt('SELECT user_id FROM muted_users WHERE muted_user_id = ?').all(senderId) as { user_id: number }[]).map((row) => row.user_id),
+    (realm.stmt('SELECT user_id FROM muted_users WHERE muted_user_id = ?').all(senderId) as { user_id: number }[]).map(
+      (row) => row.user_id,
+    ),
   );
 }
 

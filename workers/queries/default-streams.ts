@@ -25,8 +25,7 @@ export function defaultStreamGroupById(realm: Realm, id: number): DefaultStreamG
 
 export function defaultStreamGroupByName(realm: Realm, name: string): DefaultStreamGroupRow | undefined {
   return realm.stmt('SELECT id, name, description FROM default_stream_groups WHERE name = ? COLLATE NOCASE').get(name) as
-    | DefaultStreamGroupRow
-    | undefined;
+    DefaultStreamGroupRow | undefined;
 }
 
 export function groupStreamIds(realm: Realm, groupId: number): number[] {

@@ -36,7 +36,9 @@ export function draftObject(row: DraftRow): DraftObject {
 /** The user's drafts, most recently edited first (openapi get-drafts). */
 export function draftsOf(realm: Realm, userId: number, limit = -1): DraftObject[] {
   const rows = realm
-    .stmt('SELECT id, user_id, type, to_ids, topic, content, last_edit_time FROM drafts WHERE user_id = ? ORDER BY last_edit_time DESC, id DESC LIMIT ?')
+    .stmt(
+      'SELECT id, user_id, type, to_ids, topic, content, last_edit_time FROM drafts WHERE user_id = ? ORDER BY last_edit_time DESC, id DESC LIMIT ?',
+    )
     .all(userId, limit) as DraftRow[];
   return rows.map(draftObject);
 }

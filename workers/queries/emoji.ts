@@ -31,8 +31,7 @@ export function isReactionType(value: string): value is ReactionType {
  */
 export function emojiByName(realm: Realm, name: string): EmojiRef {
   const custom = realm.stmt('SELECT id FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1').get(name) as
-    | { id: number }
-    | undefined;
+    { id: number } | undefined;
   if (custom) return { emoji_code: String(custom.id), reaction_type: 'realm_emoji' };
   if (name === SERVICE_EXTRA_EMOJI_NAME) return { emoji_code: name, reaction_type: 'service_extra_emoji' };
   const code = emojiCodeForName(name);

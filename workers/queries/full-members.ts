@@ -6,8 +6,7 @@ const DAY_S = 24 * 60 * 60;
 /** The id of the system group named `name` (on the user_groups name index). */
 export function systemGroupIdNamed(realm: Realm, name: string): number | null {
   const row = realm.stmt('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(name) as
-    | { id: number }
-    | undefined;
+    { id: number } | undefined;
   return row?.id ?? null;
 }
 

@@ -96,12 +96,7 @@ function flagsPiece(flags: number): Buffer {
  * the viewer's flags, then `match_content` and `match_subject` when the narrow searches. Only
  * messages without a current text are read in full; a search reads every one, to highlight it.
  */
-export function fetchedMessagesJson(
-  realm: Realm,
-  narrow: ResolvedNarrow,
-  rows: readonly RangeRow[],
-  options: MessageOptions,
-): JsonBytes {
+export function fetchedMessagesJson(realm: Realm, narrow: ResolvedNarrow, rows: readonly RangeRow[], options: MessageOptions): JsonBytes {
   const cache = messageTexts(realm);
   const variant = variantOf(options);
   const texts = rows.map((row) => cache.get(row.id, row.version, variant));
@@ -122,7 +117,9 @@ export function fetchedMessagesJson(
     pieces.push(text);
     if (narrow.highlight && message) {
       const match = searchMatch(message, narrow.highlight);
-      pieces.push(Buffer.from(`,"match_content":${JSON.stringify(match.match_content)},"match_subject":${JSON.stringify(match.match_subject)}`));
+      pieces.push(
+        Buffer.from(`,"match_content":${JSON.stringify(match.match_content)},"match_subject":${JSON.stringify(match.match_subject)}`),
+      );
     }
     pieces.push(flagsPiece(viewerFlags(row)));
   });

@@ -28,8 +28,7 @@ export function messageById(realm: Realm, id: number): MessageRow | undefined {
 
 export function userFlags(realm: Realm, userId: number, messageId: number): number | undefined {
   const row = realm.stmt('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?').get(userId, messageId) as
-    | { flags: number }
-    | undefined;
+    { flags: number } | undefined;
   return row?.flags;
 }
 

@@ -92,7 +92,6 @@ export function resolveNarrow(realm: Realm, viewer: UserRow, terms: readonly Nar
   };
 }
 
-
 function resolveStream(realm: Realm, operand: Reference): StreamRow {
   const stream = typeof operand === 'number' ? streamById(realm, operand) : streamByName(realm, operand);
   if (!stream) throw errors.badNarrow(`unknown stream ${String(operand)}`);

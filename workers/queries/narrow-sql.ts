@@ -69,8 +69,7 @@ const HAS_PATTERNS: Record<HasOperand, string> = {
  */
 export function narrowSql(narrow: ResolvedNarrow, unreadOnly = false): NarrowSql {
   const history = narrow.includeHistory;
-  const readsUnreadRows =
-    unreadOnly || narrow.terms.some((term) => term.kind === 'is' && term.operand === 'unread' && !term.negated);
+  const readsUnreadRows = unreadOnly || narrow.terms.some((term) => term.kind === 'is' && term.operand === 'unread' && !term.negated);
   // A search reads the full-text index newest first and stops at the limit, instead of
   // collecting every match (a common word matches a large part of the realm).
   const driver = readsUnreadRows ? undefined : narrow.terms.find(isPositiveSearch);
@@ -184,8 +183,7 @@ export function topicWithPolicy(policy: 1 | 2): string {
   return `EXISTS (SELECT 1 FROM user_topics t WHERE t.user_id = ? AND t.stream_id = m.stream_id AND t.topic = m.topic AND t.visibility_policy = ${policy})`;
 }
 
-export const mutedStream =
-  'EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.is_muted = 1)';
+export const mutedStream = 'EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.is_muted = 1)';
 
 function isCondition(operand: IsOperand, flags: string): Condition {
   switch (operand) {

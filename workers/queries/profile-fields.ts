@@ -39,7 +39,14 @@ const FIELD_COLUMNS = 'id, type, name, hint, field_data, display_in_profile_summ
 
 /** The field as register, GET /realm/profile_fields and the event show it; the summary flag only when set. */
 export function profileFieldObject(row: ProfileFieldRow): ProfileFieldObject {
-  const field: ProfileFieldObject = { id: row.id, type: row.type, name: row.name, hint: row.hint, field_data: row.field_data, order: row.sort_order };
+  const field: ProfileFieldObject = {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    hint: row.hint,
+    field_data: row.field_data,
+    order: row.sort_order,
+  };
   if (row.display_in_profile_summary === 1) field.display_in_profile_summary = true;
   return field;
 }

@@ -19,9 +19,9 @@ export interface RealmEmojiRow {
 }
 
 export function activeEmojiByName(realm: Realm, name: string): RealmEmojiRow | undefined {
-  return realm.stmt('SELECT id, name, file_name, author_id, deactivated FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1').get(name) as
-    | RealmEmojiRow
-    | undefined;
+  return realm
+    .stmt('SELECT id, name, file_name, author_id, deactivated FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1')
+    .get(name) as RealmEmojiRow | undefined;
 }
 
 /** One setting of the realm row's `settings` JSON (the org slice stores them there), or its default. */

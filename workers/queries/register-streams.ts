@@ -2,7 +2,12 @@ import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import type { Wants } from './register-realm';
 import { canSeeStream, listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
-import { inheritedDefaults, personalProperties, SUBSCRIPTION_SETTINGS_COLUMNS, type SubscriptionSettingsRow } from './subscription-properties';
+import {
+  inheritedDefaults,
+  personalProperties,
+  SUBSCRIPTION_SETTINGS_COLUMNS,
+  type SubscriptionSettingsRow,
+} from './subscription-properties';
 import type { UserRow } from './users';
 import { defaultStreamGroupObjects } from './default-streams';
 
@@ -20,9 +25,7 @@ export interface StreamStateOptions {
 /** `subscription` (api-notes §e): `subscriptions`, `unsubscribed`, `never_subscribed`. */
 export function subscriptionState(realm: Realm, user: UserRow, options: StreamStateOptions): Record<string, unknown> {
   const subs = realm
-    .stmt(
-      `SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`,
-    )
+    .stmt(`SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`)
     .all(user.id) as SubscriptionRow[];
   const byStream = new Map(subs.map((sub) => [sub.stream_id, sub]));
   const streams = realm.stmt('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[];
@@ -65,7 +68,8 @@ export function streamsState(realm: Realm, user: UserRow, wants: Wants, options:
   }
   // stream-prefs: POST /default_stream_groups/create and its siblings fill it.
   // Guests get no default_stream_groups events either (actions/default-stream-groups.ts).
-  if (wants('default_stream_groups')) state['realm_default_stream_groups'] = user.role === ROLE.GUEST ? [] : defaultStreamGroupObjects(realm);
+  if (wants('default_stream_groups'))
+    state['realm_default_stream_groups'] = user.role === ROLE.GUEST ? [] : defaultStreamGroupObjects(realm);
   return state;
 }
 

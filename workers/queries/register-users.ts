@@ -41,7 +41,9 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
     can_create_public_streams: canCreatePublic,
     can_create_streams: canCreatePublic || canCreatePrivate,
     can_create_web_public_streams:
-      realm.webPublicStreamsEnabled && policies.enable_spectator_access && passesRealmPolicy(realm, user, policies.create_web_public_stream_policy),
+      realm.webPublicStreamsEnabled &&
+      policies.enable_spectator_access &&
+      passesRealmPolicy(realm, user, policies.create_web_public_stream_policy),
     can_subscribe_other_users: passesRealmPolicy(realm, user, policies.invite_to_stream_policy),
     can_invite_others_to_realm: isMember,
     is_admin: isAdmin,
@@ -77,8 +79,16 @@ export function userGroupsState(realm: Realm): Record<string, unknown>[] {
     group_id: number;
     subgroup_id: number;
   }[];
-  const membersOf = groupBy(members, (m) => m.group_id, (m) => m.user_id);
-  const subgroupsOf = groupBy(subgroups, (s) => s.group_id, (s) => s.subgroup_id);
+  const membersOf = groupBy(
+    members,
+    (m) => m.group_id,
+    (m) => m.user_id,
+  );
+  const subgroupsOf = groupBy(
+    subgroups,
+    (s) => s.group_id,
+    (s) => s.subgroup_id,
+  );
   return groups.map((group) => ({
     id: group.id,
     name: group.name,

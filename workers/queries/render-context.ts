@@ -3,7 +3,6 @@ import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import { realmEmojiUrl } from './realm-emoji';
 
-
 /** Loads what the Markdown renderer needs to know about a realm (workers/markdown/context.ts). */
 export function loadRenderContext(realm: Realm): MarkdownContext {
   const users = (
@@ -19,10 +18,12 @@ export function loadRenderContext(realm: Realm): MarkdownContext {
     (row) => row.group_id,
     (row) => row.user_id,
   );
-  const userGroups = (realm.stmt('SELECT id, name FROM user_groups WHERE is_system_group = 0 ORDER BY id').all() as {
-    id: number;
-    name: string;
-  }[]).map((g) => ({ id: g.id, name: g.name, members: members.get(g.id) ?? [] }));
+  const userGroups = (
+    realm.stmt('SELECT id, name FROM user_groups WHERE is_system_group = 0 ORDER BY id').all() as {
+      id: number;
+      name: string;
+    }[]
+  ).map((g) => ({ id: g.id, name: g.name, members: members.get(g.id) ?? [] }));
   const streams = realm.stmt('SELECT id, name FROM streams WHERE deactivated = 0 ORDER BY id').all() as { id: number; name: string }[];
   const realmEmoji = (
     realm.stmt('SELECT id, name, file_name, deactivated FROM realm_emoji ORDER BY id').all() as {

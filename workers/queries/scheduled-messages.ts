@@ -34,9 +34,9 @@ export function pendingScheduledMessagesOf(realm: Realm, senderId: number): Sche
 
 /** The earliest due time (UNIX seconds) of a message still to send, or null. Uses scheduled_messages_due. */
 export function nextScheduledTimestamp(realm: Realm): number | null {
-  const row = realm
-    .stmt('SELECT min(scheduled_timestamp) AS due FROM scheduled_messages WHERE delivered = 0 AND failed = 0')
-    .get() as { due: number | null };
+  const row = realm.stmt('SELECT min(scheduled_timestamp) AS due FROM scheduled_messages WHERE delivered = 0 AND failed = 0').get() as {
+    due: number | null;
+  };
   return row.due;
 }
 

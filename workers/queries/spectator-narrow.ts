@@ -15,7 +15,16 @@ import type { UserRow } from './users';
  */
 
 /** What a spectator's narrow may filter on: stream-level conditions, no per-user ones. */
-const SPECTATOR_OPERATORS: ReadonlySet<NarrowTerm['operator']> = new Set(['stream', 'streams', 'topic', 'sender', 'has', 'search', 'near', 'id']);
+const SPECTATOR_OPERATORS: ReadonlySet<NarrowTerm['operator']> = new Set([
+  'stream',
+  'streams',
+  'topic',
+  'sender',
+  'has',
+  'search',
+  'near',
+  'id',
+]);
 
 /**
  * The viewer a spectator's narrow is resolved for: no user has ID 0, so it received nothing and

@@ -49,11 +49,21 @@ function readStreamById(realm: Realm, id: number): StreamRow | undefined {
 }
 
 export function streamByName(realm: Realm, name: string): StreamRow | undefined {
-  return lookUp(realm, (lookups) => lookups.byName, foldNocase(name), () => readStreamByName(realm, name));
+  return lookUp(
+    realm,
+    (lookups) => lookups.byName,
+    foldNocase(name),
+    () => readStreamByName(realm, name),
+  );
 }
 
 export function streamById(realm: Realm, id: number): StreamRow | undefined {
-  return lookUp(realm, (lookups) => lookups.byId, id, () => readStreamById(realm, id));
+  return lookUp(
+    realm,
+    (lookups) => lookups.byId,
+    id,
+    () => readStreamById(realm, id),
+  );
 }
 
 // Inside a transaction the row is read afresh: the action may have just changed it.

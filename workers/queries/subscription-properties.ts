@@ -44,7 +44,10 @@ export function inheritedDefaults(user: Pick<UserRow, 'settings'>): Record<Inher
  * `inherited` null keeps a null as null (capability `notification_settings_null`); otherwise
  * a null becomes the user's own setting.
  */
-export function personalProperties(sub: SubscriptionSettingsRow, inherited: Record<InheritedProperty, boolean> | null): Record<string, unknown> {
+export function personalProperties(
+  sub: SubscriptionSettingsRow,
+  inherited: Record<InheritedProperty, boolean> | null,
+): Record<string, unknown> {
   const properties: Record<string, unknown> = {
     color: sub.color,
     is_muted: sub.is_muted === 1,

@@ -24,9 +24,11 @@ export function unreadMessageDetails(realm: Realm, userId: number, messageIds: r
       Object.assign(entry, { type: 'stream', stream_id: message.stream_id, topic: message.topic, unmuted_stream_msg: unmuted });
     } else {
       const row = realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as
-        | { direct_key: string }
-        | undefined;
-      const members = (row?.direct_key ?? '').split(',').map(Number).filter((member) => member !== userId);
+        { direct_key: string } | undefined;
+      const members = (row?.direct_key ?? '')
+        .split(',')
+        .map(Number)
+        .filter((member) => member !== userId);
       Object.assign(entry, { type: 'private', user_ids: members.sort((a, b) => a - b) });
     }
     if ((flags & MENTION_BITS) !== 0) entry['mentioned'] = true;
@@ -46,9 +48,9 @@ export function unreadMessageIds(realm: Realm, userId: number, where: { recipien
   if (where.recipientId === undefined) {
     rows = realm.stmt(UNREAD_IDS).all(userId) as { message_id: number }[];
   } else {
-    rows = realm
-      .stmt(UNREAD_IDS_IN_CONVERSATION)
-      .all(userId, where.recipientId, where.topic ?? null, where.topic ?? null) as { message_id: number }[];
+    rows = realm.stmt(UNREAD_IDS_IN_CONVERSATION).all(userId, where.recipientId, where.topic ?? null, where.topic ?? null) as {
+      message_id: number;
+    }[];
   }
   return rows.map((r) => r.message_id);
 }

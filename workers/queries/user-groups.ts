@@ -14,19 +14,20 @@ export function userGroupById(realm: Realm, id: number): UserGroupRow | undefine
 
 export function userGroupByName(realm: Realm, name: string): UserGroupRow | undefined {
   return realm.stmt('SELECT id, name, description, is_system_group FROM user_groups WHERE name = ? COLLATE NOCASE').get(name) as
-    | UserGroupRow
-    | undefined;
+    UserGroupRow | undefined;
 }
 
 export function directMemberIds(realm: Realm, groupId: number): number[] {
-  return (realm.stmt('SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id').all(groupId) as { user_id: number }[]).map(
-    (r) => r.user_id,
-  );
+  return (
+    realm.stmt('SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id').all(groupId) as { user_id: number }[]
+  ).map((r) => r.user_id);
 }
 
 export function directSubgroupIds(realm: Realm, groupId: number): number[] {
   return (
-    realm.stmt('SELECT subgroup_id FROM user_group_subgroups WHERE group_id = ? ORDER BY subgroup_id').all(groupId) as { subgroup_id: number }[]
+    realm.stmt('SELECT subgroup_id FROM user_group_subgroups WHERE group_id = ? ORDER BY subgroup_id').all(groupId) as {
+      subgroup_id: number;
+    }[]
   ).map((r) => r.subgroup_id);
 }
 

@@ -29,8 +29,7 @@ export function statusObject(row: UserStatusRow | undefined, presenceEnabled: bo
 
 export function statusRow(realm: Realm, userId: number): UserStatusRow | undefined {
   return realm.stmt('SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status WHERE user_id = ?').get(userId) as
-    | UserStatusRow
-    | undefined;
+    UserStatusRow | undefined;
 }
 
 /** register's `user_status`: keyed by user ID, only users with something to show. */

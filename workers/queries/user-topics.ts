@@ -13,7 +13,9 @@ export interface UserTopicRow {
 /** The user's topic policies, as register's `user_topics` (api-notes §e), oldest change first. */
 export function userTopicsOf(realm: Realm, userId: number): Record<string, unknown>[] {
   const rows = realm
-    .stmt('SELECT stream_id, topic, visibility_policy, last_updated FROM user_topics WHERE user_id = ? ORDER BY last_updated, stream_id, topic')
+    .stmt(
+      'SELECT stream_id, topic, visibility_policy, last_updated FROM user_topics WHERE user_id = ? ORDER BY last_updated, stream_id, topic',
+    )
     .all(userId) as UserTopicRow[];
   return rows.map((row) => ({
     stream_id: row.stream_id,

@@ -40,9 +40,7 @@ export function userByEmail(realm: Realm, email: string): UserRow | undefined {
 }
 
 export function userByDeliveryEmail(realm: Realm, email: string): UserRow | undefined {
-  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE delivery_email = ? COLLATE NOCASE`).get(email) as
-    | UserRow
-    | undefined;
+  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE delivery_email = ? COLLATE NOCASE`).get(email) as UserRow | undefined;
 }
 
 export function userById(realm: Realm, id: number): UserRow | undefined {

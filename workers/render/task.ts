@@ -15,8 +15,7 @@ export interface RenderTask {
 }
 
 export type RenderTaskResult =
-  | { kind: 'rendered'; result: RenderResult; topicLinks: { text: string; url: string }[] }
-  | { kind: 'need_context' };
+  { kind: 'rendered'; result: RenderResult; topicLinks: { text: string; url: string }[] } | { kind: 'need_context' };
 
 const contexts = new Map<string, { version: number; context: MarkdownContext }>();
 

@@ -45,9 +45,7 @@ export function App({ store }: { store: ChatStore }) {
           </div>
           <Compose store={store} state={state} />
         </main>
-        <div class="right-column">
-          {snapshot && <PeopleList snapshot={snapshot} />}
-        </div>
+        <div class="right-column">{snapshot && <PeopleList snapshot={snapshot} />}</div>
       </div>
     </div>
   );

@@ -60,7 +60,12 @@ export function mentionChoices(text: string, users: Iterable<User>, limit = 8): 
   for (const user of users) {
     if (!user.is_active) continue;
     const name = user.full_name.toLowerCase();
-    if (!(name.startsWith(wanted) || name.split(/\s+/).some((word) => word.startsWith(wanted)) || user.email.toLowerCase().startsWith(wanted))) continue;
+    if (!(
+      name.startsWith(wanted) ||
+      name.split(/\s+/).some((word) => word.startsWith(wanted)) ||
+      user.email.toLowerCase().startsWith(wanted)
+    ))
+      continue;
     choices.push({ label: user.full_name, insert: `@**${user.full_name}** ` });
     if (choices.length >= limit) break;
   }

@@ -28,11 +28,23 @@ function fieldsFor(narrow: Narrow, snapshot: ChatSnapshot, current: Fields): Fie
   const streamName = (id: number) => snapshot.streams.get(id)?.name ?? '';
   switch (narrow.kind) {
     case 'stream':
-      return { ...current, mode: 'stream', stream: streamName(narrow.streamId), topic: current.stream === streamName(narrow.streamId) ? current.topic : '' };
+      return {
+        ...current,
+        mode: 'stream',
+        stream: streamName(narrow.streamId),
+        topic: current.stream === streamName(narrow.streamId) ? current.topic : '',
+      };
     case 'topic':
       return { ...current, mode: 'stream', stream: streamName(narrow.streamId), topic: narrow.topic };
     case 'dm':
-      return { ...current, mode: 'direct', to: narrow.userIds.map((id) => snapshot.users.get(id)?.email ?? '').filter(Boolean).join(', ') };
+      return {
+        ...current,
+        mode: 'direct',
+        to: narrow.userIds
+          .map((id) => snapshot.users.get(id)?.email ?? '')
+          .filter(Boolean)
+          .join(', '),
+      };
     default:
       return current;
   }
@@ -94,7 +106,9 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     if (!snapshot) return null;
     const resolved = resolveRecipients(snapshot, fields);
     if ('error' in resolved) return null;
-    return resolved.type === 'stream' ? { type: 'stream', streamId: resolved.to, topic: resolved.topic } : { type: 'direct', to: resolved.to };
+    return resolved.type === 'stream'
+      ? { type: 'stream', streamId: resolved.to, topic: resolved.topic }
+      : { type: 'direct', to: resolved.to };
   };
 
   const changeContent = (text: string) => {
@@ -178,12 +192,33 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
         send();
       }}
     >
-      <RecipientFields snapshot={snapshot} mode={fields.mode} stream={fields.stream} topic={fields.topic} to={fields.to} onChange={changeFields} />
+      <RecipientFields
+        snapshot={snapshot}
+        mode={fields.mode}
+        stream={fields.stream}
+        topic={fields.topic}
+        to={fields.to}
+        onChange={changeFields}
+      />
       {preview === null ? (
-        <MessageBox snapshot={snapshot} value={content} onChange={changeContent} onSend={send} onFiles={(files) => void upload(files)} textarea={textarea} />
+        <MessageBox
+          snapshot={snapshot}
+          value={content}
+          onChange={changeContent}
+          onSend={send}
+          onFiles={(files) => void upload(files)}
+          textarea={textarea}
+        />
       ) : (
         // The server renders the preview and sanitizes it, as it does every message.
-        <div ref={previewBox} class="preview message-content" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} onClick={handleContentClick} onKeyDown={handleContentClick} />
+        <div
+          ref={previewBox}
+          class="preview message-content"
+          aria-label="Preview"
+          dangerouslySetInnerHTML={{ __html: preview }}
+          onClick={handleContentClick}
+          onKeyDown={handleContentClick}
+        />
       )}
       <div class="compose-actions">
         <label class="upload-button">

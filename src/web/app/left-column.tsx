@@ -50,7 +50,17 @@ function useTopics(streamId: number | null, messageCount: number): Topic[] {
   return topics;
 }
 
-function NarrowLink({ narrow, current, children, className }: { narrow: Narrow; current: Narrow; children: ComponentChildren; className?: string }) {
+function NarrowLink({
+  narrow,
+  current,
+  children,
+  className,
+}: {
+  narrow: Narrow;
+  current: Narrow;
+  children: ComponentChildren;
+  className?: string;
+}) {
   const here = sameNarrow(narrow, current);
   return (
     <a href={toHash(narrow)} class={className} aria-current={here ? 'page' : undefined}>
@@ -81,7 +91,13 @@ export function LeftColumn({ state, snapshot }: { state: ChatState; snapshot: Ch
           if (search.trim()) go({ kind: 'search', words: search.trim() });
         }}
       >
-        <input type="search" aria-label="Search" placeholder="Search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
+        <input
+          type="search"
+          aria-label="Search"
+          placeholder="Search"
+          value={search}
+          onInput={(event) => setSearch(event.currentTarget.value)}
+        />
       </form>
       <ul class="views">
         <li>
@@ -130,7 +146,9 @@ export function LeftColumn({ state, snapshot }: { state: ChatState; snapshot: Ch
       <ul class="conversations">
         {orderedConversations.map((key) => {
           const userIds = key.split(',').map(Number);
-          const names = userIds.map((id) => (id === myId ? `${snapshot.me.full_name} (you)` : (snapshot.users.get(id)?.full_name ?? `User ${id}`)));
+          const names = userIds.map((id) =>
+            id === myId ? `${snapshot.me.full_name} (you)` : (snapshot.users.get(id)?.full_name ?? `User ${id}`),
+          );
           return (
             <li key={key}>
               <NarrowLink narrow={{ kind: 'dm', userIds }} current={narrow}>

@@ -25,13 +25,20 @@ if (root) {
     visible: () => document.visibilityState === 'visible',
   });
   presence.start();
-  for (const input of ['keydown', 'pointerdown', 'pointermove', 'focus'] as const) window.addEventListener(input, () => presence.noteInput(), { passive: true });
+  for (const input of ['keydown', 'pointerdown', 'pointermove', 'focus'] as const)
+    window.addEventListener(input, () => presence.noteInput(), { passive: true });
   window.addEventListener('pagehide', (event) => {
     // A page kept in the back-forward cache comes back to its queue; one that is gone frees it.
     if (event.persisted) return;
     store.flushReadNow();
     if (store.queueId) {
-      void fetch('/json/events', { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { 'X-CSRF-Token': csrfToken() }, body: new URLSearchParams({ queue_id: store.queueId }) }).catch(() => undefined);
+      void fetch('/json/events', {
+        method: 'DELETE',
+        keepalive: true,
+        credentials: 'same-origin',
+        headers: { 'X-CSRF-Token': csrfToken() },
+        body: new URLSearchParams({ queue_id: store.queueId }),
+      }).catch(() => undefined);
     }
   });
 }

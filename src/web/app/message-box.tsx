@@ -30,7 +30,12 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
   };
   const enterSends = snapshot?.userSettings['enter_sends'] !== false;
 
-  const choices: Choice[] = !query || !snapshot ? [] : query.kind === 'emoji' ? emojiChoices(query.text, emojiList()) : mentionChoices(query.text, snapshot.users.values());
+  const choices: Choice[] =
+    !query || !snapshot
+      ? []
+      : query.kind === 'emoji'
+        ? emojiChoices(query.text, emojiList())
+        : mentionChoices(query.text, snapshot.users.values());
   const open = choices.length > 0;
 
   const update = (next: string, position: number) => {

@@ -38,13 +38,29 @@ function MessageItemBody({ message, snapshot, showSender, unread }: MessageItemP
   const avatarUrl = sender?.avatar_url ?? message.avatar_url;
   const avatar = avatarUrl?.startsWith('/') && !avatarUrl.startsWith('//') ? avatarUrl : null;
   const mentioned = message.flags.includes('mentioned') || message.flags.includes('wildcard_mentioned');
-  const classes = ['message', showSender ? 'first-of-run' : 'continued', unread ? 'unread' : '', mentioned ? 'mentioned' : '', message.sendState ? `send-${message.sendState}` : ''];
+  const classes = [
+    'message',
+    showSender ? 'first-of-run' : 'continued',
+    unread ? 'unread' : '',
+    mentioned ? 'mentioned' : '',
+    message.sendState ? `send-${message.sendState}` : '',
+  ];
   const twentyFourHour = snapshot.userSettings['twenty_four_hour_time'] === true;
   return (
-    <article class={classes.filter(Boolean).join(' ')} data-message-id={message.localId === undefined ? message.id : undefined} aria-label={`${name}, ${formatTime(message.timestamp, twentyFourHour)}`}>
+    <article
+      class={classes.filter(Boolean).join(' ')}
+      data-message-id={message.localId === undefined ? message.id : undefined}
+      aria-label={`${name}, ${formatTime(message.timestamp, twentyFourHour)}`}
+    >
       {showSender && (
         <div class="sender">
-          {avatar ? <img class="avatar" src={avatar} alt="" width={32} height={32} /> : <span class="avatar avatar-initials" aria-hidden="true">{initials(name)}</span>}
+          {avatar ? (
+            <img class="avatar" src={avatar} alt="" width={32} height={32} />
+          ) : (
+            <span class="avatar avatar-initials" aria-hidden="true">
+              {initials(name)}
+            </span>
+          )}
           <span class="sender-name">{name}</span>
         </div>
       )}
@@ -52,7 +68,13 @@ function MessageItemBody({ message, snapshot, showSender, unread }: MessageItemP
         {formatTime(message.timestamp, twentyFourHour)}
       </time>
       {/* The server sanitizes message HTML; it is shown as it is. */}
-      <div ref={content} class={message.is_me_message ? 'message-content me-message' : 'message-content'} dangerouslySetInnerHTML={{ __html: message.content }} onClick={handleContentClick} onKeyDown={handleContentClick} />
+      <div
+        ref={content}
+        class={message.is_me_message ? 'message-content me-message' : 'message-content'}
+        dangerouslySetInnerHTML={{ __html: message.content }}
+        onClick={handleContentClick}
+        onKeyDown={handleContentClick}
+      />
       {message.last_edit_timestamp !== undefined && <span class="edited">(edited)</span>}
       {message.sendState === 'sending' && <span class="send-state">Sending…</span>}
       {message.sendState === 'failed' && <span class="send-state failed">Not sent</span>}

@@ -17,12 +17,22 @@ function dayOf(timestamp: number): string {
 }
 
 function conversationOf(message: ListedMessage): string {
-  return message.type === 'stream' ? `s:${message.stream_id}:${message.subject.toLowerCase()}` : `d:${Array.isArray(message.display_recipient) ? message.display_recipient.map((person) => person.id).sort((a, b) => a - b).join(',') : ''}`;
+  return message.type === 'stream'
+    ? `s:${message.stream_id}:${message.subject.toLowerCase()}`
+    : `d:${
+        Array.isArray(message.display_recipient)
+          ? message.display_recipient
+              .map((person) => person.id)
+              .sort((a, b) => a - b)
+              .join(',')
+          : ''
+      }`;
 }
 
 function RecipientHeader({ message, snapshot }: { message: ListedMessage; snapshot: ChatSnapshot }) {
   if (message.type === 'stream' && message.stream_id !== undefined) {
-    const name = snapshot.streams.get(message.stream_id)?.name ?? (typeof message.display_recipient === 'string' ? message.display_recipient : '');
+    const name =
+      snapshot.streams.get(message.stream_id)?.name ?? (typeof message.display_recipient === 'string' ? message.display_recipient : '');
     return (
       <div class="recipient-header">
         <a href={toHash({ kind: 'stream', streamId: message.stream_id })}># {name}</a>
@@ -33,7 +43,9 @@ function RecipientHeader({ message, snapshot }: { message: ListedMessage; snapsh
   }
   const people = Array.isArray(message.display_recipient) ? message.display_recipient : [];
   const partners = dmPartners(people, snapshot.me.user_id);
-  const names = partners.map((id) => snapshot.users.get(id)?.full_name ?? people.find((person) => person.id === id)?.full_name ?? `User ${id}`);
+  const names = partners.map(
+    (id) => snapshot.users.get(id)?.full_name ?? people.find((person) => person.id === id)?.full_name ?? `User ${id}`,
+  );
   return (
     <div class="recipient-header direct">
       <a href={toHash({ kind: 'dm', userIds: partners })}>You and {names.join(', ')}</a>
@@ -119,22 +131,50 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
   let previous: ListedMessage | undefined;
   for (const message of list.messages) {
     const newDay = !previous || dayOf(previous.timestamp) !== dayOf(message.timestamp);
-    const newConversation = !previous || conversationOf(previous) !== conversationOf(message) || (message.type === 'stream' && previous.type === 'stream' && !sameTopic(previous.subject, message.subject));
+    const newConversation =
+      !previous ||
+      conversationOf(previous) !== conversationOf(message) ||
+      (message.type === 'stream' && previous.type === 'stream' && !sameTopic(previous.subject, message.subject));
     if (newDay) {
       rows.push(
         <div class="date-separator" role="separator" key={`day-${message.timestamp}-${message.id}`}>
-          <span>{new Date(message.timestamp * 1000).toLocaleDateString([], { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' })}</span>
+          <span>
+            {new Date(message.timestamp * 1000).toLocaleDateString([], {
+              weekday: 'short',
+              year: 'numeric',
+              month: 'short',
+              day: 'numeric',
+            })}
+          </span>
         </div>,
       );
     }
-    if (snapshot && (newConversation || newDay) && state.narrow.kind !== 'topic' && state.narrow.kind !== 'dm') rows.push(<RecipientHeader key={`to-${message.localId ?? message.id}`} message={message} snapshot={snapshot} />);
+    if (snapshot && (newConversation || newDay) && state.narrow.kind !== 'topic' && state.narrow.kind !== 'dm')
+      rows.push(<RecipientHeader key={`to-${message.localId ?? message.id}`} message={message} snapshot={snapshot} />);
     const showSender = newDay || newConversation || previous?.sender_id !== message.sender_id;
-    if (snapshot) rows.push(<MessageItem key={message.localId ?? message.id} message={message} snapshot={snapshot} showSender={showSender} unread={isUnread(unread, message.id)} />);
+    if (snapshot)
+      rows.push(
+        <MessageItem
+          key={message.localId ?? message.id}
+          message={message}
+          snapshot={snapshot}
+          showSender={showSender}
+          unread={isUnread(unread, message.id)}
+        />,
+      );
     previous = message;
   }
 
   return (
-    <div class="feed" ref={feed} role="feed" aria-label="Messages" aria-busy={list.loading ? 'true' : 'false'} tabIndex={0} onScroll={onScroll}>
+    <div
+      class="feed"
+      ref={feed}
+      role="feed"
+      aria-label="Messages"
+      aria-busy={list.loading ? 'true' : 'false'}
+      tabIndex={0}
+      onScroll={onScroll}
+    >
       {list.foundOldest && list.messages.length > 0 && <p class="feed-start">The beginning of this conversation.</p>}
       {rows}
       {!list.loading && list.messages.length === 0 && <p class="feed-empty">No messages here yet.</p>}

@@ -5,7 +5,10 @@ export type ComposeMode = 'stream' | 'direct';
 
 export type Resolved = { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] } | { error: string };
 
-export function resolveRecipients(snapshot: ChatSnapshot, fields: { mode: ComposeMode; stream: string; topic: string; to: string }): Resolved {
+export function resolveRecipients(
+  snapshot: ChatSnapshot,
+  fields: { mode: ComposeMode; stream: string; topic: string; to: string },
+): Resolved {
   if (fields.mode === 'stream') {
     const wanted = fields.stream.trim().replace(/^#\s*/, '').toLowerCase();
     if (wanted === '') return { error: 'Choose a stream' };
@@ -16,9 +19,14 @@ export function resolveRecipients(snapshot: ChatSnapshot, fields: { mode: Compos
     return { type: 'stream', to: stream.stream_id, topic };
   }
   const ids: number[] = [];
-  for (const part of fields.to.split(',').map((piece) => piece.trim()).filter(Boolean)) {
+  for (const part of fields.to
+    .split(',')
+    .map((piece) => piece.trim())
+    .filter(Boolean)) {
     const wanted = part.toLowerCase();
-    const user = [...snapshot.users.values()].find((candidate) => candidate.is_active && (candidate.email.toLowerCase() === wanted || candidate.full_name.toLowerCase() === wanted));
+    const user = [...snapshot.users.values()].find(
+      (candidate) => candidate.is_active && (candidate.email.toLowerCase() === wanted || candidate.full_name.toLowerCase() === wanted),
+    );
     if (!user) return { error: `Nobody here is called ${part}` };
     ids.push(user.user_id);
   }

@@ -11,7 +11,9 @@ import type { ComposeMode } from './recipient-rules';
 
 function useStreamTopics(snapshot: ChatSnapshot | null, streamName: string): string[] {
   const [topics, setTopics] = useState<string[]>([]);
-  const stream = snapshot ? [...snapshot.streams.values()].find((candidate) => candidate.name.toLowerCase() === streamName.trim().toLowerCase()) : undefined;
+  const stream = snapshot
+    ? [...snapshot.streams.values()].find((candidate) => candidate.name.toLowerCase() === streamName.trim().toLowerCase())
+    : undefined;
   const streamId = stream?.stream_id;
   useEffect(() => {
     if (streamId === undefined) {
@@ -58,12 +60,27 @@ export function RecipientFields({ snapshot, mode, stream, topic, to, onChange }:
         <>
           <label>
             <span class="field-label">Stream</span>
-            <input aria-label="Stream" list="compose-streams" value={stream} autocomplete="off" onInput={(event) => onChange({ stream: event.currentTarget.value })} />
+            <input
+              aria-label="Stream"
+              list="compose-streams"
+              value={stream}
+              autocomplete="off"
+              onInput={(event) => onChange({ stream: event.currentTarget.value })}
+            />
           </label>
-          <datalist id="compose-streams">{snapshot && sortedSubscriptions(snapshot).map((sub) => <option key={sub.stream_id} value={sub.name} />)}</datalist>
+          <datalist id="compose-streams">
+            {snapshot && sortedSubscriptions(snapshot).map((sub) => <option key={sub.stream_id} value={sub.name} />)}
+          </datalist>
           <label>
             <span class="field-label">Topic</span>
-            <input aria-label="Topic" list="compose-topics" value={topic} autocomplete="off" maxLength={Number(snapshot?.realm['max_topic_length'] ?? 60)} onInput={(event) => onChange({ topic: event.currentTarget.value })} />
+            <input
+              aria-label="Topic"
+              list="compose-topics"
+              value={topic}
+              autocomplete="off"
+              maxLength={Number(snapshot?.realm['max_topic_length'] ?? 60)}
+              onInput={(event) => onChange({ topic: event.currentTarget.value })}
+            />
           </label>
           <datalist id="compose-topics">
             {topics.map((name) => (
@@ -75,7 +92,14 @@ export function RecipientFields({ snapshot, mode, stream, topic, to, onChange }:
         <>
           <label class="to-field">
             <span class="field-label">To</span>
-            <input aria-label="To" list="compose-people" value={to} autocomplete="off" placeholder="Names or emails, separated by commas" onInput={(event) => onChange({ to: event.currentTarget.value })} />
+            <input
+              aria-label="To"
+              list="compose-people"
+              value={to}
+              autocomplete="off"
+              placeholder="Names or emails, separated by commas"
+              onInput={(event) => onChange({ to: event.currentTarget.value })}
+            />
           </label>
           <datalist id="compose-people">
             {people.map((user) => (

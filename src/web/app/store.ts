@@ -8,7 +8,21 @@ import { api } from '../common/api';
 import type { ChatSnapshot, Message } from '../common/types';
 import { EventLoop, type ConnectionState, type EventLoopApi } from '../state/event-loop';
 import type { RegisterResponse, ServerEvent, TypingEvent, UpdateMessageEvent } from '../state/events';
-import { addLocalEcho, applyListEvent, confirmLocalEcho, emptyList, failLocalEcho, mergePage, newestId, oldestId, replaceWithPage, takesNewMessages, type ListedMessage, type MessageList, type Page } from '../state/message-list';
+import {
+  addLocalEcho,
+  applyListEvent,
+  confirmLocalEcho,
+  emptyList,
+  failLocalEcho,
+  mergePage,
+  newestId,
+  oldestId,
+  replaceWithPage,
+  takesNewMessages,
+  type ListedMessage,
+  type MessageList,
+  type Page,
+} from '../state/message-list';
 import { matchesNarrow, sameNarrow, sameTopic, toApiNarrow, type Narrow } from '../state/narrow';
 import { applySnapshotEvent, buildSnapshot } from '../state/snapshot';
 import { applyTypingEvent, nextExpiry, type TypingState } from '../state/typing';
@@ -146,7 +160,10 @@ export class ChatStore {
         const message = event['message'] as Message;
         if (Array.isArray(message.display_recipient)) {
           const others = message.display_recipient.map((person) => person.id).filter((id) => id !== myId);
-          recentConversations = new Map(recentConversations).set((others.length > 0 ? others.sort((a, b) => a - b) : [myId]).join(','), message.id);
+          recentConversations = new Map(recentConversations).set(
+            (others.length > 0 ? others.sort((a, b) => a - b) : [myId]).join(','),
+            message.id,
+          );
         }
         // A message's arrival ends its sender's typing there.
         typing = typing.filter((typist) => typist.userId !== message.sender_id);
@@ -162,7 +179,13 @@ export class ChatStore {
     if (this.typingTimer !== null) this.deps.clearTimeout(this.typingTimer);
     const now = this.deps.now();
     const at = nextExpiry(this.state.typing, now);
-    this.typingTimer = at === null ? null : this.deps.setTimeout(() => this.set({ typing: this.state.typing.filter((typist) => typist.expiresAt > this.deps.now()) }), at - now + 10);
+    this.typingTimer =
+      at === null
+        ? null
+        : this.deps.setTimeout(
+            () => this.set({ typing: this.state.typing.filter((typist) => typist.expiresAt > this.deps.now()) }),
+            at - now + 10,
+          );
   }
 
   /** Messages moved into the open stream or topic: their event does not carry them, a fetch does. */
@@ -265,7 +288,11 @@ export class ChatStore {
   }
 
   /** Sends with local echo: shown at once when it belongs in the open view, confirmed by its event. */
-  async send(request: { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] }, content: string, echoHtml: string): Promise<void> {
+  async send(
+    request: { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] },
+    content: string,
+    echoHtml: string,
+  ): Promise<void> {
     const snapshot = this.state.snapshot;
     if (!snapshot) return;
     const localId = `${this.deps.now()}.${++this.localCounter}`;
@@ -282,7 +309,11 @@ export class ChatStore {
       display_recipient:
         request.type === 'stream'
           ? (snapshot.streams.get(request.to)?.name ?? '')
-          : [me.user_id, ...request.to].map((id) => ({ id, email: snapshot.users.get(id)?.email ?? '', full_name: snapshot.users.get(id)?.full_name ?? '' })),
+          : [me.user_id, ...request.to].map((id) => ({
+              id,
+              email: snapshot.users.get(id)?.email ?? '',
+              full_name: snapshot.users.get(id)?.full_name ?? '',
+            })),
       subject: request.type === 'stream' ? request.topic : '',
       timestamp: Math.floor(this.deps.now() / 1000),
       flags: ['read'],
@@ -292,7 +323,10 @@ export class ChatStore {
     };
     const shown = matchesNarrow(this.state.list.narrow, echo, me.user_id) && takesNewMessages(this.state.list);
     if (shown) this.set({ list: addLocalEcho(this.state.list, echo) });
-    const params = request.type === 'stream' ? { type: 'stream', to: request.to, topic: request.topic, content } : { type: 'direct', to: request.to, content };
+    const params =
+      request.type === 'stream'
+        ? { type: 'stream', to: request.to, topic: request.topic, content }
+        : { type: 'direct', to: request.to, content };
     try {
       const sent = await this.deps.api.post<{ id: number }>('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
       // The server records /json sends as client `website`, so my own copy is already read.

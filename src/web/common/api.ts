@@ -48,7 +48,12 @@ export function onSignedOut(handler: () => void): void {
   signedOutHandler = handler;
 }
 
-export async function call<T = Record<string, unknown>>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+export async function call<T = Record<string, unknown>>(
+  method: Method,
+  path: string,
+  params: Params = {},
+  signal?: AbortSignal,
+): Promise<T> {
   const form = encodeParams(params);
   const query = method === 'GET' && [...form].length > 0 ? `?${form.toString()}` : '';
   const init: RequestInit = { method, credentials: 'same-origin', headers: {} };
@@ -89,7 +94,11 @@ function checkAnswer(status: number, body: Record<string, unknown>): void {
  * POSTs one file as a multipart form (field `file`), with XMLHttpRequest because fetch
  * reports no upload progress: uploads and custom emoji.
  */
-export function postFile(path: string, file: File, onProgress: (fraction: number) => void = () => undefined): Promise<Record<string, unknown>> {
+export function postFile(
+  path: string,
+  file: File,
+  onProgress: (fraction: number) => void = () => undefined,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', `/json${path}`);

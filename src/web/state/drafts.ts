@@ -8,7 +8,10 @@ export type DraftStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 export type DraftConversation = { type: 'stream'; stream: string; topic: string } | { type: 'direct'; to: string };
 
 export function draftKey(userId: number, conversation: DraftConversation): string {
-  const where = conversation.type === 'stream' ? `stream:${conversation.stream.trim().toLowerCase()}:${conversation.topic.trim().toLowerCase()}` : `direct:${normalizeRecipients(conversation.to)}`;
+  const where =
+    conversation.type === 'stream'
+      ? `stream:${conversation.stream.trim().toLowerCase()}:${conversation.topic.trim().toLowerCase()}`
+      : `direct:${normalizeRecipients(conversation.to)}`;
   return `drafts/${userId}/${where}`;
 }
 

@@ -149,7 +149,10 @@ export class EventLoop {
   private async poll(): Promise<void> {
     let events: ServerEvent[];
     try {
-      const response = await this.options.api.get<{ events: ServerEvent[] }>('/events', { queue_id: this.queueId, last_event_id: this.lastEventId });
+      const response = await this.options.api.get<{ events: ServerEvent[] }>('/events', {
+        queue_id: this.queueId,
+        last_event_id: this.lastEventId,
+      });
       events = response.events;
     } catch (error) {
       const failure = failureOf(error);

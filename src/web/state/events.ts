@@ -45,7 +45,10 @@ export interface FlagsEvent extends ServerEvent {
   flag: string;
   messages: number[];
   all?: boolean;
-  message_details?: Record<string, { type: 'stream' | 'private'; mentioned?: boolean; user_ids?: number[]; stream_id?: number; topic?: string }>;
+  message_details?: Record<
+    string,
+    { type: 'stream' | 'private'; mentioned?: boolean; user_ids?: number[]; stream_id?: number; topic?: string }
+  >;
 }
 
 export interface ReactionEvent extends ServerEvent {

@@ -106,7 +106,9 @@ export function takesNewMessages(list: MessageList): boolean {
 
 function applyMessage(list: MessageList, event: MessageEvent, myId: number): MessageList {
   const message: ListedMessage = { ...event.message, flags: event.flags, reactions: event.message.reactions ?? [] };
-  const echoIndex = list.messages.findIndex((entry) => entry.localId !== undefined && (entry.localId === event.local_message_id || entry.id === message.id));
+  const echoIndex = list.messages.findIndex(
+    (entry) => entry.localId !== undefined && (entry.localId === event.local_message_id || entry.id === message.id),
+  );
   const rest = echoIndex === -1 ? list.messages : list.messages.filter((_, index) => index !== echoIndex);
   if (!matchesNarrow(list.narrow, message, myId) || !takesNewMessages(list) || rest.some((entry) => entry.id === message.id)) {
     return echoIndex === -1 ? list : { ...list, messages: rest };
@@ -130,7 +132,16 @@ function applyUpdate(list: MessageList, event: UpdateMessageEvent, myId: number)
     return next;
   });
   // A message moved out of a stream or topic view leaves it.
-  return { ...updated, messages: updated.messages.filter((message) => message.localId !== undefined || !affected.has(message.id) || matchesNarrow(list.narrow, message, myId) || list.narrow.kind === 'search') };
+  return {
+    ...updated,
+    messages: updated.messages.filter(
+      (message) =>
+        message.localId !== undefined ||
+        !affected.has(message.id) ||
+        matchesNarrow(list.narrow, message, myId) ||
+        list.narrow.kind === 'search',
+    ),
+  };
 }
 
 function applyFlags(list: MessageList, event: FlagsEvent): MessageList {
@@ -153,10 +164,16 @@ function applyReaction(list: MessageList, event: ReactionEvent): MessageList {
     if (message.id !== event.message_id || message.localId !== undefined) return message;
     const present = message.reactions.some((reaction) => sameReaction(reaction, event));
     if (event.op === 'add' && !present) {
-      const reaction: Reaction = { emoji_name: event.emoji_name, emoji_code: event.emoji_code, reaction_type: event.reaction_type, user_id: event.user_id };
+      const reaction: Reaction = {
+        emoji_name: event.emoji_name,
+        emoji_code: event.emoji_code,
+        reaction_type: event.reaction_type,
+        user_id: event.user_id,
+      };
       return { ...message, reactions: [...message.reactions, reaction] };
     }
-    if (event.op === 'remove' && present) return { ...message, reactions: message.reactions.filter((reaction) => !sameReaction(reaction, event)) };
+    if (event.op === 'remove' && present)
+      return { ...message, reactions: message.reactions.filter((reaction) => !sameReaction(reaction, event)) };
     return message;
   });
 }

@@ -79,7 +79,10 @@ function decode(text: string): string | null {
 export function parseHash(hash: string): Narrow | null {
   if (!hash.startsWith(HASH_PREFIX)) return null;
   // A message link (`…/near/<id>`) opens its conversation.
-  const parts = hash.slice(HASH_PREFIX.length).replace(/\/near\/\d+$/, '').split('/');
+  const parts = hash
+    .slice(HASH_PREFIX.length)
+    .replace(/\/near\/\d+$/, '')
+    .split('/');
   const [kind, first, second, third] = parts;
   if (kind === 'all' && parts.length === 1) return { kind: 'all' };
   if (kind === 'stream' && first !== undefined && POSITIVE_ID.test(first)) {

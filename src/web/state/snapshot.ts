@@ -15,7 +15,14 @@ export function topicKey(streamId: number, topic: string): string {
 function realmKeys(register: RegisterResponse): Record<string, unknown> {
   const realm: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(register)) {
-    if (key.startsWith('realm_') && key !== 'realm_users' && key !== 'realm_non_active_users' && key !== 'realm_emoji' && key !== 'realm_linkifiers') realm[key] = value;
+    if (
+      key.startsWith('realm_') &&
+      key !== 'realm_users' &&
+      key !== 'realm_non_active_users' &&
+      key !== 'realm_emoji' &&
+      key !== 'realm_linkifiers'
+    )
+      realm[key] = value;
     else if (key.startsWith('max_') || key.startsWith('server_')) realm[key] = value;
   }
   return realm;
@@ -35,7 +42,8 @@ export function buildSnapshot(register: RegisterResponse, nowSeconds: number): C
   const userStatus = new Map<number, UserStatus>();
   for (const [id, status] of Object.entries(register.user_status ?? {})) userStatus.set(Number(id), status);
   const topicPolicies = new Map<string, number>();
-  for (const entry of register.user_topics ?? []) if (entry.visibility_policy !== 0) topicPolicies.set(topicKey(entry.stream_id, entry.topic_name), entry.visibility_policy);
+  for (const entry of register.user_topics ?? [])
+    if (entry.visibility_policy !== 0) topicPolicies.set(topicKey(entry.stream_id, entry.topic_name), entry.visibility_policy);
   return {
     me,
     users,
@@ -67,7 +75,8 @@ function applyRealmUser(snapshot: ChatSnapshot, op: string | undefined, person: 
   else if (op === 'update' && current) {
     next = { ...current, ...person };
     // A role change arrives as `role` alone; the booleans the page reads follow from it.
-    if (person.role !== undefined) next = { ...next, is_owner: person.role === 100, is_admin: person.role <= 200, is_guest: person.role === 600 };
+    if (person.role !== undefined)
+      next = { ...next, is_owner: person.role === 100, is_admin: person.role <= 200, is_guest: person.role === 600 };
   }
   if (!next) return snapshot;
   const users = withEntry(snapshot.users, person.user_id, next);
@@ -141,7 +150,8 @@ function applyStream(snapshot: ChatSnapshot, event: ServerEvent): ChatSnapshot {
     case 'update': {
       const streamId = event['stream_id'] as number;
       const change: Record<string, unknown> = { [event['property'] as string]: event['value'] };
-      for (const extra of ['rendered_description', 'history_public_to_subscribers', 'is_web_public']) if (extra in event) change[extra] = event[extra];
+      for (const extra of ['rendered_description', 'history_public_to_subscribers', 'is_web_public'])
+        if (extra in event) change[extra] = event[extra];
       const stream = snapshot.streams.get(streamId);
       const sub = snapshot.subscriptions.get(streamId);
       return {
@@ -199,9 +209,12 @@ export function applySnapshotEvent(snapshot: ChatSnapshot, event: ServerEvent): 
       return { ...snapshot, topicPolicies: withEntry(snapshot.topicPolicies, key, policy === 0 ? undefined : policy) };
     }
     case 'realm':
-      if (event.op === 'update') return { ...snapshot, realm: { ...snapshot.realm, [`realm_${event['property'] as string}`]: event['value'] } };
+      if (event.op === 'update')
+        return { ...snapshot, realm: { ...snapshot.realm, [`realm_${event['property'] as string}`]: event['value'] } };
       if (event.op === 'update_dict') {
-        const data = Object.fromEntries(Object.entries(event['data'] as Record<string, unknown>).map(([key, value]) => [`realm_${key}`, value]));
+        const data = Object.fromEntries(
+          Object.entries(event['data'] as Record<string, unknown>).map(([key, value]) => [`realm_${key}`, value]),
+        );
         return { ...snapshot, realm: { ...snapshot.realm, ...data } };
       }
       return snapshot;

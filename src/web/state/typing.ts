@@ -29,7 +29,9 @@ function samePlace(a: TypingPlace, b: TypingPlace): boolean {
 
 function placeOf(event: TypingEvent, myId: number): TypingPlace | null {
   if (event.message_type === 'stream') {
-    return event.stream_id === undefined || event.topic === undefined ? null : { kind: 'stream', streamId: event.stream_id, topic: event.topic };
+    return event.stream_id === undefined || event.topic === undefined
+      ? null
+      : { kind: 'stream', streamId: event.stream_id, topic: event.topic };
   }
   const recipients = (event.recipients ?? []).map((recipient) => ({ id: recipient.user_id, email: '', full_name: '' }));
   return { kind: 'dm', key: dmKey(dmPartners(recipients, myId)) };
@@ -79,8 +81,13 @@ export function typingText(names: readonly string[]): string {
 export type TypingDestination = { type: 'stream'; streamId: number; topic: string } | { type: 'direct'; to: readonly number[] };
 
 /** POST /typing's parameters (SPEC: `to` is a list, the stream's ID alone for a stream). */
-export function typingParams(op: 'start' | 'stop', destination: TypingDestination): { op: string; type: string; to: number[]; topic?: string } {
-  return destination.type === 'stream' ? { op, type: 'stream', to: [destination.streamId], topic: destination.topic } : { op, type: 'direct', to: [...destination.to] };
+export function typingParams(
+  op: 'start' | 'stop',
+  destination: TypingDestination,
+): { op: string; type: string; to: number[]; topic?: string } {
+  return destination.type === 'stream'
+    ? { op, type: 'stream', to: [destination.streamId], topic: destination.topic }
+    : { op, type: 'direct', to: [...destination.to] };
 }
 
 export interface TypingSenderOptions {

@@ -18,10 +18,16 @@ export const NO_UNREADS: UnreadState = { messages: new Map(), mentions: new Set(
 export function unreadFromRegister(unread: UnreadMessages | undefined, myId: number): UnreadState {
   if (!unread) return NO_UNREADS;
   const messages = new Map<number, UnreadPlace>();
-  for (const entry of unread.streams) for (const id of entry.unread_message_ids) messages.set(id, { kind: 'stream', streamId: entry.stream_id, topic: entry.topic });
+  for (const entry of unread.streams)
+    for (const id of entry.unread_message_ids) messages.set(id, { kind: 'stream', streamId: entry.stream_id, topic: entry.topic });
   for (const entry of unread.pms) for (const id of entry.message_ids) messages.set(id, { kind: 'dm', key: dmKey([entry.other_user_id]) });
   for (const entry of unread.huddles) {
-    const key = dmKey(dmPartners(entry.user_ids_string.split(',').map((id) => ({ id: Number(id), email: '', full_name: '' })), myId));
+    const key = dmKey(
+      dmPartners(
+        entry.user_ids_string.split(',').map((id) => ({ id: Number(id), email: '', full_name: '' })),
+        myId,
+      ),
+    );
     for (const id of entry.message_ids) messages.set(id, { kind: 'dm', key });
   }
   return { messages, mentions: new Set(unread.mentions.filter((id) => messages.has(id))) };
@@ -62,8 +68,18 @@ function applyFlags(state: UnreadState, event: FlagsEvent, myId: number): Unread
   for (const id of event.messages) {
     const details = event.message_details?.[String(id)];
     if (!details) continue;
-    if (details.type === 'stream' && details.stream_id !== undefined) messages.set(id, { kind: 'stream', streamId: details.stream_id, topic: details.topic ?? '' });
-    else messages.set(id, { kind: 'dm', key: dmKey(dmPartners((details.user_ids ?? []).map((userId) => ({ id: userId, email: '', full_name: '' })), myId)) });
+    if (details.type === 'stream' && details.stream_id !== undefined)
+      messages.set(id, { kind: 'stream', streamId: details.stream_id, topic: details.topic ?? '' });
+    else
+      messages.set(id, {
+        kind: 'dm',
+        key: dmKey(
+          dmPartners(
+            (details.user_ids ?? []).map((userId) => ({ id: userId, email: '', full_name: '' })),
+            myId,
+          ),
+        ),
+      });
     if (details.mentioned) mentions.add(id);
   }
   return { messages, mentions };
@@ -105,7 +121,8 @@ export function markedRead(state: UnreadState, ids: readonly number[]): UnreadSt
 
 export function unreadByStream(state: UnreadState): Map<number, number> {
   const counts = new Map<number, number>();
-  for (const place of state.messages.values()) if (place.kind === 'stream') counts.set(place.streamId, (counts.get(place.streamId) ?? 0) + 1);
+  for (const place of state.messages.values())
+    if (place.kind === 'stream') counts.set(place.streamId, (counts.get(place.streamId) ?? 0) + 1);
   return counts;
 }
 
@@ -122,7 +139,8 @@ export function unreadByTopic(state: UnreadState, streamId: number): Map<string,
 
 export function topicUnreadCount(state: UnreadState, streamId: number, topic: string): number {
   let count = 0;
-  for (const place of state.messages.values()) if (place.kind === 'stream' && place.streamId === streamId && sameTopic(place.topic, topic)) count++;
+  for (const place of state.messages.values())
+    if (place.kind === 'stream' && place.streamId === streamId && sameTopic(place.topic, topic)) count++;
   return count;
 }
 

@@ -43,9 +43,7 @@ const LEXERS_BY_ALIAS: ReadonlyMap<string, LexerDefinition> = new Map(
 );
 
 /** Every class a highlighted code block's spans can carry. */
-export const HIGHLIGHT_CLASSES: readonly string[] = [
-  ...new Set(LEXERS.flatMap(([lexer]) => [...tokenClassesOf(lexer)])),
-];
+export const HIGHLIGHT_CLASSES: readonly string[] = [...new Set(LEXERS.flatMap(([lexer]) => [...tokenClassesOf(lexer)]))];
 
 /** The spans of `code` (which ends with a newline) in `language`, or undefined if it is not one we highlight. */
 export function highlightCode(code: string, language: string): string | undefined {

@@ -162,7 +162,13 @@ function ruleGroupsOf(rules: readonly Rule[]): readonly RuleGroup[] {
     const last = runs[runs.length - 1];
     const joinable = !BACK_REFERENCE.test(rule.pattern.source);
     const first = last?.[0];
-    if (last !== undefined && first !== undefined && joinable && !BACK_REFERENCE.test(first.pattern.source) && first.pattern.flags === rule.pattern.flags) {
+    if (
+      last !== undefined &&
+      first !== undefined &&
+      joinable &&
+      !BACK_REFERENCE.test(first.pattern.source) &&
+      first.pattern.flags === rule.pattern.flags
+    ) {
       last.push(rule);
     } else runs.push([rule]);
   }

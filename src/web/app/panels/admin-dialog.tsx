@@ -18,7 +18,9 @@ export function isDeactivated(user: Pick<User, 'is_active'>): boolean {
 
 /** Active people first, then by name; the page may know deactivated ones too. */
 export function adminUserOrder(users: Iterable<User>): User[] {
-  return [...users].sort((a, b) => Number(isDeactivated(a)) - Number(isDeactivated(b)) || a.full_name.localeCompare(b.full_name) || a.user_id - b.user_id);
+  return [...users].sort(
+    (a, b) => Number(isDeactivated(a)) - Number(isDeactivated(b)) || a.full_name.localeCompare(b.full_name) || a.user_id - b.user_id,
+  );
 }
 
 function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
@@ -58,11 +60,19 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
       <td>
         {!isMe &&
           (!isDeactivated(user) ? (
-            <button type="button" disabled={locked || action.busy} onClick={() => void action.run(() => api.delete(`/users/${user.user_id}`))}>
+            <button
+              type="button"
+              disabled={locked || action.busy}
+              onClick={() => void action.run(() => api.delete(`/users/${user.user_id}`))}
+            >
               Deactivate
             </button>
           ) : (
-            <button type="button" disabled={action.busy} onClick={() => void action.run(() => api.post(`/users/${user.user_id}/reactivate`))}>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => void action.run(() => api.post(`/users/${user.user_id}/reactivate`))}
+            >
               Reactivate
             </button>
           ))}
@@ -76,7 +86,8 @@ function UsersTab({ snapshot }: { snapshot: ChatSnapshot }) {
   const [filter, setFilter] = useState('');
   const wanted = filter.trim().toLowerCase();
   const users = adminUserOrder(snapshot.users.values()).filter(
-    (user) => wanted === '' || user.full_name.toLowerCase().includes(wanted) || (user.delivery_email ?? user.email).toLowerCase().includes(wanted),
+    (user) =>
+      wanted === '' || user.full_name.toLowerCase().includes(wanted) || (user.delivery_email ?? user.email).toLowerCase().includes(wanted),
   );
   return (
     <>

@@ -60,11 +60,23 @@ export function LinkifiersTab({ snapshot }: { snapshot: ChatSnapshot }) {
           <legend>Add linkifier</legend>
           <label>
             Pattern
-            <input type="text" required placeholder="#(?P<id>[0-9]+)" value={pattern} onInput={(event) => setPattern(event.currentTarget.value)} />
+            <input
+              type="text"
+              required
+              placeholder="#(?P<id>[0-9]+)"
+              value={pattern}
+              onInput={(event) => setPattern(event.currentTarget.value)}
+            />
           </label>
           <label>
             URL template
-            <input type="text" required placeholder="https://example.com/issues/{id}" value={template} onInput={(event) => setTemplate(event.currentTarget.value)} />
+            <input
+              type="text"
+              required
+              placeholder="https://example.com/issues/{id}"
+              value={template}
+              onInput={(event) => setTemplate(event.currentTarget.value)}
+            />
           </label>
           <ErrorAlert error={add.error} />
           <div class="panel-buttons">
@@ -110,7 +122,9 @@ export function CustomEmojiTab({ snapshot }: { snapshot: ChatSnapshot }) {
           <li key={entry.id}>
             <img class="emoji-image" src={entry.source_url} alt={entry.name} />
             <code>:{entry.name}:</code>
-            {entry.author_id !== null && <span class="panel-muted"> by {snapshot.users.get(entry.author_id)?.full_name ?? 'Unknown user'}</span>}
+            {entry.author_id !== null && (
+              <span class="panel-muted"> by {snapshot.users.get(entry.author_id)?.full_name ?? 'Unknown user'}</span>
+            )}
             <button
               type="button"
               aria-label={`Deactivate emoji ${entry.name}`}
@@ -133,7 +147,13 @@ export function CustomEmojiTab({ snapshot }: { snapshot: ChatSnapshot }) {
           </label>
           <label>
             Emoji image
-            <input ref={fileInput} type="file" accept="image/*" required onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)} />
+            <input
+              ref={fileInput}
+              type="file"
+              accept="image/*"
+              required
+              onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)}
+            />
           </label>
           <ErrorAlert error={upload.error} />
           <div class="panel-buttons">

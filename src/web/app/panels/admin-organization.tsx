@@ -37,7 +37,8 @@ function text(value: unknown): string {
 }
 
 export function organizationForm(realm: ChatSnapshot['realm']): OrganizationForm {
-  const policy = (name: string, fallback: number) => (typeof realm[`realm_${name}`] === 'number' ? (realm[`realm_${name}`] as number) : fallback);
+  const policy = (name: string, fallback: number) =>
+    typeof realm[`realm_${name}`] === 'number' ? (realm[`realm_${name}`] as number) : fallback;
   return {
     name: text(realm['realm_name']),
     description: text(realm['realm_description']),
@@ -65,7 +66,8 @@ export function organizationChanges(before: OrganizationForm, after: Organizatio
     changes['message_content_edit_limit_seconds'] = limit === '' ? 'unlimited' : /^\d+$/.test(limit) ? Number(limit) : limit;
   }
   const waiting = after.waiting_period_threshold.trim();
-  if (waiting !== before.waiting_period_threshold.trim()) changes['waiting_period_threshold'] = /^\d+$/.test(waiting) ? Number(waiting) : waiting;
+  if (waiting !== before.waiting_period_threshold.trim())
+    changes['waiting_period_threshold'] = /^\d+$/.test(waiting) ? Number(waiting) : waiting;
   for (const { name } of POLICY_FIELDS) if (after[name] !== before[name]) changes[name] = after[name];
   return changes;
 }
@@ -98,7 +100,11 @@ export function OrganizationTab({ snapshot }: { snapshot: ChatSnapshot }) {
         <textarea rows={3} value={form.description} onInput={(event) => set('description', event.currentTarget.value)} />
       </label>
       <label class="panel-check">
-        <input type="checkbox" checked={form.allow_message_editing} onChange={(event) => set('allow_message_editing', event.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={form.allow_message_editing}
+          onChange={(event) => set('allow_message_editing', event.currentTarget.checked)}
+        />
         Allow message editing
       </label>
       <label>
@@ -112,7 +118,12 @@ export function OrganizationTab({ snapshot }: { snapshot: ChatSnapshot }) {
       </label>
       <label>
         Waiting period for full members (days)
-        <input type="text" inputMode="numeric" value={form.waiting_period_threshold} onInput={(event) => set('waiting_period_threshold', event.currentTarget.value)} />
+        <input
+          type="text"
+          inputMode="numeric"
+          value={form.waiting_period_threshold}
+          onInput={(event) => set('waiting_period_threshold', event.currentTarget.value)}
+        />
       </label>
       {POLICY_FIELDS.map(({ name, label }) => (
         <label key={name}>

@@ -79,7 +79,14 @@ export function EmojiPicker({ snapshot, onPick, onClose, label }: EmojiPickerPro
       return;
     }
     if (index < 0) return;
-    const steps: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: COLUMNS, ArrowUp: -COLUMNS, Home: -index, End: all.length };
+    const steps: Record<string, number> = {
+      ArrowRight: 1,
+      ArrowLeft: -1,
+      ArrowDown: COLUMNS,
+      ArrowUp: -COLUMNS,
+      Home: -index,
+      End: all.length,
+    };
     const step = steps[event.key];
     if (step === undefined) return;
     event.preventDefault();

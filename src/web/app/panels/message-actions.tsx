@@ -34,20 +34,24 @@ export function MessageActions({ snapshot, message }: MessageActionsProps) {
   if (may.edit) items.push({ label: 'Edit', run: () => setDialog('edit') });
   items.push({
     label: starred ? 'Unstar' : 'Star',
-    run: () => void action.run(() => api.post('/messages/flags', { messages: [message.id], op: starred ? 'remove' : 'add', flag: 'starred' })),
+    run: () =>
+      void action.run(() => api.post('/messages/flags', { messages: [message.id], op: starred ? 'remove' : 'add', flag: 'starred' })),
   });
   if (may.editTopic || may.moveToStream) items.push({ label: 'Move topic', run: () => setDialog('move') });
   if (may.editTopic) {
     items.push({
       label: isResolved(message.subject) ? 'Unresolve topic' : 'Resolve topic',
       run: () =>
-        void action.run(() => api.patch(`/messages/${message.id}`, { topic: toggledResolution(message.subject), propagate_mode: 'change_all' })),
+        void action.run(() =>
+          api.patch(`/messages/${message.id}`, { topic: toggledResolution(message.subject), propagate_mode: 'change_all' }),
+        ),
     });
   }
   if (may.muteTopic && streamId !== undefined) {
     items.push({
       label: muted ? 'Unmute topic' : 'Mute topic',
-      run: () => void action.run(() => api.post('/user_topics', { stream_id: streamId, topic: message.subject, visibility_policy: muted ? 0 : 1 })),
+      run: () =>
+        void action.run(() => api.post('/user_topics', { stream_id: streamId, topic: message.subject, visibility_policy: muted ? 0 : 1 })),
     });
   }
   items.push({

@@ -18,7 +18,9 @@ export function EditDialog({ message, onClose }: MessageDialogProps) {
   const save = useAction();
   useEffect(() => {
     void load.run(async () => {
-      const answer = await api.get<{ raw_content?: string; message?: { content?: string } }>(`/messages/${message.id}`, { apply_markdown: false });
+      const answer = await api.get<{ raw_content?: string; message?: { content?: string } }>(`/messages/${message.id}`, {
+        apply_markdown: false,
+      });
       setContent(answer.message?.content ?? answer.raw_content ?? '');
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `load` is a new object each render; loading follows the message alone

@@ -15,7 +15,9 @@ function StatusLine({ snapshot, userId }: { snapshot: ChatSnapshot; userId: numb
   return (
     <span class="person-status">
       {status.emoji_name && (
-        <EmojiGlyph look={emojiLook(status.reaction_type ?? 'unicode_emoji', status.emoji_code ?? '', status.emoji_name, snapshot.realmEmoji)} />
+        <EmojiGlyph
+          look={emojiLook(status.reaction_type ?? 'unicode_emoji', status.emoji_code ?? '', status.emoji_name, snapshot.realmEmoji)}
+        />
       )}
       {status.status_text && <span class="person-status-text">{status.status_text}</span>}
     </span>

@@ -57,7 +57,8 @@ export function messagePermissions(me: User, message: Message, realm: ChatSnapsh
   const isStream = message.type === 'stream' && message.stream_id !== undefined;
   const age = now - message.timestamp;
 
-  const edit = own && realm['realm_allow_message_editing'] !== false && within(limitSetting(realm, 'message_content_edit_limit_seconds'), age);
+  const edit =
+    own && realm['realm_allow_message_editing'] !== false && within(limitSetting(realm, 'message_content_edit_limit_seconds'), age);
   const deleteAllowed =
     admin ||
     (own &&

@@ -33,7 +33,11 @@ export function allChoices(realmEmoji: ChatSnapshot['realmEmoji']): EmojiChoice[
 
 /** What a person types (`Thumbs up`) as emoji names spell it (`thumbs_up`). */
 export function normalizeQuery(query: string): string {
-  return query.trim().toLowerCase().replace(/^:|:$/g, '').replace(/[\s-]+/g, '_');
+  return query
+    .trim()
+    .toLowerCase()
+    .replace(/^:|:$/g, '')
+    .replace(/[\s-]+/g, '_');
 }
 
 /**

@@ -29,7 +29,11 @@ export function ReactionBar({ snapshot, message }: ReactionBarProps) {
     // Picking an emoji I already reacted with does nothing rather than fail.
     if (existing?.mine) return;
     void action.run(() =>
-      api.post(`/messages/${message.id}/reactions`, { emoji_name: choice.name, emoji_code: choice.code, reaction_type: choice.reactionType }),
+      api.post(`/messages/${message.id}/reactions`, {
+        emoji_name: choice.name,
+        emoji_code: choice.code,
+        reaction_type: choice.reactionType,
+      }),
     );
   };
 

@@ -21,7 +21,14 @@ export function groupReactions(reactions: readonly Reaction[], myId: number): Re
     const key = `${reaction.reaction_type}:${reaction.emoji_code}`;
     let group = groups.get(key);
     if (!group) {
-      group = { key, emojiName: reaction.emoji_name, emojiCode: reaction.emoji_code, reactionType: reaction.reaction_type, userIds: [], mine: false };
+      group = {
+        key,
+        emojiName: reaction.emoji_name,
+        emojiCode: reaction.emoji_code,
+        reactionType: reaction.reaction_type,
+        userIds: [],
+        mine: false,
+      };
       groups.set(key, group);
     }
     if (group.userIds.includes(reaction.user_id)) continue;

@@ -24,7 +24,10 @@ function emojisetChoices(settings: Readonly<Record<string, unknown>>): { key: st
   if (!Array.isArray(listed)) return DEFAULT_EMOJISETS;
   const valid = listed.filter(
     (choice): choice is { key: string; text: string } =>
-      typeof choice === 'object' && choice !== null && typeof (choice as { key?: unknown }).key === 'string' && typeof (choice as { text?: unknown }).text === 'string',
+      typeof choice === 'object' &&
+      choice !== null &&
+      typeof (choice as { key?: unknown }).key === 'string' &&
+      typeof (choice as { text?: unknown }).text === 'string',
   );
   return valid.length > 0 ? valid : DEFAULT_EMOJISETS;
 }
@@ -94,11 +97,21 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
           <input type="email" autocomplete="username" value={snapshot.me.delivery_email ?? snapshot.me.email} readOnly hidden />
           <label>
             Old password
-            <input type="password" autocomplete="current-password" value={oldPassword} onInput={(event) => setOldPassword(event.currentTarget.value)} />
+            <input
+              type="password"
+              autocomplete="current-password"
+              value={oldPassword}
+              onInput={(event) => setOldPassword(event.currentTarget.value)}
+            />
           </label>
           <label>
             New password
-            <input type="password" autocomplete="new-password" value={newPassword} onInput={(event) => setNewPassword(event.currentTarget.value)} />
+            <input
+              type="password"
+              autocomplete="new-password"
+              value={newPassword}
+              onInput={(event) => setNewPassword(event.currentTarget.value)}
+            />
           </label>
           <ErrorAlert error={passwordAction.error} />
           {passwordDone && <p role="status">{passwordDone}</p>}
@@ -123,8 +136,16 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
             ))}
           </select>
         </label>
-        <Toggle label="24-hour time" checked={settings['twenty_four_hour_time'] === true} onChange={(value) => void save('twenty_four_hour_time', value)} />
-        <Toggle label="Enter sends the message" checked={settings['enter_sends'] === true} onChange={(value) => void save('enter_sends', value)} />
+        <Toggle
+          label="24-hour time"
+          checked={settings['twenty_four_hour_time'] === true}
+          onChange={(value) => void save('twenty_four_hour_time', value)}
+        />
+        <Toggle
+          label="Enter sends the message"
+          checked={settings['enter_sends'] === true}
+          onChange={(value) => void save('enter_sends', value)}
+        />
         <label>
           Emoji set
           <select value={String(settings['emojiset'] ?? '')} onChange={(event) => void save('emojiset', event.currentTarget.value)}>
@@ -137,7 +158,10 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
         </label>
         <label>
           Color scheme
-          <select value={String(settings['color_scheme'] ?? 1)} onChange={(event) => void save('color_scheme', Number(event.currentTarget.value))}>
+          <select
+            value={String(settings['color_scheme'] ?? 1)}
+            onChange={(event) => void save('color_scheme', Number(event.currentTarget.value))}
+          >
             {COLOR_SCHEMES.map((scheme) => (
               <option key={scheme.value} value={String(scheme.value)}>
                 {scheme.label}

@@ -20,7 +20,9 @@ export function StatusDialog({ snapshot, onClose }: DialogProps) {
   const current = snapshot.userStatus.get(snapshot.me.user_id);
   const [text, setText] = useState(current?.status_text ?? '');
   const [emoji, setEmoji] = useState<StatusEmoji | null>(
-    current?.emoji_name ? { name: current.emoji_name, code: current.emoji_code ?? '', reactionType: current.reaction_type ?? 'unicode_emoji' } : null,
+    current?.emoji_name
+      ? { name: current.emoji_name, code: current.emoji_code ?? '', reactionType: current.reaction_type ?? 'unicode_emoji' }
+      : null,
   );
   const [picking, setPicking] = useState(false);
   const emojiButton = useRef<HTMLButtonElement>(null);
@@ -53,14 +55,30 @@ export function StatusDialog({ snapshot, onClose }: DialogProps) {
       <form onSubmit={save} class="panel-form">
         <div class="status-row">
           <span class="reaction-add-wrap">
-            <button ref={emojiButton} type="button" aria-label={emoji ? `Status emoji: ${emoji.name}` : 'Choose status emoji'} aria-expanded={picking} onClick={() => setPicking(!picking)}>
-              {emoji ? <EmojiGlyph look={emojiLook(emoji.reactionType, emoji.code, emoji.name, snapshot.realmEmoji)} /> : <span aria-hidden="true">☺</span>}
+            <button
+              ref={emojiButton}
+              type="button"
+              aria-label={emoji ? `Status emoji: ${emoji.name}` : 'Choose status emoji'}
+              aria-expanded={picking}
+              onClick={() => setPicking(!picking)}
+            >
+              {emoji ? (
+                <EmojiGlyph look={emojiLook(emoji.reactionType, emoji.code, emoji.name, snapshot.realmEmoji)} />
+              ) : (
+                <span aria-hidden="true">☺</span>
+              )}
             </button>
             {picking && <EmojiPicker snapshot={snapshot} onPick={pick} onClose={closePicker} label="Status emoji" />}
           </span>
           <label class="status-text">
             Status
-            <input type="text" maxLength={MAX_STATUS_TEXT} value={text} placeholder="What are you up to?" onInput={(event) => setText(event.currentTarget.value)} />
+            <input
+              type="text"
+              maxLength={MAX_STATUS_TEXT}
+              value={text}
+              placeholder="What are you up to?"
+              onInput={(event) => setText(event.currentTarget.value)}
+            />
           </label>
         </div>
         {emoji && (

@@ -22,7 +22,10 @@ function CreateStreamForm() {
     setCreated('');
     const streamName = name.trim();
     const ok = await action.run(() =>
-      api.post('/users/me/subscriptions', { subscriptions: [{ name: streamName, description: description.trim() }], invite_only: isPrivate }),
+      api.post('/users/me/subscriptions', {
+        subscriptions: [{ name: streamName, description: description.trim() }],
+        invite_only: isPrivate,
+      }),
     );
     if (ok) {
       setName('');
@@ -69,7 +72,9 @@ export function StreamsDialog({ snapshot, onClose }: DialogProps) {
 
   const toggle = (stream: Stream, subscribed: boolean) =>
     void action.run(() =>
-      subscribed ? api.delete('/users/me/subscriptions', { subscriptions: [stream.name] }) : api.post('/users/me/subscriptions', { subscriptions: [{ name: stream.name }] }),
+      subscribed
+        ? api.delete('/users/me/subscriptions', { subscriptions: [stream.name] })
+        : api.post('/users/me/subscriptions', { subscriptions: [{ name: stream.name }] }),
     );
 
   return (
@@ -92,7 +97,12 @@ export function StreamsDialog({ snapshot, onClose }: DialogProps) {
                 </a>
                 {stream.description && <span class="panel-muted"> {stream.description}</span>}
               </div>
-              <button type="button" disabled={action.busy} aria-describedby={`stream-browser-${stream.stream_id}`} onClick={() => toggle(stream, subscribed)}>
+              <button
+                type="button"
+                disabled={action.busy}
+                aria-describedby={`stream-browser-${stream.stream_id}`}
+                onClick={() => toggle(stream, subscribed)}
+              >
                 {subscribed ? 'Unsubscribe' : 'Subscribe'}
               </button>
             </li>

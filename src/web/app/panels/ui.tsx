@@ -77,7 +77,9 @@ export function Modal({ title, onClose, children, class: className }: ModalProps
       // Start in the dialog's first field (or the control marked autofocus), not on its Close button.
       const first =
         dialog.querySelector<HTMLElement>('.panel-dialog-body [autofocus]') ??
-        dialog.querySelector<HTMLElement>('.panel-dialog-body :is(input, select, textarea, button):not([disabled], [hidden], [type="hidden"])');
+        dialog.querySelector<HTMLElement>(
+          '.panel-dialog-body :is(input, select, textarea, button):not([disabled], [hidden], [type="hidden"])',
+        );
       first?.focus();
     }
     return () => {
@@ -108,7 +110,17 @@ export function Modal({ title, onClose, children, class: className }: ModalProps
 }
 
 /** A labelled checkbox that saves itself when toggled. */
-export function Toggle({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange: (value: boolean) => void }) {
+export function Toggle({
+  label,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (value: boolean) => void;
+}) {
   return (
     <label class="panel-check">
       <input type="checkbox" checked={checked} disabled={disabled ?? false} onChange={(event) => onChange(event.currentTarget.checked)} />
