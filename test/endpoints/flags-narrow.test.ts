@@ -31,17 +31,15 @@ t.test('POST /messages/flags/narrow', async (t) => {
 
   const conversation = [{ operator: 'dm', operand: [alice.id] }];
   const flagsNarrow = (params: Record<string, string | number | boolean | object>) =>
-    api
-      .as(bob)
-      .post('/messages/flags/narrow', {
-        anchor: 'oldest',
-        num_before: 0,
-        num_after: 100,
-        narrow: conversation,
-        op: 'add',
-        flag: 'read',
-        ...params,
-      });
+    api.as(bob).post('/messages/flags/narrow', {
+      anchor: 'oldest',
+      num_before: 0,
+      num_after: 100,
+      narrow: conversation,
+      op: 'add',
+      flag: 'read',
+      ...params,
+    });
   const bobsView = async (narrow: object[]) =>
     flagsById(await api.as(bob).get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow }));
 

@@ -255,15 +255,13 @@ t.test('POST /register', async (t) => {
     await api.as(alice).post('/users/me/alert_words', { alert_words: ['deploy'] });
     const linkifier = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' });
     const at = Math.floor(Date.now() / 1000) + 3600;
-    const scheduled = await api
-      .as(alice)
-      .post('/scheduled_messages', {
-        type: 'stream',
-        to: await streamIdOf(api, 'general'),
-        topic: 'later',
-        content: 'soon',
-        scheduled_delivery_timestamp: at,
-      });
+    const scheduled = await api.as(alice).post('/scheduled_messages', {
+      type: 'stream',
+      to: await streamIdOf(api, 'general'),
+      topic: 'later',
+      content: 'soon',
+      scheduled_delivery_timestamp: at,
+    });
     t.equal(scheduled.status, 200, scheduled.text);
     await api.post('/user_groups/create', { name: 'ops team', description: 'on call', members: [alice.id] });
     const types = ['alert_words', 'realm_linkifiers', 'realm_filters', 'scheduled_messages', 'realm_user_groups'];
