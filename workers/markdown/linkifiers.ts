@@ -94,12 +94,22 @@ export function linkifierPatternProblem(pattern: string): 'too_long' | 'invalid'
   }
 }
 
+/**
+ * Compiled patterns per linkifier list: a realm's render context keeps its list while the
+ * linkifiers are unchanged, and compiling for the linear engine costs more than a short
+ * message's render. Sharing is safe: every scan sets `lastIndex` before it runs.
+ */
+const compiledLists = new WeakMap<readonly MarkdownLinkifier[], CompiledLinkifier[]>();
+
 export function compileLinkifiers(linkifiers: readonly MarkdownLinkifier[]): CompiledLinkifier[] {
+  const cached = compiledLists.get(linkifiers);
+  if (cached) return cached;
   const compiled: CompiledLinkifier[] = [];
   for (const linkifier of linkifiers) {
     const one = compileOne(linkifier);
     if (one !== null) compiled.push(one);
   }
+  compiledLists.set(linkifiers, compiled);
   return compiled;
 }
 
