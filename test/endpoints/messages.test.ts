@@ -230,6 +230,16 @@ t.test('messages', async (t) => {
     t.equal((await fetchMessage(api, sent.body['id']))['client'], 'API', 'no User-Agent');
   });
 
+  t.test('a client parameter names the client, before the User-Agent', async (t) => {
+    const sentAs = async (client: string): Promise<unknown> => {
+      const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'client', content: client, client });
+      const message = await fetchMessage(api, sent.body['id']);
+      return [message['client'], message['flags']];
+    };
+    t.strictSame(await sentAs('ExampleTerminal'), ['ExampleTerminal', ['read']], "a person's app: the sender's copy is read");
+    t.strictSame(await sentAs('nightly-report'), ['nightly-report', []], 'a script: unread');
+  });
+
   t.test("a person's own app marks the sender's copy read; API clients leave it unread", async (t) => {
     const flagsSentAs = async (userAgent: string): Promise<unknown> => {
       const sent = await request({

@@ -17,13 +17,14 @@ export const postMessages = userRoute(
     topic: z.string().optional(),
     queue_id: z.string().optional(),
     local_id: z.string().optional(),
+    client: z.string().optional(),
   }),
   async ({ realm, user, frame }, p) => {
     const to = decodeRecipients(p.to);
     const id = await doSendMessage(realm, user, {
       target: p.type === 'stream' ? { kind: 'stream', to, topic: p.topic } : { kind: 'direct', to },
       content: p.content,
-      client: clientName(frame),
+      client: clientName(frame, p.client),
       queueId: p.queue_id,
       localId: p.local_id,
     });
