@@ -141,7 +141,7 @@ export const MUTANTS: Mutant[] = [
     description: 'after unmuting, the formerly muted sender\'s new messages still arrive with flags ["read"]',
     file: 'workers/queries/accounts.ts',
     snippet:
-      "export function usersWhoMuted(realm: Realm, senderId: number): Set<number> {\n  return new Set(\n    (realm.stmt('SELECT user_id FROM muted_users WHERE muted_user_id = ?').all(senderId) as { user_id: number }[]).map((row) => row.user_id),\n  );\n}",
+      "export function usersWhoMuted(realm: Realm, senderId: number): Set<number> {\n  return new Set(\n    (realm.stmt('SELECT user_id FROM muted_users WHERE muted_user_id = ?').all(senderId) as { user_id: number }[]).map(\n      (row) => row.user_id,\n    ),\n  );\n}",
     replacement:
       "const everMuted = new Map<number, Set<number>>();\nexport function usersWhoMuted(realm: Realm, senderId: number): Set<number> {\n  const users = everMuted.get(senderId) ?? new Set<number>();\n  everMuted.set(senderId, users);\n  for (const row of realm.stmt('SELECT user_id FROM muted_users WHERE muted_user_id = ?').all(senderId) as { user_id: number }[]) users.add(row.user_id);\n  return users;\n}",
     tests: [test('endpoints/muted-users')],
