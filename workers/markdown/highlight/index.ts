@@ -4,12 +4,16 @@
  * are looked up by the reference's lexer aliases; any other language stays plain text.
  */
 import { highlightToHtml, tokenClassesOf, type LexerDefinition } from './lexer';
-import { C, CPP, GO, JAVA, RUST } from './languages/c-family';
+import { C, CPP } from './languages/c-family';
+import { GO } from './languages/go';
+import { JAVA } from './languages/java';
+import { RUST } from './languages/rust';
 import { DIFF, SQL, YAML } from './languages/data';
 import { JAVASCRIPT, JSON_DATA, TYPESCRIPT } from './languages/javascript';
 import { CSS, HTML, XML } from './languages/markup';
 import { PYTHON, PYTHON_2 } from './languages/python';
-import { PHP, RUBY } from './languages/scripting';
+import { PHP } from './languages/php';
+import { RUBY } from './languages/ruby';
 import { BASH, SHELL_SESSION } from './languages/shell';
 import { TEX } from './languages/tex';
 
