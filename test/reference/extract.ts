@@ -2,10 +2,9 @@
  * Refreshes the committed extracts of the public API's reference files that the tests read
  * (`npm run refresh-reference`; `-- --check` compares instead of writing).
  *
- * This is the only code of the project that reads the reference directory, and only when it
- * exists: in a developer's workspace it sits beside the repository as `../shared/reference`
- * (or wherever REFERENCE_DIR points); a clone has none, and its tests read only the extracts
- * under test/fixtures/.
+ * This is the only code of the project that reads the reference files, and only where
+ * REFERENCE_DIR points: a maintainer who has them sets it; a clone has none, and its tests read
+ * only the extracts under test/fixtures/.
  *
  * What is kept is facts, no prose: of the OpenAPI file, the schema of every operation's success
  * answer and of every component schema, reduced to the keywords the tests' checker reads (types,
@@ -22,10 +21,10 @@ export const FIXTURES_DIR = path.join(REPO_ROOT, 'test', 'fixtures');
 export const OPENAPI_EXTRACT = 'openapi-responses.json';
 export const MARKDOWN_EXTRACT = 'markdown-cases.json';
 
-/** Where the reference files are, or null when this checkout has none beside it. */
+/** Where the reference files are (REFERENCE_DIR), or null when none is named or they are not there. */
 export function referenceDir(): string | null {
-  const dir = process.env['REFERENCE_DIR'] ?? path.join(REPO_ROOT, '..', 'shared', 'reference');
-  return fs.existsSync(path.join(dir, 'zulip-openapi.yaml')) ? dir : null;
+  const dir = process.env['REFERENCE_DIR'];
+  return dir !== undefined && fs.existsSync(path.join(dir, 'zulip-openapi.yaml')) ? dir : null;
 }
 
 /** The schema keywords the response checker (test/helpers/openapi.ts) understands. */
@@ -157,7 +156,7 @@ export function staleExtracts(dir: string): string[] {
 function main(argv: string[]): number {
   const dir = referenceDir();
   if (dir === null) {
-    process.stderr.write('refresh-reference: no reference directory beside the repository (set REFERENCE_DIR)\n');
+    process.stderr.write('refresh-reference: set REFERENCE_DIR to the directory of the reference files\n');
     return 1;
   }
   if (argv.includes('--check')) {

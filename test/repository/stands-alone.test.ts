@@ -1,7 +1,8 @@
 /**
- * The repository stands on its own: a clone has nothing beside it, so no code or test reads
- * the workspace's reference directory; only the extract script (test/reference/extract.ts)
- * may, to refresh the committed extracts, which are checked here whenever it is present.
+ * The repository stands on its own: a clone has nothing beside it, so no file of it names the
+ * workspace directory beside it. The reference files are read only by the extract script
+ * (test/reference/extract.ts), only where REFERENCE_DIR points, to refresh the committed
+ * extracts, which are checked here whenever REFERENCE_DIR is set.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,9 +11,16 @@ import { FIXTURES_DIR, MARKDOWN_EXTRACT, OPENAPI_EXTRACT, referenceDir, staleExt
 import { REPO_ROOT } from '../helpers/server';
 
 const EXTRACT_SCRIPT = path.join('test', 'reference', 'extract.ts');
-const SCANNED = ['src', 'workers', 'bench', 'test'];
-/** Both spellings of a path to the workspace directory beside a clone (built, so this file passes). */
-const OUTSIDE = ['/', '\\'].map((separator) => ['..', 'shared'].join(separator));
+/** This file spells out what it looks for, so it is the one file not scanned. */
+const THIS_FILE = path.join('test', 'repository', 'stands-alone.test.ts');
+const SCANNED = ['src', 'workers', 'bench', 'test', '.ci'];
+const TOP_LEVEL = ['package.json', 'tsconfig.json', 'README.md', 'eslint.config.mjs', '.dependency-cruiser.cjs'];
+/** A path to the workspace directory beside a clone, written out or joined (built, so this file passes). */
+const SHARED = ['..', 'shared'];
+const OUTSIDE = [
+  ...['/', '\\'].map((separator) => SHARED.join(separator)),
+  new RegExp(SHARED.map((part) => `['"]${part.replace(/\./g, '\\.')}['"]`).join('\\s*,\\s*')),
+];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -22,19 +30,17 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-t.test('no file under src, workers, bench or test but the extract script names the directory beside the clone', async (t) => {
-  const files = SCANNED.flatMap(sourceFiles);
+t.test('no file of the repository names the directory beside a clone', async (t) => {
+  const files = [...SCANNED.flatMap(sourceFiles), ...TOP_LEVEL].filter((file) => file !== THIS_FILE);
   t.ok(files.length > 300, `${files.length} files scanned`);
-  const offenders = files
-    .filter((file) => file !== EXTRACT_SCRIPT)
-    .filter((file) => {
-      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'latin1');
-      return OUTSIDE.some((needle) => text.includes(needle));
-    });
+  const offenders = files.filter((file) => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'latin1');
+    return OUTSIDE.some((needle) => (typeof needle === 'string' ? text.includes(needle) : needle.test(text)));
+  });
   t.strictSame(offenders, []);
   t.ok(
-    fs.readFileSync(path.join(REPO_ROOT, EXTRACT_SCRIPT), 'utf8').includes("'..', 'shared', 'reference'"),
-    'the extract script is the one place that looks beside the repository',
+    fs.readFileSync(path.join(REPO_ROOT, EXTRACT_SCRIPT), 'utf8').includes("process.env['REFERENCE_DIR']"),
+    'the extract script finds the reference files only where REFERENCE_DIR points',
   );
 });
 
@@ -72,7 +78,7 @@ t.test('the committed extracts are there and well formed', async (t) => {
 const reference = referenceDir();
 t.test(
   'the committed extracts match a fresh extraction of the reference files',
-  reference === null ? { skip: 'no reference directory beside this checkout (a clone has none; CI sets REFERENCE_DIR)' } : {},
+  reference === null ? { skip: 'REFERENCE_DIR names no reference files (a clone has none)' } : {},
   async (t) => {
     t.strictSame(staleExtracts(reference as string), []);
   },
