@@ -31,7 +31,7 @@ export interface LimitedRequest {
   surface: RequestSurface;
   authorization: string;
   sessionCookie: string;
-  /** The peer's address */
+  /** The client's address: the peer's, or behind TRUSTED_PROXIES the nearest X-Forwarded-For hop not one of them (src/http/forwarded.ts). */
   clientIp: string;
 }
 
@@ -94,7 +94,7 @@ export class RateLimits {
     if (!this.settings.enabled) return;
     Object.assign(response.headers, admission.headers);
     if (routeClass(request) === 'login') {
-      if (response.status === 401) void this.loginFailuresByAddress.penalty(this.address(request));
+      if (response.status === 401) void this.loginFailuresByAddress.penalty(request.clientIp);
       return;
     }
     const credential = credentialKey(request);
@@ -108,7 +108,7 @@ export class RateLimits {
 
   private async charge(request: LimitedRequest): Promise<Admission> {
     const kind = routeClass(request);
-    const address = this.address(request);
+    const address = request.clientIp;
     if (kind === 'login') {
       const failures = await this.loginFailuresByAddress.get(address);
       if (failures && failures.consumedPoints >= this.settings.loginFailuresPerAddress) {
@@ -121,14 +121,6 @@ export class RateLimits {
     if (kind === 'files') return consume(this.files, user === undefined ? `address ${address}` : `user ${user}`);
     if (user === undefined) return consume(this.byAddress, address);
     return consume(kind === 'events' ? this.eventsByUser : this.byUser, user);
-  }
-
-  /**
-   * The client's address: the peer's, or behind TRUSTED_PROXIES the nearest X-Forwarded-For
-   * hop that is not one of them (src/http/forwarded.ts; earlier hops are whatever the client sent).
-   */
-  private address(request: LimitedRequest): string {
-    return request.clientIp;
   }
 
   private remember(credential: string, user: string): void {

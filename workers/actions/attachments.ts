@@ -146,17 +146,16 @@ function deleteAttachmentTxn(tx: Txn, row: AttachmentRow): void {
 }
 
 /** DELETE /attachments/{attachment_id}: only the owner's own uploads (api-notes GET /attachments). */
-export function checkDeleteAttachment(realm: Realm, user: UserRow, rawId: string): AttachmentRow {
-  const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
-  const row = Number.isSafeInteger(id) ? attachmentById(realm, id) : undefined;
+export function checkDeleteAttachment(realm: Realm, user: UserRow, id: number): AttachmentRow {
+  const row = attachmentById(realm, id);
   if (!row || row.owner_id !== user.id) throw errors.invalidAttachment();
   return row;
 }
 
-export async function doDeleteAttachment(realm: Realm, user: UserRow, rawId: string): Promise<void> {
-  checkDeleteAttachment(realm, user, rawId);
+export async function doDeleteAttachment(realm: Realm, user: UserRow, id: number): Promise<void> {
+  checkDeleteAttachment(realm, user, id);
   await realm.transact((tx) => {
-    const row = checkDeleteAttachment(tx.realm, user, rawId);
+    const row = checkDeleteAttachment(tx.realm, user, id);
     deleteAttachmentTxn(tx, row);
   });
 }

@@ -7,6 +7,7 @@ import { checkSingleFile, doDeleteAttachment, doUpload } from '../actions/attach
 import { BinaryReply } from '../lib/binary-reply';
 import { errors } from '../lib/errors';
 import { fileReply } from '../lib/file-response';
+import { param } from '../lib/params';
 import { openRoute, optionalUserRoute, userRoute } from '../lib/route';
 import { issueToken, verifyToken } from '../lib/temporary-token';
 import {
@@ -84,7 +85,7 @@ export const getAttachments = userRoute(z.object({}), ({ realm, user }) => ({
 }));
 
 /** DELETE /attachments/{attachment_id} (SPEC). */
-export const deleteAttachment = userRoute(z.object({ attachment_id: z.string() }), async ({ realm, user }, p) => {
+export const deleteAttachment = userRoute(z.object({ attachment_id: param.id() }), async ({ realm, user }, p) => {
   await doDeleteAttachment(realm, user, p.attachment_id);
   return {};
 });

@@ -53,6 +53,9 @@ export function json<T extends z.ZodType>(schema: T) {
   return z.preprocess(decodeJson, schema);
 }
 
+/** The schemas `param.id()` made, so a path segment is checked as its route declares it. */
+const idSchemas = new WeakSet<z.ZodType>();
+
 const safeInt = z.number().int().refine(Number.isSafeInteger, { message: 'unsafe_integer' });
 
 /** Latest timestamp accepted, 9999-12-31T23:59:59Z: past it a time is no date (nor a column's integer). */
@@ -73,8 +76,12 @@ export const param = {
   timestamp: () => json(safeInt.max(MAX_TIMESTAMP)),
   optionalTimestamp: () => json(safeInt.max(MAX_TIMESTAMP).optional()),
   secondsTimestamp,
-  /** Path IDs: non-negative integers. */
-  id: () => json(safeInt.min(0)),
+  /** IDs: non-negative integers; in a path, digits only (see `parseParams`). */
+  id: () => {
+    const schema = json(safeInt.min(0));
+    idSchemas.add(schema);
+    return schema;
+  },
   intList: () => json(z.array(safeInt)),
   /** A set of IDs: repeats dropped, at most `max` distinct ones. */
   idSet: (max = MAX_LIST_ITEMS) => json(distinctList(safeInt, max)),
@@ -140,6 +147,19 @@ function isPathId(value: string): boolean {
   return /^[0-9]{1,16}$/.test(value) && Number.isSafeInteger(Number(value));
 }
 
+/**
+ * Whether a path segment fails the route's own declaration of it: a `param.id()` (alone, or in a
+ * union with literals such as `me`) takes digits only, or one of those literals.
+ */
+function refusesAsPathId(field: z.ZodType | undefined, value: string): boolean {
+  if (field === undefined || isPathId(value)) return false;
+  if (idSchemas.has(field)) return true;
+  if (!(field instanceof z.ZodUnion)) return false;
+  const options = field.options as readonly z.ZodType[];
+  if (!options.some((option) => idSchemas.has(option))) return false;
+  return !options.some((option) => option instanceof z.ZodLiteral && option.values.has(value));
+}
+
 export interface ParsedParams<T> {
   values: T;
   ignored: string[];
@@ -163,13 +183,11 @@ export function parseParams<S extends z.ZodObject>(
     values[canonical] = values[alias];
     delete values[alias];
   }
+  const known = schema.shape;
   for (const [name, value] of Object.entries(pathParams)) {
-    // `me` stands for the user in /users/me/... paths that share a route with /users/{user_id}/....
-    // An `…_or_id` parameter (GET /avatar/{email_or_id}) takes an email too.
-    if (name.endsWith('_id') && !name.endsWith('_or_id') && value !== 'me' && !isPathId(value)) throw errors.urlNotFound();
+    if (refusesAsPathId(known[name] as z.ZodType | undefined, value)) throw errors.urlNotFound();
   }
   Object.assign(values, pathParams);
-  const known = schema.shape;
   const ignored = Object.keys(raw)
     .filter((key) => !(key in known) && !(key in aliases))
     .sort();
