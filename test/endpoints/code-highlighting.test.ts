@@ -121,4 +121,33 @@ t.test('code highlighting through the API', async (t) => {
       block('<span class="k">fn</span> <span class="nf">main</span><span class="p">()</span> <span class="p">{}</span>', 'Rust'),
     );
   });
+
+  t.test("the realm's default_code_block_language applies to fences that name none", async (t) => {
+    const setDefault = async (language: string): Promise<void> => {
+      t.strictSame((await api.call('PATCH', '/realm', { default_code_block_language: language })).body, {
+        result: 'success',
+        msg: '',
+        default_code_block_language: 'updated',
+      });
+    };
+    await setDefault('python');
+    const x = '<span class="n">x</span>';
+    t.strictSame(await render('```\nx\n```'), rendered(block(x, 'Python')), 'a bare fence');
+    t.strictSame(await render('```text\nx\n```'), rendered(block('x', 'Text only')), 'a named language wins');
+    t.strictSame(await render('    x'), rendered(block('x')), 'an indented block is not a fence');
+    t.strictSame(
+      await render('````spoiler Title\n```\nx\n```\n````'),
+      rendered(
+        '<div class="spoiler-block"><div class="spoiler-header">\n<p>Title</p>\n</div><div class="spoiler-content" aria-hidden="true">\n' +
+          `${block('x')}\n</div></div>`,
+      ),
+      'none inside a spoiler',
+    );
+    const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'code', content: '```\nx\n```' });
+    t.strictSame((await fetchMessage(api, sent.body['id']))['content'], block(x, 'Python'), 'a sent message');
+    await setDefault('quote');
+    t.strictSame(await render('```\nhi\n```'), rendered('<blockquote>\n<p>hi</p>\n</blockquote>'), 'a default of quote quotes');
+    await setDefault('');
+    t.strictSame(await render('```\nx\n```'), rendered(block('x')), 'none once cleared');
+  });
 });

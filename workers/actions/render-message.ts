@@ -1,5 +1,6 @@
-import { renderMarkdown, topicLinks, type RenderResult } from '../markdown';
+import { renderMarkdown, topicLinks, type MarkdownContext, type RenderResult } from '../markdown';
 import { cacheVersion } from '../queries/cache-version';
+import { defaultCodeBlockLanguage } from '../queries/realm-settings';
 import { renderContextFor } from '../queries/render-context';
 import { booleanSetting, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
@@ -29,6 +30,7 @@ export async function renderMessage(realm: Realm, author: UserRow, content: stri
       source: content,
       topic,
       translateEmoticons: booleanSetting(author, 'translate_emoticons', false),
+      defaultCodeBlockLanguage: defaultCodeBlockLanguage(realm),
     },
     () => renderContextFor(realm),
   );
@@ -37,7 +39,7 @@ export async function renderMessage(realm: Realm, author: UserRow, content: stri
 
 /** Renders on this thread, inside a transaction: for the server's own short notices. */
 export function renderMessageNow(realm: Realm, content: string, topic: string): RenderedMessage {
-  const context = renderContextFor(realm);
+  const context = realmRenderContext(realm);
   return renderedMessage(renderMarkdown(content, context), topic === '' ? [] : topicLinks(topic, context));
 }
 
@@ -55,5 +57,12 @@ function renderedMessage(result: RenderResult, links: { text: string; url: strin
 
 /** Stream descriptions are Markdown too (SPEC Stream.rendered_description). */
 export function renderDescription(realm: Realm, description: string): string {
-  return description === '' ? '' : renderMarkdown(description, renderContextFor(realm)).html;
+  return description === '' ? '' : renderMarkdown(description, realmRenderContext(realm)).html;
+}
+
+/** The cached context with the realm settings that apply to every render. */
+function realmRenderContext(realm: Realm): MarkdownContext {
+  const language = defaultCodeBlockLanguage(realm);
+  const context = renderContextFor(realm);
+  return language === '' ? context : { ...context, defaultCodeBlockLanguage: language };
 }

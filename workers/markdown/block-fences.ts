@@ -37,8 +37,10 @@ interface FencedRegion {
 }
 
 /** Finds where the block opened by `fence` on the first line of `src` ends. */
-function scanFencedRegion(src: string, fence: string, nests: boolean): FencedRegion {
-  const open: { fence: string; nests: boolean }[] = [{ fence, nests }];
+function scanFencedRegion(src: string, fence: string, kind: FenceKind): FencedRegion {
+  const nests = (k: FenceKind): boolean => k === 'quote' || k === 'spoiler';
+  const open: { fence: string; kind: FenceKind }[] = [{ fence, kind }];
+  const outerDefault = activeRenderState().fenceDefaultLanguage;
   const body: string[] = [];
   let offset = src.indexOf('\n') + 1;
   if (offset === 0) return { raw: src, body };
@@ -51,9 +53,12 @@ function scanFencedRegion(src: string, fence: string, nests: boolean): FencedReg
     if (innermost !== undefined && line.trimEnd() === innermost.fence) {
       open.pop();
       if (open.length === 0) return { raw: src.slice(0, offset), body };
-    } else if (innermost?.nests === true) {
+    } else if (innermost !== undefined && nests(innermost.kind)) {
       const inner = FENCE.exec(line);
-      if (inner !== null) open.push({ fence: inner[1] ?? '', nests: ['quote', 'spoiler'].includes(kindOf(inner[2])) });
+      if (inner !== null) {
+        const inSpoiler = open.some((region) => region.kind === 'spoiler');
+        open.push({ fence: inner[1] ?? '', kind: kindOf(inner[2] ?? (inSpoiler ? undefined : outerDefault)) });
+      }
     }
     body.push(line);
   }
@@ -73,10 +78,11 @@ function tokenizeFencedBlock(lexer: Lexer, src: string): Tokens.Generic | undefi
   const opening = FENCE.exec(firstLineEnd < 0 ? src : src.slice(0, firstLineEnd));
   if (opening === null) return undefined;
   const fence = opening[1] ?? '';
-  const language = opening[2];
+  const state = activeRenderState();
+  const language = opening[2] ?? state.fenceDefaultLanguage;
   const kind = kindOf(language);
   if ((kind === 'quote' || kind === 'spoiler') && !mayNestBlocks()) return undefined;
-  const { raw, body } = scanFencedRegion(src, fence, kind === 'quote' || kind === 'spoiler');
+  const { raw, body } = scanFencedRegion(src, fence, kind);
   if (body.length === 0) return { type: 'space', raw };
   switch (kind) {
     case 'code': {
@@ -94,13 +100,18 @@ function tokenizeFencedBlock(lexer: Lexer, src: string): Tokens.Generic | undefi
     }
     case 'spoiler': {
       const header = opening[3];
-      const token: SpoilerToken = {
-        type: 'spoiler',
-        raw,
-        header: header === undefined ? [] : lexNestedBlocks(lexer, header, true),
-        tokens: lexNestedBlocks(lexer, body.join('\n'), true),
-      };
-      return token;
+      state.spoilerDepth++;
+      try {
+        const token: SpoilerToken = {
+          type: 'spoiler',
+          raw,
+          header: header === undefined ? [] : lexNestedBlocks(lexer, header, true),
+          tokens: lexNestedBlocks(lexer, body.join('\n'), true),
+        };
+        return token;
+      } finally {
+        state.spoilerDepth--;
+      }
     }
   }
 }

@@ -45,6 +45,8 @@ export interface MarkdownContext {
   /** user id -> that user's alert words */
   alertWords?: ReadonlyMap<number, readonly string[]>;
   translateEmoticons?: boolean;
+  /** The realm's `default_code_block_language`: a fence that names no language gets it ('' none). */
+  defaultCodeBlockLanguage?: string;
 }
 
 export interface RenderResult {

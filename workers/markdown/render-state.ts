@@ -15,6 +15,9 @@ export class RenderState {
   /** How many containers (quotes, spoilers, list items) enclose the block being lexed. */
   blockDepth = 0;
 
+  /** How many spoilers enclose the block being lexed: fences inside them get no default language. */
+  spoilerDepth = 0;
+
   /** Every code block, in document order; they are written plain, and spans put in after sanitizing. */
   readonly codeBlocks: RenderedCode[] = [];
 
@@ -30,6 +33,15 @@ export class RenderState {
 
   get translateEmoticons(): boolean {
     return this.context.translateEmoticons === true;
+  }
+
+  /**
+   * The language a fence that names none is read as: the realm's default, except inside a
+   * spoiler, where the public server applies none.
+   */
+  get fenceDefaultLanguage(): string | undefined {
+    const language = this.context.defaultCodeBlockLanguage;
+    return language === undefined || language === '' || this.spoilerDepth > 0 ? undefined : language;
   }
 
   // Users and groups are looked up by scanning: a message mentions few of them, and building an

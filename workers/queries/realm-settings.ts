@@ -143,6 +143,12 @@ export function realmSettings(realm: Realm): RealmSettings {
   return settings as RealmSettings;
 }
 
+/** The language a code fence that names none is rendered as ('' none): read on every render. */
+export function defaultCodeBlockLanguage(realm: Realm): string {
+  const stored = storedRealmJson(realm)['default_code_block_language'];
+  return typeof stored === 'string' ? stored : '';
+}
+
 /** The settings kept in their own columns of the realm row. */
 export function realmColumns(realm: Realm): RealmColumns {
   const { name, description, notifications_stream_id } = realmRow(realm);

@@ -12,6 +12,8 @@ export interface RenderTask {
   source: string;
   topic: string;
   translateEmoticons: boolean;
+  /** The realm's default_code_block_language ('' none): a realm setting, not part of the cached context. */
+  defaultCodeBlockLanguage: string;
 }
 
 export type RenderTaskResult =
@@ -24,7 +26,10 @@ export function renderTask(task: RenderTask): RenderTaskResult {
   if (task.context) contexts.set(task.realm, { version: task.version, context: task.context });
   const cached = contexts.get(task.realm);
   if (!cached || cached.version !== task.version) return { kind: 'need_context' };
-  const context = task.translateEmoticons ? { ...cached.context, translateEmoticons: true } : cached.context;
+  const context =
+    task.translateEmoticons || task.defaultCodeBlockLanguage !== ''
+      ? { ...cached.context, translateEmoticons: task.translateEmoticons, defaultCodeBlockLanguage: task.defaultCodeBlockLanguage }
+      : cached.context;
   return {
     kind: 'rendered',
     result: renderMarkdown(task.source, context),
