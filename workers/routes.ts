@@ -87,7 +87,7 @@ import {
   postUpload,
 } from './endpoints/attachments';
 import { deleteAvatar, getAvatar, getAvatarImage, getAvatarMedium, postAvatar } from './endpoints/avatars';
-import { deleteRealmEmoji, getEmojiImage, getRealmEmoji, postRealmEmoji } from './endpoints/realm-emoji';
+import { deleteRealmEmoji, getEmojiImage, getEmojiStill, getRealmEmoji, postRealmEmoji } from './endpoints/realm-emoji';
 import { postLogin, postLogout } from './endpoints/sessions';
 import { apiDescriptionRoute } from './endpoints/api-description';
 
@@ -237,6 +237,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'GET /~/avatar/{email_or_id}/medium': getAvatarMedium, // endpoints/avatars
   'GET /~/user_avatars/{realm_id}/{avatar_file}': getAvatarImage, // endpoints/avatars
   'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}': getEmojiImage, // endpoints/realm-emoji
+  'GET /~/user_avatars/{realm_id}/emoji/images/still/{emoji_file}': getEmojiStill,
   'GET /~/thumbnail': getThumbnail, // endpoints/attachments
   'POST /~/login': postLogin, // endpoints/sessions
   'POST /~/logout': postLogout, // endpoints/sessions

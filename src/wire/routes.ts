@@ -187,6 +187,7 @@ export const ROOT_ROUTE_IDS = [
   'GET /~/avatar/{email_or_id}/medium',
   'GET /~/user_avatars/{realm_id}/{avatar_file}',
   'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}',
+  'GET /~/user_avatars/{realm_id}/emoji/images/still/{emoji_file}',
   // The renderer's image previews of uploads point here (workers/markdown/url.ts).
   'GET /~/thumbnail',
   // The web page signs in and out here (issue 10 "Signing in"): a session cookie, not an API key.

@@ -131,6 +131,56 @@ t.test('realm emoji', async (t) => {
     t.strictSame({ format, width, pageHeight, pages }, { format: 'gif', width: 64, pageHeight: 64, pages: 2 });
   });
 
+  t.test("an animated emoji's still_url serves its first frame as a PNG; a still emoji has none", async (t) => {
+    const frames = await Promise.all(
+      [
+        { r: 255, g: 0, b: 0 },
+        { r: 0, g: 0, b: 255 },
+      ].map((background) =>
+        sharp({ create: { width: 64, height: 64, channels: 3, background } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif({ delay: [100, 100] })
+      .toBuffer();
+    const events = await EventReader.register(api.as(bob), { event_types: ['realm_emoji'] });
+    await postFiles(server.baseUrl, '/realm/emoji/flashing', alice, [
+      { field: 'f', filename: 'f.gif', contentType: 'image/gif', data: gif },
+    ]);
+    await postFiles(server.baseUrl, '/realm/emoji/steady', alice, pngUpload());
+    type Emoji = { id: string; name: string; source_url: string; still_url: string | null };
+    const listed = Object.values((await api.get('/realm/emoji')).body['emoji'] as Record<string, Emoji>);
+    const flashing = listed.find((e) => e.name === 'flashing');
+    const steady = listed.find((e) => e.name === 'steady');
+    t.strictSame(flashing?.still_url, `/user_avatars/1/emoji/images/still/${String(flashing?.id)}.png`);
+    t.strictSame(steady?.still_url, null);
+    const still = await rawRequest(server.baseUrl, String(flashing?.still_url));
+    t.strictSame([still.status, still.headers['content-type']], [200, 'image/png']);
+    const { data, info } = await sharp(still.body).raw().toBuffer({ resolveWithObject: true });
+    t.strictSame(
+      { pages: (await sharp(still.body).metadata()).pages, width: info.width, height: info.height },
+      { pages: undefined, width: 64, height: 64 },
+    );
+    t.strictSame([data[0], data[1], data[2]], [255, 0, 0], 'the first frame, not the second');
+    const missing = await rawRequest(server.baseUrl, `/user_avatars/1/emoji/images/still/${String(steady?.id)}.png`);
+    t.equal(missing.status, 404);
+    const payloads = await events.nextPayloads();
+    t.strictSame(
+      payloads.map((e) => [e['type'], e['op']]),
+      [
+        ['realm_emoji', 'update'],
+        ['realm_emoji', 'update'],
+      ],
+    );
+    const afterUpload = payloads[0];
+    const inEvent = (afterUpload?.['realm_emoji'] as Record<string, Emoji>)[String(flashing?.id)];
+    t.strictSame(inEvent?.still_url, flashing?.still_url, 'the realm_emoji event carries it too');
+    const registered = await api.post('/register', { fetch_event_types: ['realm_emoji'] });
+    t.strictSame((registered.body['realm_emoji'] as Record<string, Emoji>)[String(flashing?.id)], inEvent);
+  });
+
   t.test('spaces in a new emoji name become underscores', async (t) => {
     const res = await postFiles(server.baseUrl, `/realm/emoji/${encodeURIComponent('sparkle cat')}`, alice, pngUpload());
     t.strictSame(res.json(), { result: 'success', msg: '' });

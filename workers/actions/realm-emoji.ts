@@ -5,7 +5,7 @@ import { resizedEmoji } from '../lib/image-resize';
 import { sniffImageType } from '../lib/image-type';
 import { rolePassesPolicy } from '../lib/policy';
 import { realmEmoji } from '../queries/register-realm';
-import { activeEmojiByName, addCustomEmojiPolicy } from '../queries/realm-emoji';
+import { activeEmojiByName, addCustomEmojiPolicy, emojiStillKey } from '../queries/realm-emoji';
 import { activeUserIds, isAdmin, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 
@@ -58,8 +58,9 @@ export async function doAddEmoji(realm: Realm, user: UserRow, name: string, file
     tx.realm.stmt('UPDATE realm_emoji SET file_name = ? WHERE id = ?').run(fileName, id);
     const original = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
     const insert = tx.realm.stmt('INSERT OR REPLACE INTO images (key, content_type, data) VALUES (?, ?, ?)');
-    insert.run(emojiImageKey(fileName), contentType, resized);
+    insert.run(emojiImageKey(fileName), contentType, resized.image);
     insert.run(emojiImageKey(fileName, true), contentType, original);
+    if (resized.still) insert.run(emojiStillKey(`${id}.png`), 'image/png', resized.still);
     publishRealmEmoji(tx);
   });
 }

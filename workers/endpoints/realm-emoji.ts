@@ -5,14 +5,23 @@ import { errors } from '../lib/errors';
 import { imageReply } from '../lib/file-response';
 import { openRoute, userRoute } from '../lib/route';
 import { imageByKey } from '../queries/attachments';
+import { emojiStillKey } from '../queries/realm-emoji';
 import { realmEmoji } from '../queries/register-realm';
 
+/** Serves the image kept under `keyOf(file)`. */
+function emojiImageRoute(keyOf: (file: string) => string) {
+  return openRoute(z.object({ realm_id: z.string(), emoji_file: z.string() }), ({ realm, frame }, p) => {
+    const image = imageByKey(realm, keyOf(p.emoji_file));
+    if (!image) throw errors.fileNotFound();
+    return imageReply(p.emoji_file, image, frame.range);
+  });
+}
+
 /** GET /user_avatars/{realm_id}/emoji/images/{file} (root): the URL a realm emoji's `source_url` names. */
-export const getEmojiImage = openRoute(z.object({ realm_id: z.string(), emoji_file: z.string() }), ({ realm, frame }, p) => {
-  const image = imageByKey(realm, emojiImageKey(p.emoji_file));
-  if (!image) throw errors.fileNotFound();
-  return imageReply(p.emoji_file, image, frame.range);
-});
+export const getEmojiImage = emojiImageRoute((file) => emojiImageKey(file));
+
+/** GET /user_avatars/{realm_id}/emoji/images/still/{file} (root): an animated emoji's `still_url`. */
+export const getEmojiStill = emojiImageRoute(emojiStillKey);
 
 /** GET /realm/emoji (openapi get-custom-emoji). */
 export const getRealmEmoji = userRoute(z.object({}), ({ realm }) => ({ emoji: realmEmoji(realm) }));

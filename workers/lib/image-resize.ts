@@ -40,15 +40,29 @@ export function squareAvatar(bytes: Uint8Array, size: number): Promise<Buffer> {
   return render(() => open(bytes, false).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).png());
 }
 
+export interface ResizedEmoji {
+  image: Buffer;
+  /** An animated emoji's first frame as a PNG (the API's `still_url`); null for a still image. */
+  still: Buffer | null;
+}
+
 /** The emoji image in its uploaded format (`contentType`, as sniffed). */
-export async function resizedEmoji(bytes: Uint8Array, contentType: string): Promise<Buffer> {
+export async function resizedEmoji(bytes: Uint8Array, contentType: string): Promise<ResizedEmoji> {
   const format = OUTPUT_FORMATS[contentType] ?? 'png';
   const pages = (await metadataOf(bytes)).pages ?? 1;
   if (pages > 1) {
     const transparent = { r: 0, g: 0, b: 0, alpha: 0 };
-    return render(() => open(bytes, true).resize(EMOJI_SIZE, EMOJI_SIZE, { fit: 'contain', background: transparent }).toFormat(format));
+    const fit = { fit: 'contain', background: transparent } as const;
+    const [image, still] = await Promise.all([
+      render(() => open(bytes, true).resize(EMOJI_SIZE, EMOJI_SIZE, fit).toFormat(format)),
+      render(() => open(bytes, false).resize(EMOJI_SIZE, EMOJI_SIZE, fit).png()),
+    ]);
+    return { image, still };
   }
-  return render(() => open(bytes, false).rotate().resize(EMOJI_SIZE, EMOJI_SIZE, { fit: 'cover', position: 'centre' }).toFormat(format));
+  const image = await render(() =>
+    open(bytes, false).rotate().resize(EMOJI_SIZE, EMOJI_SIZE, { fit: 'cover', position: 'centre' }).toFormat(format),
+  );
+  return { image, still: null };
 }
 
 async function metadataOf(bytes: Uint8Array): Promise<Metadata> {

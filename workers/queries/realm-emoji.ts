@@ -10,6 +10,16 @@ export function realmEmojiUrl(fileName: string): string {
   return `/user_avatars/1/emoji/images/${fileName}`;
 }
 
+/** Where an animated emoji's first frame is kept: `<emoji id>.png`, named by its `still_url`. */
+export function emojiStillKey(fileName: string): string {
+  return `emoji/still/${fileName}`;
+}
+
+/** An animated realm emoji's `still_url` (openapi RealmEmoji: null for a still image). */
+export function realmEmojiStillUrl(emojiId: number): string {
+  return `/user_avatars/1/emoji/images/still/${emojiId}.png`;
+}
+
 export interface RealmEmojiRow {
   id: number;
   name: string;

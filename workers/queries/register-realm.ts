@@ -4,7 +4,7 @@ import { listLinkifiers } from './linkifiers';
 import { authenticationMethods, realmColumns, realmSettings } from './realm-settings';
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
-import { realmEmojiUrl } from './realm-emoji';
+import { realmEmojiStillUrl, realmEmojiUrl } from './realm-emoji';
 
 /** Which data types POST /register fetches: the request's list, or null for all. */
 export type Wants = (type: string) => boolean;
@@ -107,11 +107,17 @@ interface RealmEmojiRow {
   file_name: string;
   author_id: number | null;
   deactivated: number;
+  animated: number;
 }
 
 /** `realm_emoji` (api-notes §e): keyed by ID, deactivated ones included. */
 export function realmEmoji(realm: Realm): Record<string, unknown> {
-  const rows = realm.stmt('SELECT id, name, file_name, author_id, deactivated FROM realm_emoji ORDER BY id').all() as RealmEmojiRow[];
+  // An emoji is animated when its upload left a still first frame beside it (actions/realm-emoji.ts).
+  const rows = realm
+    .stmt(
+      "SELECT id, name, file_name, author_id, deactivated, EXISTS (SELECT 1 FROM images WHERE key = 'emoji/still/' || realm_emoji.id || '.png') AS animated FROM realm_emoji ORDER BY id",
+    )
+    .all() as RealmEmojiRow[];
   const emoji: Record<string, unknown> = {};
   for (const row of rows) {
     const url = realmEmojiUrl(row.file_name);
@@ -119,7 +125,7 @@ export function realmEmoji(realm: Realm): Record<string, unknown> {
       id: String(row.id),
       name: row.name,
       source_url: url,
-      still_url: null,
+      still_url: row.animated === 1 ? realmEmojiStillUrl(row.id) : null,
       deactivated: row.deactivated === 1,
       author_id: row.author_id,
     };
