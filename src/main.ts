@@ -1,3 +1,4 @@
+import { AdminServer, adminSocketPath } from './admin/server';
 import { ConfigError, loadConfig, type Config } from './config';
 import { FrontEnd } from './http/server';
 import { createLogger } from './log';
@@ -44,6 +45,16 @@ async function main(): Promise<void> {
     config.shardQueueLimit,
     { watchdogMs: config.shardWatchdogMs, heapLimitMb: config.shardHeapLimitMb },
   );
+  // The management CLI's way in (issue 23), open before the public port so that a CLI run once
+  // the server answers finds it; the server serves its API without it.
+  const admin = new AdminServer(adminSocketPath(config.dataDir), (request) => shards.admin(request), log);
+  const adminListening = await admin.listen().then(
+    () => true,
+    (err: unknown) => {
+      log.error({ err }, 'admin socket unavailable; the management CLI will work on the files');
+      return false;
+    },
+  );
   const frontEnd = new FrontEnd(config, shards, log);
   const port = await frontEnd.listen();
   log.info({ host: config.host, port, shards: config.shards }, `listening on http://${config.host}:${port}`);
@@ -55,6 +66,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'stopping: finishing in-flight requests');
     void (async () => {
       await frontEnd.stop();
+      if (adminListening) await admin.close();
       // The shards answer parked polls, save their event queues and close their realm files.
       await shards.close();
       await frontEnd.drained();

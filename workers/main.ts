@@ -77,6 +77,9 @@ port.on('message', (message: ThreadMessage) => {
       }
       void shard.handle(frame).then(respond);
       return;
+    case 'admin':
+      void shard.admin(frame).then(send);
+      return;
     case 'cancel':
       shard.cancel(frame.id);
       return;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { DEFAULT_REALM, REALM_NAME_PATTERN, realmFile, realmsDir } from '../src/wire/realm-names';
+import type { AdminFrame, AdminResultFrame } from '../src/wire/admin';
 import type { RequestFrame, ResponseFrame, ShardSettings } from '../src/wire/protocol';
 import { TEST_ROUTE_IDS } from '../src/wire/routes';
 import { shardIndexFor } from '../src/wire/shard-hash';
@@ -13,6 +14,8 @@ import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
 import type { Logger } from './lib/log';
+import { runAdminCommand } from './admin/commands';
+import type { AdminHost } from './admin/host';
 import { dispatch } from './dispatch';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
@@ -20,8 +23,11 @@ import { Renderer } from './render/pool';
 const REALM_FILE_SUFFIX = '.sqlite3'; // src/wire/realm-names.ts realmFile
 
 /** The realms one shard thread owns, opened at start or on their first request. */
-export class Shard {
+export class Shard implements AdminHost {
   private readonly realms = new Map<string, Realm>();
+  /** Realms not served for a moment: a restore is swapping their file (workers/admin/). */
+  private readonly suspended = new Set<string>();
+  readonly serving = true;
   private readonly testRoutes = new Set<string>(TEST_ROUTE_IDS);
   private readonly renderer: Renderer;
 
@@ -62,6 +68,9 @@ export class Shard {
     if (this.testRoutes.has(frame.route) && !this.settings.testHooks) {
       return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
     }
+    if (this.suspended.has(frame.realm)) {
+      return reply(frame.id, 503, { result: 'error', msg: 'This organization is being restored; try again in a moment' });
+    }
     let realm: Realm | null;
     try {
       realm = this.realm(frame.realm);
@@ -76,6 +85,32 @@ export class Shard {
       return reply(frame.id, err.status, err.toBody());
     }
     return dispatch(realm, frame);
+  }
+
+  get dataDir(): string {
+    return this.settings.dataDir;
+  }
+
+  /** A command of the management CLI, sent through the admin socket (src/admin/). */
+  async admin(frame: AdminFrame): Promise<AdminResultFrame> {
+    return { kind: 'admin-result', id: frame.id, result: await runAdminCommand(this, frame.request) };
+  }
+
+  async suspend(name: string): Promise<void> {
+    this.suspended.add(name);
+    const realm = this.realms.get(name);
+    if (!realm) return;
+    this.realms.delete(name);
+    realm.eventQueues.releaseAll();
+    // The woken polls answer, and writes already queued commit, before the file closes.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    realm.close();
+    this.log.info({ realm: name }, 'realm closed for a restore');
+  }
+
+  resume(name: string): void {
+    this.suspended.delete(name);
   }
 
   /** The client of a parked poll went away. */
@@ -96,7 +131,7 @@ export class Shard {
     await this.renderer.close();
   }
 
-  private realm(name: string): Realm | null {
+  realm(name: string): Realm | null {
     const open = this.realms.get(name);
     if (open) return open;
     if (!REALM_NAME_PATTERN.test(name)) return null;

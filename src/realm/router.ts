@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
+import type { AdminRequest, AdminResult } from '../wire/admin';
 import { BodyRing, createBodyRing } from '../wire/body-ring';
 import { decodeFromShard, encodeFrame } from '../wire/codec';
 import type { RequestFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../wire/protocol';
@@ -73,6 +74,8 @@ export class ShardPool {
   private readonly shards: Shard[];
   private readonly pending = new Map<number, PendingRequest>();
   private readonly pings = new Map<number, () => void>();
+  /** Admin commands sent and not yet answered, by request id, with the shard that has them. */
+  private readonly adminCalls = new Map<number, { shard: number; resolve: (result: AdminResult) => void }>();
   private nextId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private watchdogTimer: NodeJS.Timeout | null = null;
@@ -192,6 +195,23 @@ export class ShardPool {
     return this.pending.size;
   }
 
+  /**
+   * Runs an admin command (src/admin/) in the shard that owns its realm, so the realm's
+   * in-memory state and its clients' events stay right. No timeout: a restore copies a file.
+   */
+  admin(request: AdminRequest): Promise<AdminResult> {
+    const shardIndex = shardIndexFor(request.realm, this.shards.length);
+    const shard = this.shards[shardIndex] as Shard;
+    if (!shard.worker || shard.closing) {
+      return Promise.resolve({ ok: false, code: 'failed', message: 'the shard serving this realm is restarting; try again' });
+    }
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.adminCalls.set(id, { shard: shardIndex, resolve });
+      this.post(shard, { kind: 'admin', id, request });
+    });
+  }
+
   /** True when every shard answers a ping within `timeoutMs`. */
   async ping(timeoutMs: number): Promise<boolean> {
     const answers = this.shards.map((shard) => {
@@ -282,6 +302,10 @@ export class ShardPool {
         this.pings.get(frame.id)?.();
         this.pings.delete(frame.id);
         return;
+      case 'admin-result':
+        this.adminCalls.get(frame.id)?.resolve(frame.result);
+        this.adminCalls.delete(frame.id);
+        return;
       case 'closed':
         shard.onClosed?.();
         shard.onClosed = null;
@@ -317,6 +341,11 @@ export class ShardPool {
   }
 
   private failPending(shardIndex: number, msg: string): void {
+    for (const [id, call] of this.adminCalls) {
+      if (call.shard !== shardIndex) continue;
+      this.adminCalls.delete(id);
+      call.resolve({ ok: false, code: 'failed', message: msg });
+    }
     for (const [id, pending] of this.pending) {
       if (pending.shard !== shardIndex) continue;
       this.forget(id);

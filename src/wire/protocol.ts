@@ -3,6 +3,7 @@
  * This file and its siblings in src/wire/ are the only part of src/ that workers/ import.
  */
 
+import type { AdminFrame, AdminResultFrame } from './admin';
 import type { RingSlot } from './body-ring';
 
 export interface UploadedFile {
@@ -130,8 +131,8 @@ export interface ResponseBatchFrame {
   frames: ResponseFrame[];
 }
 
-export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame;
-export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame;
+export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame | AdminFrame;
+export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame | AdminResultFrame;
 
 /** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
 export interface ShardSettings {

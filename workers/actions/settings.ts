@@ -15,7 +15,7 @@ import { deleteAllDraftsTxn } from './drafts';
 import { endSessionsTxn } from './sessions';
 
 // The public API's minimum for a password it does not call too weak.
-const MIN_PASSWORD_LENGTH = 6;
+export const MIN_PASSWORD_LENGTH = 6;
 // A pragmatic shape check, as for new accounts (actions/users).
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** How long an email-change confirmation link works: the public API's one day. */
