@@ -4,7 +4,7 @@
  * references rewritten to those hashed names, a `.gz` and `.br` beside every compressible
  * file, and manifest.json. The client's unit tests (test/web/) go to build/test/web/ for tap.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -143,6 +143,10 @@ function writePages(entries: Map<string, EntryOutput>, manifest: WebManifest): v
     }
     writeFileSync(join(OUT, page), html);
     manifest.pages[basename(page, '.html')] = loads;
+  }
+  // The site's icon keeps its well-known name: browsers ask for it by that name.
+  for (const file of existsSync(pagesDir) ? readdirSync(pagesDir).filter((name) => name.endsWith('.svg')) : []) {
+    copyFileSync(join(pagesDir, file), join(OUT, file));
   }
 }
 

@@ -58,6 +58,10 @@ const JSON_TYPE = 'application/json';
 const EMPTY = new Uint8Array();
 
 const PAGE_PATHS: Record<string, string> = { '/': 'index.html', '/index.html': 'index.html', '/login': 'login.html' };
+// The site's icon, under the names browsers ask for (an SVG serves both; pages link the .svg).
+const ICON_PATHS: Record<string, string> = { '/favicon.svg': 'favicon.svg', '/favicon.ico': 'favicon.svg' };
+const ICON_HEADERS: Record<string, string> = { 'Cache-Control': 'public, max-age=86400' };
+
 // Paths that need a signed-in person; the shard checks the session itself on every /json call.
 const SIGNED_IN_PATHS = new Set(['/', '/index.html']);
 
@@ -112,12 +116,18 @@ export class StaticSite {
 
   /** Whether this request is the site's to answer (the rest go to the API's routes). */
   handles(method: string, url: string): boolean {
-    return (method === 'GET' || method === 'HEAD') && (url in PAGE_PATHS || url.startsWith('/static/'));
+    return (method === 'GET' || method === 'HEAD') && (url in PAGE_PATHS || url in ICON_PATHS || url.startsWith('/static/'));
   }
 
   /** Answers a request that `handles` accepted; returns the status sent. */
   serve(res: HttpResponse, req: HttpRequest, request: StaticRequest): number {
     const { method } = request;
+    const icon = ICON_PATHS[request.url];
+    if (icon !== undefined) {
+      const file = this.files.get(icon);
+      if (file === undefined) return answer(res, method, 404, JSON_TYPE, Buffer.from(jsonError('Not found')), {});
+      return this.send(res, req, method, file, ICON_HEADERS);
+    }
     const page = PAGE_PATHS[request.url];
     if (page === undefined) {
       const file = this.files.get('static/' + request.url.slice('/static/'.length));

@@ -27,6 +27,8 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
   const action = useAction();
   // The chosen role shows until the server's event brings it (or the change fails).
   const [pendingRole, setPendingRole] = useState<number | null>(null);
+  // Deactivating signs the person out everywhere: it is asked for twice.
+  const [confirming, setConfirming] = useState(false);
   useEffect(() => setPendingRole(null), [user.role]);
   const changeRole = async (role: number) => {
     setPendingRole(role);
@@ -60,11 +62,7 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
       <td>
         {!isMe &&
           (!isDeactivated(user) ? (
-            <button
-              type="button"
-              disabled={locked || action.busy}
-              onClick={() => void action.run(() => api.delete(`/users/${user.user_id}`))}
-            >
+            <button type="button" disabled={locked || action.busy || confirming} onClick={() => setConfirming(true)}>
               Deactivate
             </button>
           ) : (
@@ -76,6 +74,24 @@ function UserRow({ snapshot, user }: { snapshot: ChatSnapshot; user: User }) {
               Reactivate
             </button>
           ))}
+        {confirming && (
+          <div role="alertdialog" aria-label={`Deactivate ${user.full_name}?`} class="panel-confirm">
+            <p>Deactivate {user.full_name}? They are signed out and can no longer sign in.</p>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => {
+                setConfirming(false);
+                void action.run(() => api.delete(`/users/${user.user_id}`));
+              }}
+            >
+              Deactivate
+            </button>
+            <button type="button" autoFocus onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        )}
         <ErrorAlert error={action.error} />
       </td>
     </tr>

@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, type ParamValue } from '../../common/api';
 import type { DialogProps } from './contracts';
-import { ErrorAlert, Modal, Toggle, useAction } from './ui';
+import { ErrorAlert, Modal, Toggle, useAction, type Action } from './ui';
 
 /** SPEC PATCH /settings color_scheme. */
 const COLOR_SCHEMES = [
@@ -50,19 +50,27 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
   const nameAction = useAction();
   const passwordAction = useAction();
   const displayAction = useAction();
+  // "Saved" after each change the server took, cleared when the next one starts.
+  const [saved, setSaved] = useState(false);
+  const saving = async (action: Action, request: () => Promise<unknown>) => {
+    setSaved(false);
+    const done = await action.run(request);
+    setSaved(done);
+    return done;
+  };
   const timezone = typeof settings['timezone'] === 'string' ? settings['timezone'] : snapshot.me.timezone;
   const zones = useMemo(() => timeZones(timezone), [timezone]);
 
   const save = async (name: string, value: ParamValue) => {
     setPending((before) => ({ ...before, [name]: value }));
-    if (!(await displayAction.run(() => api.patch('/settings', { [name]: value })))) {
+    if (!(await saving(displayAction, () => api.patch('/settings', { [name]: value })))) {
       setPending(({ [name]: _failed, ...rest }) => rest);
     }
   };
 
   const saveName = async (event: Event) => {
     event.preventDefault();
-    await nameAction.run(() => api.patch('/settings', { full_name: fullName.trim() }));
+    await saving(nameAction, () => api.patch('/settings', { full_name: fullName.trim() }));
   };
 
   const savePassword = async (event: Event) => {
@@ -77,6 +85,9 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
 
   return (
     <Modal title="Personal settings" onClose={onClose} class="settings-dialog">
+      <p role="status" class="panel-saved">
+        {saved ? 'Saved' : ''}
+      </p>
       <form onSubmit={saveName} class="panel-form">
         <label>
           Full name
