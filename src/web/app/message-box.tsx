@@ -1,11 +1,14 @@
 /**
- * The `Message` textbox: Enter or Ctrl+Enter sends (per enter_sends), `:emoji` and `@mention`
- * completion in a keyboard-navigable listbox, and files dropped or pasted into it uploaded.
+ * The `Message` textbox: Enter or Ctrl+Enter sends (per enter_sends), `:emoji`, `@mention` and
+ * `#stream` completion in a keyboard-navigable listbox, and files dropped or pasted into it uploaded.
  */
 import { useRef, useState } from 'preact/hooks';
 import { emojiList, emojiText } from '../common/emoji';
 import type { ChatSnapshot } from '../common/types';
-import { complete, emojiChoices, mentionChoices, queryAt, type Choice, type CompletionQuery } from './completion';
+import { sortedSubscriptions } from '../state/snapshot';
+import { complete, emojiChoices, mentionChoices, queryAt, streamChoices, type Choice, type CompletionQuery } from './completion';
+
+const LISTBOX_NAMES: Record<CompletionQuery['kind'], string> = { emoji: 'Emoji', mention: 'People', stream: 'Streams' };
 
 interface MessageBoxProps {
   snapshot: ChatSnapshot | null;
@@ -35,7 +38,9 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
       ? []
       : query.kind === 'emoji'
         ? emojiChoices(query.text, emojiList())
-        : mentionChoices(query.text, snapshot.users.values());
+        : query.kind === 'stream'
+          ? streamChoices(query.text, sortedSubscriptions(snapshot))
+          : mentionChoices(query.text, snapshot.users.values());
   const open = choices.length > 0;
 
   const update = (next: string, position: number) => {
@@ -133,7 +138,7 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
         }}
       />
       {open && (
-        <ul class="completions" id="compose-completions" role="listbox" aria-label={query?.kind === 'emoji' ? 'Emoji' : 'People'}>
+        <ul class="completions" id="compose-completions" role="listbox" aria-label={LISTBOX_NAMES[query?.kind ?? 'mention']}>
           {choices.map((choice, index) => (
             <li
               key={choice.insert}
