@@ -9,7 +9,7 @@ import type { ChatSnapshot } from '../common/types';
 import { dmKey, sameNarrow, toHash, type Narrow } from '../state/narrow';
 import { isTopicMuted, sortedSubscriptions } from '../state/snapshot';
 import { topicUnreadCount, unreadByConversation, unreadByStream } from '../state/unread';
-import { go } from './routing';
+import { SearchBox } from './search-box';
 import type { ChatState } from './store';
 
 interface Topic {
@@ -79,26 +79,10 @@ export function LeftColumn({ state, snapshot }: { state: ChatState; snapshot: Ch
   const conversations = new Map(state.recentConversations);
   for (const key of conversationCounts.keys()) if (!conversations.has(key)) conversations.set(key, 0);
   const orderedConversations = [...conversations].sort((a, b) => b[1] - a[1]).map(([key]) => key);
-  const [search, setSearch] = useState(narrow.kind === 'search' ? narrow.words : '');
 
   return (
     <nav aria-label="Streams" class="left-column">
-      <form
-        class="search"
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (search.trim()) go({ kind: 'search', words: search.trim() });
-        }}
-      >
-        <input
-          type="search"
-          aria-label="Search"
-          placeholder="Search"
-          value={search}
-          onInput={(event) => setSearch(event.currentTarget.value)}
-        />
-      </form>
+      <SearchBox narrow={narrow} snapshot={snapshot} />
       <ul class="views">
         <li>
           <NarrowLink narrow={{ kind: 'all' }} current={narrow}>
