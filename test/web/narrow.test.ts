@@ -1,5 +1,5 @@
 import t from 'tap';
-import { matchesNarrow, narrowTitle, parseHash, toApiNarrow, toHash, type Narrow } from '../../src/web/state/narrow';
+import { matchesNarrow, narrowTitle, parseHash, toApiNarrow, toHash, withoutMe, type Narrow } from '../../src/web/state/narrow';
 import { buildSnapshot } from '../../src/web/state/snapshot';
 import { ANN, BO, ME, directMessage, register, streamMessage } from './fixtures';
 
@@ -18,7 +18,8 @@ t.test('every narrow survives the trip through the location hash', async (t) => 
 });
 
 t.test('hashes are written exactly as the panels contract documents them', async (t) => {
-  t.equal(toHash({ kind: 'topic', streamId: 4, topic: 'a b/c' }), '#narrow/stream/4/topic/a%20b%2Fc');
+  t.equal(toHash({ kind: 'topic', streamId: 4, topic: 'a b/c' }), '#narrow/stream/4/topic/a.20b.2Fc');
+  t.equal(toHash({ kind: 'topic', streamId: 4, topic: '✔ v1.2' }), '#narrow/stream/4/topic/.E2.9C.94.20v1.2E2');
   t.equal(toHash({ kind: 'dm', userIds: [3, 5] }), '#narrow/dm/3,5');
   t.equal(toHash({ kind: 'starred' }), '#narrow/is/starred');
 });
@@ -44,6 +45,22 @@ t.test('direct conversation hashes are read in ascending order, and malformed ha
   ]) {
     t.equal(parseHash(bad), null, bad);
   }
+});
+
+t.test("the addresses the server renders in messages open their views (api-notes §g's encoding)", async (t) => {
+  t.strictSame(parseHash('/#narrow/stream/12-first-day'), { kind: 'stream', streamId: 12 });
+  t.strictSame(parseHash('/#narrow/stream/12-first-day/topic/some.20topic'), { kind: 'topic', streamId: 12, topic: 'some topic' });
+  t.strictSame(parseHash('#narrow/channel/12-x/topic/.D0.BF.D1.80.2E'), { kind: 'topic', streamId: 12, topic: 'пр.' });
+  t.strictSame(parseHash('#narrow/stream/12/topic/a%20b'), { kind: 'topic', streamId: 12, topic: 'a b' }, 'percent escapes too');
+  t.strictSame(parseHash('/#narrow/dm/7-Ada'), { kind: 'dm', userIds: [7] });
+  t.strictSame(parseHash('/#narrow/dm/9,7-group'), { kind: 'dm', userIds: [7, 9] });
+  t.strictSame(parseHash('/#narrow/stream/12-x/topic/y/with/40'), { kind: 'topic', streamId: 12, topic: 'y' });
+  t.equal(parseHash('/#narrow/stream/x-12'), null);
+});
+
+t.test('an address that lists me in a conversation with others is read without me', async (t) => {
+  t.strictSame(withoutMe({ kind: 'dm', userIds: [ANN, ME] }, ME), { kind: 'dm', userIds: [ANN] });
+  t.strictSame(withoutMe({ kind: 'dm', userIds: [ME] }, ME), { kind: 'dm', userIds: [ME] }, 'the conversation with myself stays');
 });
 
 t.test('each narrow becomes the API narrow parameter', async (t) => {

@@ -6,9 +6,10 @@ import { useEffect } from 'preact/hooks';
 import { PeopleList } from './panels';
 import { narrowTitle } from '../state/narrow';
 import { Compose } from './compose';
+import { ImageViewer } from './image-viewer';
 import { LeftColumn } from './left-column';
 import { MessageView } from './message-view';
-import { currentNarrow } from './routing';
+import { currentNarrow, showInAddress } from './routing';
 import { ConnectionStatus, TypingStatus } from './status';
 import { useChat, type ChatStore } from './store';
 import { useColorScheme } from './theme';
@@ -24,6 +25,8 @@ export function App({ store }: { store: ChatStore }) {
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, [store]);
+
+  useEffect(() => showInAddress(narrow), [narrow]);
 
   const realmName = typeof snapshot?.realm['realm_name'] === 'string' ? snapshot.realm['realm_name'] : '';
   const title = snapshot ? narrowTitle(narrow, snapshot) : '';
@@ -47,6 +50,7 @@ export function App({ store }: { store: ChatStore }) {
         </main>
         <div class="right-column">{snapshot && <PeopleList snapshot={snapshot} />}</div>
       </div>
+      <ImageViewer />
     </div>
   );
 }

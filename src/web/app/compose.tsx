@@ -3,52 +3,18 @@
  * toggle), the Message textbox, Send, uploads, preview, typing notifications, drafts. Opening a
  * view fills in its conversation.
  */
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../common/api';
-import type { ChatSnapshot } from '../common/types';
 import { Drafts, type DraftConversation } from '../state/drafts';
-import type { Narrow } from '../state/narrow';
 import { TypingSender, typingParams, type TypingDestination } from '../state/typing';
 import { echoHtml } from './completion';
-import { resolveRecipients, type ComposeMode } from './recipient-rules';
+import { fieldsFor, fieldsOfMessage, NO_FIELDS, type Fields } from './compose-fields';
+import { resolveRecipients } from './recipient-rules';
 import { RecipientFields } from './recipients';
 import { MessageBox } from './message-box';
 import { enhanceContent, handleContentClick } from './message-content';
-import type { ChatState, ChatStore } from './store';
+import { UnsentMessage, type ChatState, type ChatStore } from './store';
 import { uploadInto, type ComposeBox } from './upload';
-
-interface Fields {
-  mode: ComposeMode;
-  stream: string;
-  topic: string;
-  to: string;
-}
-
-function fieldsFor(narrow: Narrow, snapshot: ChatSnapshot, current: Fields): Fields {
-  const streamName = (id: number) => snapshot.streams.get(id)?.name ?? '';
-  switch (narrow.kind) {
-    case 'stream':
-      return {
-        ...current,
-        mode: 'stream',
-        stream: streamName(narrow.streamId),
-        topic: current.stream === streamName(narrow.streamId) ? current.topic : '',
-      };
-    case 'topic':
-      return { ...current, mode: 'stream', stream: streamName(narrow.streamId), topic: narrow.topic };
-    case 'dm':
-      return {
-        ...current,
-        mode: 'direct',
-        to: narrow.userIds
-          .map((id) => snapshot.users.get(id)?.email ?? '')
-          .filter(Boolean)
-          .join(', '),
-      };
-    default:
-      return current;
-  }
-}
 
 function conversationOf(fields: Fields): DraftConversation {
   return fields.mode === 'stream' ? { type: 'stream', stream: fields.stream, topic: fields.topic } : { type: 'direct', to: fields.to };
@@ -56,7 +22,7 @@ function conversationOf(fields: Fields): DraftConversation {
 
 export function Compose({ store, state }: { store: ChatStore; state: ChatState }) {
   const { snapshot, narrow } = state;
-  const [fields, setFields] = useState<Fields>({ mode: 'stream', stream: '', topic: '', to: '' });
+  const [fields, setFields] = useState<Fields>(NO_FIELDS);
   const [content, setContent] = useState('');
   const [error, setError] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
@@ -90,6 +56,27 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     // Only a new view (or signing in) fills the fields: later events must not reset what the person typed.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- a new snapshot alone must not refill them
   }, [narrow, drafts]);
+
+  // A click on a message (not on its links or buttons) makes its conversation the one written to.
+  const clicked = useRef({ list: state.list, snapshot, drafts });
+  clicked.current = { list: state.list, snapshot, drafts };
+  useEffect(() => {
+    const follow = (event: MouseEvent) => {
+      const target = event.target instanceof Element ? event.target : null;
+      const article = target?.closest<HTMLElement>('.feed article[data-message-id]');
+      if (!article || target?.closest('a, button, input, select, textarea, [role="menu"], .message-extras')) return;
+      const { list, snapshot: shown, drafts: saved } = clicked.current;
+      const message = list.messages.find((candidate) => String(candidate.id) === article.dataset['messageId']);
+      if (!message || !shown) return;
+      const next = fieldsOfMessage(message, shown);
+      setFields(next);
+      if (saved) setContent(saved.load(conversationOf(next)));
+      setPreview(null);
+      setError('');
+    };
+    document.addEventListener('click', follow);
+    return () => document.removeEventListener('click', follow);
+  }, []);
 
   useLayoutEffect(() => {
     if (previewBox.current && myId !== undefined) enhanceContent(previewBox.current, myId);
@@ -135,6 +122,11 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     // Ready for the next message, also after the Send button took the focus.
     textarea.current?.focus();
     store.send(resolved, text, echoHtml(text)).catch((failure: unknown) => {
+      if (failure instanceof UnsentMessage) {
+        // It shows in the view with Retry and Discard; back in the box it could be sent twice.
+        setError(`Not sent: ${failure.message}`);
+        return;
+      }
       setError(failure instanceof ApiError ? failure.message : 'The message was not sent');
       // Nothing typed since: the text goes back into the box.
       setContent((current) => (current === '' ? text : current));

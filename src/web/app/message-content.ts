@@ -4,6 +4,7 @@
  * the session cookie lets the browser show here), and a highlight on mentions of me.
  */
 import { emojiText } from '../common/emoji';
+import { imageOfPreview, openImage } from './image-viewer';
 
 const EMOJI_CLASS = /^emoji-([0-9a-f]+(?:-[0-9a-f]+)*)$/;
 
@@ -14,7 +15,8 @@ export function enhanceContent(root: HTMLElement, myId: number): void {
   }
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
     const href = link.getAttribute('href') ?? '';
-    if (href.startsWith('/user_uploads/') || href.startsWith('#')) continue;
+    // Links into the app (`#**stream**` renders `/#narrow/stream/12-name`) open their view in place.
+    if (href.startsWith('/user_uploads/') || href.startsWith('#') || href.startsWith('/#')) continue;
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
   }
@@ -28,9 +30,19 @@ export function enhanceContent(root: HTMLElement, myId: number): void {
   }
 }
 
-/** Clicks inside message content: a spoiler header toggles its content. */
+/** Clicks inside message content: an inline image opens in the viewer, a spoiler header toggles its content. */
 export function handleContentClick(event: MouseEvent | KeyboardEvent): void {
   const target = event.target instanceof Element ? event.target : null;
+  const preview = target?.closest<HTMLAnchorElement>('.message_inline_image a[href]');
+  // A modified click still opens the file in a tab of its own.
+  if (preview && event instanceof MouseEvent && event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+    const image = imageOfPreview(preview);
+    if (image) {
+      event.preventDefault();
+      openImage(image);
+      return;
+    }
+  }
   const header = target?.closest('.spoiler-header');
   if (!header) return;
   if (event instanceof KeyboardEvent && event.key !== 'Enter' && event.key !== ' ') return;

@@ -24,14 +24,16 @@ interface MessageItemProps {
   snapshot: ChatSnapshot;
   showSender: boolean;
   unread: boolean;
+  /** A message that failed to send is sent again or dropped. */
+  onUnsent?: (localId: string, choice: 'retry' | 'discard') => void;
 }
 
-function MessageItemBody({ message, snapshot, showSender, unread }: MessageItemProps) {
+function MessageItemBody({ message, snapshot, showSender, unread, onUnsent }: MessageItemProps) {
   const content = useRef<HTMLDivElement>(null);
   const myId = snapshot.me.user_id;
   useLayoutEffect(() => {
     if (content.current) enhanceContent(content.current, myId);
-  }, [message.content, myId]);
+  }, [message.content, message.match_content, myId]);
   const sender = snapshot.users.get(message.sender_id);
   const name = sender?.full_name ?? message.sender_full_name;
   // Only avatars served here: the page's CSP admits no other origin's images.
@@ -71,13 +73,27 @@ function MessageItemBody({ message, snapshot, showSender, unread }: MessageItemP
       <div
         ref={content}
         class={message.is_me_message ? 'message-content me-message' : 'message-content'}
-        dangerouslySetInnerHTML={{ __html: message.content }}
+        dangerouslySetInnerHTML={{ __html: message.match_content ?? message.content }}
         onClick={handleContentClick}
         onKeyDown={handleContentClick}
       />
       {message.last_edit_timestamp !== undefined && <span class="edited">(edited)</span>}
       {message.sendState === 'sending' && <span class="send-state">Sending…</span>}
-      {message.sendState === 'failed' && <span class="send-state failed">Not sent</span>}
+      {message.sendState === 'failed' && (
+        <span class="send-state failed">
+          <span>Not sent</span>
+          {message.localId !== undefined && onUnsent && (
+            <>
+              <button type="button" onClick={() => onUnsent(message.localId ?? '', 'retry')}>
+                Retry
+              </button>
+              <button type="button" onClick={() => onUnsent(message.localId ?? '', 'discard')}>
+                Discard
+              </button>
+            </>
+          )}
+        </span>
+      )}
       {message.localId === undefined && (
         <div class="message-extras">
           <ReactionBar snapshot={snapshot} message={message} />

@@ -37,7 +37,15 @@ function RecipientHeader({ message, snapshot }: { message: ListedMessage; snapsh
       <div class="recipient-header">
         <a href={toHash({ kind: 'stream', streamId: message.stream_id })}># {name}</a>
         <span aria-hidden="true"> › </span>
-        <a href={toHash({ kind: 'topic', streamId: message.stream_id, topic: message.subject })}>{message.subject}</a>
+        {message.match_subject === undefined ? (
+          <a href={toHash({ kind: 'topic', streamId: message.stream_id, topic: message.subject })}>{message.subject}</a>
+        ) : (
+          // The server escapes the topic and marks the search's matches in it.
+          <a
+            href={toHash({ kind: 'topic', streamId: message.stream_id, topic: message.subject })}
+            dangerouslySetInnerHTML={{ __html: message.match_subject }}
+          />
+        )}
       </div>
     );
   }
@@ -117,6 +125,11 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
     };
   }, [markVisibleRead]);
 
+  const onUnsent = useCallback(
+    (localId: string, choice: 'retry' | 'discard') => (choice === 'retry' ? void store.retry(localId) : store.discard(localId)),
+    [store],
+  );
+
   const onScroll = () => {
     const element = feed.current;
     if (!element) return;
@@ -160,6 +173,7 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
           snapshot={snapshot}
           showSender={showSender}
           unread={isUnread(unread, message.id)}
+          onUnsent={onUnsent}
         />,
       );
     previous = message;

@@ -18,13 +18,16 @@ import {
   newestId,
   oldestId,
   replaceWithPage,
+  retryLocalEcho,
+  dropLocalEcho,
   takesNewMessages,
   type ListedMessage,
   type MessageList,
   type Page,
 } from '../state/message-list';
-import { matchesNarrow, sameNarrow, sameTopic, toApiNarrow, type Narrow } from '../state/narrow';
+import { matchesNarrow, sameNarrow, sameTopic, toApiNarrow, withoutMe, type Narrow } from '../state/narrow';
 import { applySnapshotEvent, buildSnapshot } from '../state/snapshot';
+import { followedTopic } from '../state/topic-moves';
 import { applyTypingEvent, nextExpiry, type TypingState } from '../state/typing';
 import { applyUnreadEvent, isUnread, markedRead, NO_UNREADS, unreadFromRegister, type UnreadState } from '../state/unread';
 
@@ -71,6 +74,15 @@ function browserDeps(): StoreDeps {
   };
 }
 
+type SendRequest = { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] };
+
+/** A send that failed while its message shows in the view, where Retry and Discard are offered. */
+export class UnsentMessage extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : 'The message was not sent');
+  }
+}
+
 function isSignedOut(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 401;
 }
@@ -84,6 +96,8 @@ export class ChatStore {
   private typingTimer: unknown = null;
   private fetching: 'older' | 'newer' | null = null;
   private localCounter = 0;
+  /** What each shown local echo asks the server for, until it is sent or discarded. */
+  private readonly unsent = new Map<string, { params: Record<string, string | number | number[]> }>();
 
   constructor(
     narrow: Narrow,
@@ -140,19 +154,27 @@ export class ChatStore {
       const ids = conversation.user_ids.length > 0 ? [...conversation.user_ids].sort((a, b) => a - b) : [snapshot.me.user_id];
       recentConversations.set(ids.join(','), conversation.max_message_id);
     }
+    const narrow = withoutMe(this.state.narrow, snapshot.me.user_id);
+    if (!sameNarrow(narrow, this.state.narrow)) this.set({ narrow, list: emptyList(narrow) });
     this.set({ snapshot, unread: unreadFromRegister(register.unread_msgs, snapshot.me.user_id), recentConversations });
     // The first time the view opens; after a lost queue the shown messages stay until the re-fetch replaces them.
     void this.fetchAround(kind === 'first' ? 'open' : 'replace');
   }
 
   private applyEvents(events: readonly ServerEvent[]): void {
-    let { snapshot, unread, list, typing, recentConversations, messageCount } = this.state;
+    let { snapshot, unread, list, typing, recentConversations, messageCount, narrow } = this.state;
     if (!snapshot) return;
     const now = this.deps.now();
     for (const event of events) {
       const myId = snapshot.me.user_id;
       snapshot = applySnapshotEvent(snapshot, event);
       unread = applyUnreadEvent(unread, event, myId);
+      const followed = event.type === 'update_message' ? followedTopic(narrow, event as UpdateMessageEvent) : null;
+      if (followed) {
+        // The shown messages move with their topic, so the list keeps them under its new name.
+        narrow = followed;
+        list = { ...list, narrow };
+      }
       list = applyListEvent(list, event, myId);
       if (event.type === 'typing') typing = applyTypingEvent(typing, event as TypingEvent, now, myId);
       if (event.type === 'message') {
@@ -169,7 +191,7 @@ export class ChatStore {
         typing = typing.filter((typist) => typist.userId !== message.sender_id);
       }
     }
-    this.set({ snapshot, unread, list, typing, recentConversations, messageCount });
+    this.set({ snapshot, unread, list, typing, recentConversations, messageCount, narrow });
     this.scheduleTypingExpiry();
     if (events.some((event) => this.movedHere(event))) void this.refreshNewest();
   }
@@ -208,7 +230,8 @@ export class ChatStore {
     if (page && sameNarrow(narrow, this.state.narrow)) this.set({ list: mergePage(this.state.list, page, 'newer') });
   }
 
-  open(narrow: Narrow): void {
+  open(wanted: Narrow): void {
+    const narrow = this.state.snapshot ? withoutMe(wanted, this.state.snapshot.me.user_id) : wanted;
     if (sameNarrow(narrow, this.state.narrow) && this.state.snapshot) return;
     this.set({ narrow, list: emptyList(narrow) });
     if (this.state.snapshot) void this.fetchAround('open');
@@ -288,11 +311,7 @@ export class ChatStore {
   }
 
   /** Sends with local echo: shown at once when it belongs in the open view, confirmed by its event. */
-  async send(
-    request: { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] },
-    content: string,
-    echoHtml: string,
-  ): Promise<void> {
+  async send(request: SendRequest, content: string, echoHtml: string): Promise<void> {
     const snapshot = this.state.snapshot;
     if (!snapshot) return;
     const localId = `${this.deps.now()}.${++this.localCounter}`;
@@ -327,14 +346,39 @@ export class ChatStore {
       request.type === 'stream'
         ? { type: 'stream', to: request.to, topic: request.topic, content }
         : { type: 'direct', to: request.to, content };
+    this.unsent.set(localId, { params });
+    await this.deliver(localId, shown);
+  }
+
+  /** Sends a message that failed again; it moves to the end, as the newest message. */
+  async retry(localId: string): Promise<void> {
+    if (!this.unsent.has(localId)) return;
+    this.set({ list: retryLocalEcho(this.state.list, localId, Math.floor(this.deps.now() / 1000)) });
+    await this.deliver(localId, true).catch(() => undefined);
+  }
+
+  discard(localId: string): void {
+    this.unsent.delete(localId);
+    this.set({ list: dropLocalEcho(this.state.list, localId) });
+  }
+
+  private async deliver(localId: string, shown: boolean): Promise<void> {
+    const pending = this.unsent.get(localId);
+    if (!pending) return;
     try {
-      const sent = await this.deps.api.post<{ id: number }>('/messages', { ...params, queue_id: this.loop.queue, local_id: localId });
+      const sent = await this.deps.api.post<{ id: number }>('/messages', {
+        ...pending.params,
+        queue_id: this.loop.queue,
+        local_id: localId,
+      });
+      this.unsent.delete(localId);
       // The server records /json sends as client `website`, so my own copy is already read.
       this.set({ list: confirmLocalEcho(this.state.list, localId, sent.id) });
     } catch (error) {
       if (isSignedOut(error)) this.deps.signIn();
       this.set({ list: failLocalEcho(this.state.list, localId) });
-      throw error;
+      if (!shown) this.unsent.delete(localId);
+      throw shown ? new UnsentMessage(error) : error;
     }
   }
 }

@@ -33,6 +33,9 @@ export interface Message {
   reactions: Reaction[];
   last_edit_timestamp?: number;
   is_me_message: boolean;
+  /** In a search's results: the content and topic with the matched words in `<span class="highlight">`. */
+  match_content?: string;
+  match_subject?: string;
 }
 
 export interface User {

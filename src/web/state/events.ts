@@ -28,6 +28,9 @@ export interface UpdateMessageEvent extends ServerEvent {
   stream_id?: number;
   new_stream_id?: number;
   subject?: string;
+  /** Set on moves: the topic the messages had, and which of the topic's messages moved. */
+  orig_subject?: string;
+  propagate_mode?: 'change_one' | 'change_later' | 'change_all';
   rendered_content?: string;
   content?: string;
   is_me_message?: boolean;

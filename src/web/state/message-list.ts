@@ -11,11 +11,13 @@ export interface ListedMessage extends Message {
   /** Set on a local echo until the server's copy replaces it. */
   localId?: string;
   sendState?: 'sending' | 'failed';
+  /** A local echo's place: after the newest server message shown when it was written (or retried). */
+  afterId?: number;
 }
 
 export interface MessageList {
   readonly narrow: Narrow;
-  /** Server messages by ascending ID, then local echoes in the order they were sent. */
+  /** Server messages by ascending ID, local echoes among them by time, in the order they were sent. */
   readonly messages: readonly ListedMessage[];
   readonly foundOldest: boolean;
   readonly foundNewest: boolean;
@@ -27,8 +29,18 @@ export function emptyList(narrow: Narrow): MessageList {
   return { narrow, messages: [], foundOldest: false, foundNewest: false, loading: true };
 }
 
+/** Where an echo sorts: one being sent is the newest; one that failed stays where it was written. */
+function echoPlace(echo: ListedMessage): number {
+  return echo.sendState === 'failed' ? (echo.afterId ?? Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
+}
+
+/** Server messages by ID, local echoes placed by `echoPlace`, in the order they were sent. */
 function byId(a: ListedMessage, b: ListedMessage): number {
-  if (a.localId !== undefined || b.localId !== undefined) return Number(a.localId !== undefined) - Number(b.localId !== undefined);
+  const aLocal = a.localId !== undefined;
+  const bLocal = b.localId !== undefined;
+  if (aLocal && bLocal) return 0;
+  if (aLocal) return b.id > echoPlace(a) ? -1 : 1;
+  if (bLocal) return a.id > echoPlace(b) ? 1 : -1;
   return a.id - b.id;
 }
 
@@ -67,8 +79,13 @@ export function newestId(list: MessageList): number | undefined {
   return list.messages.filter((message) => message.localId === undefined).at(-1)?.id;
 }
 
+/** After the newest message shown; while the first page is still coming, after all it brings. */
+function placeOfNewEcho(list: MessageList): number {
+  return list.loading ? Number.MAX_SAFE_INTEGER : (newestId(list) ?? 0);
+}
+
 export function addLocalEcho(list: MessageList, echo: ListedMessage & { localId: string }): MessageList {
-  return { ...list, messages: [...list.messages, { ...echo, sendState: 'sending' }] };
+  return { ...list, messages: [...list.messages, { ...echo, sendState: 'sending', afterId: placeOfNewEcho(list) }] };
 }
 
 /** The server took the message: the echo learns its ID, so a page that brings it replaces it. */
@@ -77,7 +94,17 @@ export function confirmLocalEcho(list: MessageList, localId: string, id: number)
 }
 
 export function failLocalEcho(list: MessageList, localId: string): MessageList {
-  return mapMessages(list, (message) => (message.localId === localId ? { ...message, sendState: 'failed' } : message));
+  const failed = mapMessages(list, (message) => (message.localId === localId ? { ...message, sendState: 'failed' as const } : message));
+  return failed === list ? list : { ...failed, messages: [...failed.messages].sort(byId) };
+}
+
+/** Sent again: `sending` once more, and placed as the newest message. */
+export function retryLocalEcho(list: MessageList, localId: string, timestamp: number): MessageList {
+  const afterId = placeOfNewEcho(list);
+  const retried = mapMessages(list, (message) =>
+    message.localId === localId ? { ...message, sendState: 'sending' as const, timestamp, afterId } : message,
+  );
+  return { ...retried, messages: [...retried.messages].sort(byId) };
 }
 
 export function dropLocalEcho(list: MessageList, localId: string): MessageList {
@@ -124,9 +151,14 @@ function applyUpdate(list: MessageList, event: UpdateMessageEvent, myId: number)
     const next: ListedMessage = { ...message };
     if (message.id === event.message_id && event.rendered_content !== undefined) {
       next.content = event.rendered_content;
+      // The search's highlights were of the old text.
+      delete next.match_content;
       if (event.is_me_message !== undefined) next.is_me_message = event.is_me_message;
     }
-    if (event.subject !== undefined) next.subject = event.subject;
+    if (event.subject !== undefined) {
+      next.subject = event.subject;
+      delete next.match_subject;
+    }
     if (event.new_stream_id !== undefined) next.stream_id = event.new_stream_id;
     if (!event.rendering_only) next.last_edit_timestamp = event.edit_timestamp;
     return next;

@@ -5,8 +5,10 @@
  */
 import { HASH_PREFIX } from '../app/panels/contracts';
 import type { ChatSnapshot, DisplayRecipient, Message } from '../common/types';
+import { searchTerms, type NarrowTerm } from './search-query';
 
 export { HASH_PREFIX };
+export type { NarrowTerm };
 
 export type Narrow =
   | { kind: 'all' }
@@ -18,10 +20,6 @@ export type Narrow =
   | { kind: 'starred' }
   | { kind: 'mentioned' };
 
-export interface NarrowTerm {
-  operator: string;
-  operand: string | number | readonly number[];
-}
 
 /** The API's `narrow` parameter of GET /messages. */
 export function toApiNarrow(narrow: Narrow): NarrowTerm[] {
@@ -38,7 +36,7 @@ export function toApiNarrow(narrow: Narrow): NarrowTerm[] {
     case 'dm':
       return [{ operator: 'dm', operand: narrow.userIds }];
     case 'search':
-      return [{ operator: 'search', operand: narrow.words }];
+      return searchTerms(narrow.words);
     case 'starred':
       return [{ operator: 'is', operand: 'starred' }];
     case 'mentioned':
@@ -53,11 +51,11 @@ export function toHash(narrow: Narrow): string {
     case 'stream':
       return `${HASH_PREFIX}stream/${narrow.streamId}`;
     case 'topic':
-      return `${HASH_PREFIX}stream/${narrow.streamId}/topic/${encodeURIComponent(narrow.topic)}`;
+      return `${HASH_PREFIX}stream/${narrow.streamId}/topic/${hashEncode(narrow.topic)}`;
     case 'dm':
       return `${HASH_PREFIX}dm/${narrow.userIds.join(',')}`;
     case 'search':
-      return `${HASH_PREFIX}search/${encodeURIComponent(narrow.words)}`;
+      return `${HASH_PREFIX}search/${hashEncode(narrow.words)}`;
     case 'starred':
       return `${HASH_PREFIX}is/starred`;
     case 'mentioned':
@@ -65,37 +63,65 @@ export function toHash(narrow: Narrow): string {
   }
 }
 
+const HASH_SAFE_BYTE = /^[A-Za-z0-9_~-]$/;
+
+/**
+ * The narrow-URL operand encoding the server renders links with (api-notes §g): every byte
+ * outside `[A-Za-z0-9_~-]` percent-encoded, then `%` written `.` ("a b" -> "a.20b").
+ */
+export function hashEncode(text: string): string {
+  let out = '';
+  for (const byte of new TextEncoder().encode(text)) {
+    const char = String.fromCharCode(byte);
+    out += HASH_SAFE_BYTE.test(char) ? char : `.${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
 const POSITIVE_ID = /^[1-9][0-9]*$/;
 
+/** `hashEncode` undone; `%XX` escapes (as a browser may write them) are read too. */
 function decode(text: string): string | null {
   try {
-    return decodeURIComponent(text);
+    return decodeURIComponent(text.replace(/\.([0-9A-Fa-f]{2})/g, '%$1'));
   } catch {
     return null;
   }
 }
 
-/** A hash to its narrow; null for anything that is not a view address (the app opens `all`). */
+/** `12` or the server's `12-stream-name` slug: the ID before the first `-`. */
+function idOf(operand: string | undefined): number | null {
+  const id = operand?.split('-', 1)[0] ?? '';
+  return POSITIVE_ID.test(id) ? Number(id) : null;
+}
+
+/**
+ * A hash to its narrow; null for anything that is not a view address (the app opens `all`).
+ * Reads the page's own addresses and the ones the server renders in messages
+ * (`/#narrow/stream/12-name/topic/a.20b`, `/#narrow/dm/5,7-group`; api-notes §g).
+ */
 export function parseHash(hash: string): Narrow | null {
-  if (!hash.startsWith(HASH_PREFIX)) return null;
-  // A message link (`…/near/<id>`) opens its conversation.
-  const parts = hash
+  const address = hash.startsWith('/') ? hash.slice(1) : hash;
+  if (!address.startsWith(HASH_PREFIX)) return null;
+  // A message link (`…/near/<id>` or `…/with/<id>`) opens its conversation.
+  const parts = address
     .slice(HASH_PREFIX.length)
-    .replace(/\/near\/\d+$/, '')
+    .replace(/\/(near|with)\/\d+$/, '')
     .split('/');
   const [kind, first, second, third] = parts;
   if (kind === 'all' && parts.length === 1) return { kind: 'all' };
-  if (kind === 'stream' && first !== undefined && POSITIVE_ID.test(first)) {
-    const streamId = Number(first);
+  if (kind === 'stream' || kind === 'channel') {
+    const streamId = idOf(first);
+    if (streamId === null) return null;
     if (parts.length === 2) return { kind: 'stream', streamId };
-    if (parts.length === 4 && second === 'topic' && third !== undefined) {
+    if (parts.length === 4 && (second === 'topic' || second === 'subject') && third !== undefined) {
       const topic = decode(third);
       return topic === null || topic === '' ? null : { kind: 'topic', streamId, topic };
     }
     return null;
   }
-  if (kind === 'dm' && parts.length === 2 && first !== undefined) {
-    const ids = first.split(',');
+  if ((kind === 'dm' || kind === 'pm-with') && parts.length === 2 && first !== undefined) {
+    const ids = (first.split('-', 1)[0] ?? '').split(',');
     if (!ids.every((id) => POSITIVE_ID.test(id))) return null;
     return { kind: 'dm', userIds: [...new Set(ids.map(Number))].sort((a, b) => a - b) };
   }
@@ -144,6 +170,12 @@ export function matchesNarrow(narrow: Narrow, message: Message, myId: number): b
     case 'mentioned':
       return message.flags.includes('mentioned') || message.flags.includes('wildcard_mentioned');
   }
+}
+
+/** A direct conversation names the other people; an address that lists me too is read without me. */
+export function withoutMe(narrow: Narrow, myId: number): Narrow {
+  if (narrow.kind !== 'dm' || !narrow.userIds.includes(myId) || narrow.userIds.length === 1) return narrow;
+  return { kind: 'dm', userIds: narrow.userIds.filter((id) => id !== myId) };
 }
 
 export function sameNarrow(a: Narrow, b: Narrow): boolean {

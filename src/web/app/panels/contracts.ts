@@ -10,10 +10,12 @@ import type { ChatSnapshot, Message } from '../../common/types';
  * Views are addressed by the location hash, so links, the back button and reloads work, and a
  * panel opens a view with a plain `<a href>`:
  *   #narrow/all                      all messages
- *   #narrow/stream/<id>              a stream;  #narrow/stream/<id>/topic/<encodeURIComponent(topic)>
+ *   #narrow/stream/<id>              a stream;  #narrow/stream/<id>/topic/<hashEncode(topic)>
  *   #narrow/dm/<id>,<id>             a direct conversation (the other people's IDs, ascending)
- *   #narrow/is/starred  #narrow/is/mentioned  #narrow/search/<encodeURIComponent(words)>
+ *   #narrow/is/starred  #narrow/is/mentioned  #narrow/search/<hashEncode(words)>
  *   any of them + /near/<message id>: a link to one message, which opens its conversation
+ * `hashEncode` is the server's encoding of narrow URLs ("a b" -> "a.20b", api-notes §g); the
+ * page also reads the addresses the server renders in messages (`/#narrow/stream/12-name/…`).
  */
 export const HASH_PREFIX = '#narrow/';
 
