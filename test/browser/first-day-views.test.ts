@@ -61,10 +61,10 @@ if (skip !== null) {
 
       await message.getByRole('link', { name: `#${STREAM}`, exact: true }).click();
       await titleIs(boPage, `#${STREAM}`);
-      t.equal(hashOf(boPage), `#narrow/stream/${streamIdHere}`, 'the address names the stream');
+      t.equal(hashOf(boPage), `#narrow/stream/${streamIdHere}-first-day`, "the address is the link's");
       await message.getByRole('link', { name: `#${STREAM} > the plan`, exact: true }).click();
       await titleIs(boPage, `#${STREAM} > the plan`);
-      t.equal(hashOf(boPage), `#narrow/stream/${streamIdHere}/topic/the.20plan`, 'the address names the topic');
+      t.equal(hashOf(boPage), `#narrow/stream/${streamIdHere}-first-day/topic/the.20plan`, "the address is the topic link's");
       await messageItem(boPage, 'a chat with Ada').getByRole('link', { name: 'a chat with Ada', exact: true }).click();
       await titleIs(boPage, ada.fullName);
       t.equal(boPage.context().pages().length, pagesBefore, 'no tab was opened');
