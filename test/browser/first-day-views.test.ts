@@ -77,9 +77,13 @@ if (skip !== null) {
       await titleIs(boPage, `#${STREAM} > the plan`);
       t.pass('back and forward go through the views');
 
-      await boPage.goto(`${server.baseUrl}/#narrow/stream/${streamIdHere}-first-day/topic/the.20plan`);
-      await titleIs(boPage, `#${STREAM} > the plan`);
+      // A page of its own: the same page would only change its hash, not load.
+      const fresh = await boPage.context().newPage();
+      problems.watch(fresh, 'Bo, second page');
+      await fresh.goto(`${server.baseUrl}/#narrow/stream/${streamIdHere}-first-day/topic/the.20plan`);
+      await titleIs(fresh, `#${STREAM} > the plan`);
       t.pass('a server-rendered address opens its view when loaded');
+      await fresh.close();
     });
 
     t.test('a topic resolved, renamed or moved by someone else takes its open view along', async (t) => {
