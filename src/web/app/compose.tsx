@@ -122,11 +122,8 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     // Ready for the next message, also after the Send button took the focus.
     textarea.current?.focus();
     store.send(resolved, text, echoHtml(text)).catch((failure: unknown) => {
-      if (failure instanceof UnsentMessage) {
-        // It shows in the view with Retry and Discard; back in the box it could be sent twice.
-        setError(`Not sent: ${failure.message}`);
-        return;
-      }
+      // It shows in the view as Not sent, with Retry and Discard; back in the box it could be sent twice.
+      if (failure instanceof UnsentMessage) return;
       setError(failure instanceof ApiError ? failure.message : 'The message was not sent');
       // Nothing typed since: the text goes back into the box.
       setContent((current) => (current === '' ? text : current));
