@@ -20,7 +20,6 @@ export type Narrow =
   | { kind: 'starred' }
   | { kind: 'mentioned' };
 
-
 /** The API's `narrow` parameter of GET /messages. */
 export function toApiNarrow(narrow: Narrow): NarrowTerm[] {
   switch (narrow.kind) {
