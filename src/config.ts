@@ -10,6 +10,7 @@ import {
   type RetentionSettings,
   type SessionSettings,
 } from './wire/protocol';
+import { NODE_NAME_PATTERN, REALM_NAME_PATTERN } from './wire/realm-names';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
 const SPEC_DURATIONS_MS = {
@@ -116,6 +117,15 @@ const envSchema = z.object({
   SHARD_QUEUE_LIMIT: positiveInt.default(1000),
   // Peers whose X-Forwarded-For / X-Forwarded-Proto are believed; anyone else's are ignored.
   TRUSTED_PROXIES: proxyList.default(LOOPBACK_PROXIES),
+  // Scaling out (README "Scaling out"): the realms this process serves, as a list or as this
+  // process's node in a placement file; neither: every realm in DATA_DIR.
+  REALMS: z
+    .string()
+    .transform((text) => text.split(',').map((name) => name.trim().toLowerCase()))
+    .refine((names) => names.every((name) => REALM_NAME_PATTERN.test(name)), 'must be comma-separated realm names (subdomains)')
+    .optional(),
+  PLACEMENT_FILE: z.string().min(1).optional(),
+  NODE_NAME: z.string().regex(NODE_NAME_PATTERN, 'must be letters, digits, "_", "." or "-" (at most 63)').optional(),
 });
 
 // api-notes §Limits: failed logins per username within the window.
@@ -149,7 +159,16 @@ export interface Config {
   shardQueueLimit: number;
   /** Addresses and CIDR ranges; empty: no proxy is trusted. */
   trustedProxies: string[];
+  /** Which realms this process serves (src/realm/placement.ts). */
+  placement: PlacementSource;
 }
+
+/**
+ * Where this process learns which realms it serves: all of them (one process), a fixed list
+ * (`REALMS`), or its node's entries in a placement file (`PLACEMENT_FILE` + `NODE_NAME`),
+ * read again on SIGHUP.
+ */
+export type PlacementSource = { kind: 'all' } | { kind: 'list'; realms: string[] } | { kind: 'file'; file: string; node: string };
 
 /** The front end's request budgets (src/http/rate-limit.ts). */
 export interface RateLimitSettings {
@@ -180,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   return {
+    placement: placementSource(e.REALMS, e.PLACEMENT_FILE, e.NODE_NAME),
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
@@ -227,6 +247,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shardQueueLimit: e.SHARD_QUEUE_LIMIT,
     trustedProxies: e.TRUSTED_PROXIES,
   };
+}
+
+function placementSource(realms: string[] | undefined, file: string | undefined, node: string | undefined): PlacementSource {
+  if (realms !== undefined && file !== undefined)
+    throw new ConfigError('invalid configuration:\nREALMS and PLACEMENT_FILE: set one of them, not both');
+  if (file !== undefined) {
+    if (node === undefined)
+      throw new ConfigError('invalid configuration:\nNODE_NAME: required with PLACEMENT_FILE (this process\'s name in its "nodes")');
+    return { kind: 'file', file: path.resolve(file), node };
+  }
+  if (node !== undefined) throw new ConfigError('invalid configuration:\nNODE_NAME: only meaningful with PLACEMENT_FILE');
+  return realms === undefined ? { kind: 'all' } : { kind: 'list', realms };
 }
 
 export { SPEC_DURATIONS_MS };

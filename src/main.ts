@@ -1,16 +1,24 @@
+import fs from 'node:fs';
 import { AdminServer, adminSocketPath } from './admin/server';
 import { ConfigError, loadConfig, type Config } from './config';
 import { FrontEnd } from './http/server';
 import { createLogger } from './log';
 import { ShardPool } from './realm/router';
 import { ensureDefaultRealm } from './realm/bootstrap';
+import { PlacementError, ServedRealms, servingStatusFile, writeServingStatus } from './realm/placement';
+import { DEFAULT_REALM } from './wire/realm-names';
+
+// How long a placement change waits for the shards to close the realms they let go.
+const SERVE_CONFIRM_TIMEOUT_MS = 30_000;
 
 async function main(): Promise<void> {
   let config: Config;
+  let served: ServedRealms;
   try {
     config = loadConfig();
+    served = new ServedRealms(config.placement);
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof PlacementError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
@@ -18,8 +26,12 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
 
-  const bootstrap = await ensureDefaultRealm(config);
-  log.info({ ownerCredentials: bootstrap.ownerIniPath, created: bootstrap.created }, `owner credentials: ${bootstrap.ownerIniPath}`);
+  // A process that does not serve the default realm neither creates it nor writes owner.ini.
+  if (served.serves(DEFAULT_REALM)) {
+    const bootstrap = await ensureDefaultRealm(config);
+    log.info({ ownerCredentials: bootstrap.ownerIniPath, created: bootstrap.created }, `owner credentials: ${bootstrap.ownerIniPath}`);
+  }
+  log.info({ realms: served.list ?? 'all' }, 'serving realms');
   log.info({ config }, 'effective configuration');
 
   const shards = new ShardPool(
@@ -38,6 +50,7 @@ async function main(): Promise<void> {
       presenceFlushIntervalMs: config.presenceFlushIntervalMs,
       fullMembersIntervalMs: config.fullMembersIntervalMs,
       sessions: config.sessions,
+      servedRealms: served.list,
     },
     config.shards,
     config.shardRequestTimeoutMs,
@@ -55,9 +68,31 @@ async function main(): Promise<void> {
       return false;
     },
   );
-  const frontEnd = new FrontEnd(config, shards, log);
+  const frontEnd = new FrontEnd(config, shards, log, served);
   const port = await frontEnd.listen();
   log.info({ host: config.host, port, shards: config.shards }, `listening on http://${config.host}:${port}`);
+  const reportServing = (): void =>
+    writeServingStatus(config.dataDir, { pid: process.pid, realms: served.list, placementDigest: served.digest });
+  reportServing();
+
+  // SIGHUP: read the placement file again; the front end refuses realms no longer placed here
+  // at once, and serving.json reports the change once the shards have closed their files.
+  let reloading = Promise.resolve();
+  const reload = async (): Promise<void> => {
+    try {
+      served.reload();
+    } catch (err) {
+      log.error({ err }, 'placement not reloaded: keeping the previous one');
+      return;
+    }
+    // Unconfirmed, serving.json stays as it was: a realm file may still be open here.
+    if (!(await shards.serve(served.list, SERVE_CONFIRM_TIMEOUT_MS))) return log.error('a shard did not confirm the new placement');
+    reportServing();
+    log.info({ realms: served.list ?? 'all' }, 'placement reloaded');
+  };
+  process.on('SIGHUP', () => {
+    reloading = reloading.then(reload).catch((err: unknown) => log.error({ err }, 'placement reload failed'));
+  });
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -70,6 +105,7 @@ async function main(): Promise<void> {
       // The shards answer parked polls, save their event queues and close their realm files.
       await shards.close();
       await frontEnd.drained();
+      fs.rmSync(servingStatusFile(config.dataDir), { force: true });
       log.info('stopped');
       log.flush();
       process.exit(0);

@@ -86,6 +86,9 @@ port.on('message', (message: ThreadMessage) => {
     case 'ping':
       send({ kind: 'pong', id: frame.id });
       return;
+    case 'serve':
+      void shard.serve(frame.realms).then(() => send({ kind: 'serving', id: frame.id }));
+      return;
     case 'close':
       void shard.close().then(() => {
         flushResponses();

@@ -30,17 +30,21 @@ export class Shard implements AdminHost {
   readonly serving = true;
   private readonly testRoutes = new Set<string>(TEST_ROUTE_IDS);
   private readonly renderer: Renderer;
+  /** The realms this process serves (README "Scaling out"); null: all. */
+  private served: ReadonlySet<string> | null;
 
   constructor(
     private readonly settings: ShardSettings,
     private readonly log: Logger,
   ) {
     this.renderer = new Renderer(settings.renderThreads);
+    this.served = settings.servedRealms === null ? null : new Set(settings.servedRealms);
     this.openOwnedRealms();
   }
 
   /**
-   * Opens, at start, every realm file this shard owns (the front end's stable hash), so their
+   * Opens, at start and when the placement changes, every realm file this shard owns (the
+   * front end's stable hash) among those this process serves, so their
    * actors run without waiting for a request: scheduled messages due while the server was
    * down go out now. A file that fails to open is logged and retried on its first request.
    */
@@ -55,7 +59,7 @@ export class Shard implements AdminHost {
     for (const file of files) {
       if (!file.endsWith(REALM_FILE_SUFFIX)) continue;
       const name = file.slice(0, -REALM_FILE_SUFFIX.length);
-      if (shardIndexFor(name, this.settings.shardCount) !== this.settings.shardIndex) continue;
+      if (shardIndexFor(name, this.settings.shardCount) !== this.settings.shardIndex || !this.serves(name)) continue;
       try {
         this.realm(name);
       } catch (err) {
@@ -113,6 +117,31 @@ export class Shard implements AdminHost {
     this.suspended.delete(name);
   }
 
+  /**
+   * The process's placement changed: realms no longer served here are closed without saving
+   * their event queues (their clients register again wherever the realm goes), and realms now
+   * served are opened. Resolves once the files of the realms let go are closed.
+   */
+  async serve(realms: string[] | null): Promise<void> {
+    this.served = realms === null ? null : new Set(realms);
+    const leaving = [...this.realms].filter(([name]) => !this.serves(name));
+    for (const [name, realm] of leaving) {
+      this.realms.delete(name);
+      realm.eventQueues.removeAll();
+    }
+    // The woken polls finish in the next turns of the event loop; let them answer first.
+    if (leaving.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const [name, realm] of leaving) {
+      realm.close();
+      this.log.info({ realm: name }, 'realm closed: no longer served by this process');
+    }
+    this.openOwnedRealms();
+  }
+
+  private serves(name: string): boolean {
+    return this.served === null || this.served.has(name);
+  }
+
   /** The client of a parked poll went away. */
   cancel(requestId: number): void {
     for (const realm of this.realms.values()) if (realm.eventQueues.cancel(requestId)) return;
@@ -134,7 +163,7 @@ export class Shard implements AdminHost {
   realm(name: string): Realm | null {
     const open = this.realms.get(name);
     if (open) return open;
-    if (!REALM_NAME_PATTERN.test(name)) return null;
+    if (!REALM_NAME_PATTERN.test(name) || !this.serves(name)) return null;
     const file = realmFile(this.settings.dataDir, name);
     // Not cached when missing: `manage create-realm` may add it while we run.
     if (!fs.existsSync(file)) return null;

@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig, type PlacementSource } from '../config';
 import { credentialsIni } from '../realm/bootstrap';
+import { creationRefusal } from '../realm/placement';
 import { DEFAULT_REALM, REALM_NAME_PATTERN, realmsDir } from '../wire/realm-names';
 // The CLI writes realm files with the same code the server uses on its first start.
 import { runStorageTask } from '../realm/storage-task';
+import { SCALE_USAGE, scaleCommand } from './scale';
 
 const USAGE = `usage: npm run manage -- <command> [options]
 
@@ -17,7 +19,7 @@ commands:
       list the realms in the data directory
   backup --to DIR
       write a consistent copy of every realm file into DIR (safe while the server runs)
-`;
+${SCALE_USAGE}`;
 
 class UsageError extends Error {}
 class RealmExistsError extends Error {}
@@ -32,7 +34,7 @@ function realmNames(dataDir: string): string[] {
     .sort();
 }
 
-async function createRealmCommand(args: string[], dataDir: string, externalHost: string): Promise<void> {
+async function createRealmCommand(args: string[], dataDir: string, externalHost: string, placement: PlacementSource): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
@@ -48,6 +50,8 @@ async function createRealmCommand(args: string[], dataDir: string, externalHost:
   if (!REALM_NAME_PATTERN.test(subdomain)) {
     throw new UsageError(`--subdomain '${subdomain}': use lowercase letters, digits and inner hyphens (at most 63)`);
   }
+  const misplaced = creationRefusal(placement, subdomain);
+  if (misplaced !== null) throw new UsageError(misplaced);
   if (!values.name?.trim()) throw new UsageError('--name is required');
   const ownerEmail = values['owner-email'];
   if (!ownerEmail || !/^[^\s@]+@[^\s@]+$/.test(ownerEmail)) throw new UsageError('--owner-email must be an email address');
@@ -99,11 +103,14 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'create-realm':
-      return createRealmCommand(rest, config.dataDir, config.externalHost);
+      return createRealmCommand(rest, config.dataDir, config.externalHost, config.placement);
     case 'list-realms':
       return listRealmsCommand(config.dataDir);
     case 'backup':
       return backupCommand(rest, config.dataDir);
+    case 'proxy-config':
+    case 'move-realm':
+      return scaleCommand(command, rest, config);
     case undefined:
     case 'help':
     case '--help':

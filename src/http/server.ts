@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
 import { busyResponse, ShardPool, type ResponseHandler } from '../realm/router';
+import type { ServedRealms } from '../realm/placement';
 import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type ResponseFrame } from '../wire/protocol';
 import {
   API_ROUTE_IDS,
@@ -15,6 +16,7 @@ import {
 } from '../wire/routes';
 import { RateLimits, type Admission, type LimitedRequest } from './rate-limit';
 import { TrustedProxies } from './forwarded';
+import { placementRefusal } from './misdirected';
 import { cookieValue, readParams } from './read-request';
 import { RefusedBody } from './refused-body';
 import { StaticSite } from './static';
@@ -66,6 +68,7 @@ export class FrontEnd {
     private readonly config: Config,
     private readonly shards: ShardPool,
     private readonly log: Logger,
+    private readonly served: ServedRealms,
   ) {
     this.resolver = new RealmResolver(config.externalHost, config.port);
     const ids: RouteId[] = [...API_ROUTE_IDS];
@@ -163,6 +166,12 @@ export class FrontEnd {
       // The public server's text for a host that maps to no organization (InvalidSubdomainError).
       writeJsonOrHeaders(res, headOnly, 404, jsonError('Invalid subdomain', { code: 'NONEXISTENT_SUBDOMAIN' }));
       return logDone(404, null, null);
+    }
+    const misplaced = placementRefusal(this.served.verdict(realm), realm);
+    if (misplaced) {
+      if (headOnly) writeJsonOrHeaders(res, true, misplaced.status, misplaced.body, misplaced.headers);
+      else writeJson(res, misplaced.status, misplaced.body, misplaced.headers, head.hasBody);
+      return logDone(misplaced.status, realm, null);
     }
     const matched =
       surface === 'root'

@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import type { AdminRequest, AdminResult } from '../wire/admin';
 import { BodyRing, createBodyRing } from '../wire/body-ring';
 import { decodeFromShard, encodeFrame } from '../wire/codec';
-import type { RequestFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../wire/protocol';
+import type { PingFrame, RequestFrame, ResponseFrame, ServeFrame, ShardSettings, ThreadMessage, ToShard } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
 
@@ -82,7 +82,7 @@ export class ShardPool {
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
 
   constructor(
-    private readonly settings: Omit<ShardSettings, 'shardIndex' | 'shardCount' | 'bodyRing'>,
+    private settings: Omit<ShardSettings, 'shardIndex' | 'shardCount' | 'bodyRing'>,
     shardCount: number,
     private readonly requestTimeoutMs: number,
     private readonly log: Logger,
@@ -214,22 +214,40 @@ export class ShardPool {
 
   /** True when every shard answers a ping within `timeoutMs`. */
   async ping(timeoutMs: number): Promise<boolean> {
-    const answers = this.shards.map((shard) => {
-      const worker = shard.worker;
-      if (!worker || shard.closing) return Promise.resolve(false);
-      const id = this.nextId++;
-      return new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => {
-          this.pings.delete(id);
-          resolve(false);
-        }, timeoutMs);
-        this.pings.set(id, () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-        this.post(shard, { kind: 'ping', id });
+    const answers = this.shards.map((shard) => this.ask(shard, (id) => ({ kind: 'ping', id }), false, timeoutMs));
+    return (await Promise.all(answers)).every(Boolean);
+  }
+
+  /**
+   * Sends a frame that the shard answers with its id (`pong`, `serving`); resolves true on the
+   * answer, false after `timeoutMs`, and `absent` at once for a shard with no running thread.
+   */
+  private ask(shard: Shard, frame: (id: number) => PingFrame | ServeFrame, absent: boolean, timeoutMs: number): Promise<boolean> {
+    const worker = shard.worker;
+    if (!worker || shard.closing) return Promise.resolve(absent);
+    const id = this.nextId++;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pings.delete(id);
+        resolve(false);
+      }, timeoutMs);
+      this.pings.set(id, () => {
+        clearTimeout(timer);
+        resolve(true);
       });
+      this.post(shard, frame(id));
     });
+  }
+
+  /**
+   * Tells every shard which realms this process now serves and resolves once each has let go
+   * of the others (their files closed) or `timeoutMs` passed; a shard restarted later starts
+   * with the new set. Resolves false if a shard did not confirm.
+   */
+  async serve(realms: string[] | null, timeoutMs: number): Promise<boolean> {
+    this.settings = { ...this.settings, servedRealms: realms };
+    // A shard without a thread starts again with the new set: nothing to wait for.
+    const answers = this.shards.map((shard) => this.ask(shard, (id) => ({ kind: 'serve', id, realms }), true, timeoutMs));
     return (await Promise.all(answers)).every(Boolean);
   }
 
@@ -299,6 +317,7 @@ export class ShardPool {
         for (const response of frame.frames) this.deliver(response);
         return;
       case 'pong':
+      case 'serving':
         this.pings.get(frame.id)?.();
         this.pings.delete(frame.id);
         return;

@@ -131,8 +131,24 @@ export interface ResponseBatchFrame {
   frames: ResponseFrame[];
 }
 
-export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame | AdminFrame;
-export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame | AdminResultFrame;
+/**
+ * The realms this process now serves (README "Scaling out"; null: all). A shard closes any
+ * other realm it has open, dropping its event queues (its clients get BAD_EVENT_QUEUE_ID from
+ * the process that serves it next), opens the ones it owns, and answers `serving`.
+ */
+export interface ServeFrame {
+  kind: 'serve';
+  id: number;
+  realms: string[] | null;
+}
+
+export interface ServingFrame {
+  kind: 'serving';
+  id: number;
+}
+
+export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame | AdminFrame | ServeFrame;
+export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame | AdminResultFrame | ServingFrame;
 
 /** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
 export interface ShardSettings {
@@ -159,6 +175,8 @@ export interface ShardSettings {
   fullMembersIntervalMs: number;
   // The web page's sign-in sessions and the failed-login limit
   sessions: SessionSettings;
+  // The realms this process serves (null: every realm in dataDir); `serve` frames update it.
+  servedRealms: string[] | null;
   // Shared memory for response bodies (src/wire/body-ring.ts), new with each thread.
   bodyRing: SharedArrayBuffer;
 }

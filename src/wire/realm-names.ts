@@ -8,6 +8,12 @@ import path from 'node:path';
 /** Realm names are subdomains: lowercase letters, digits and inner hyphens. */
 export const REALM_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/**
+ * A server process's name in a placement file (README "Scaling out"); it also names the
+ * process's HAProxy backend, so it keeps to characters HAProxy accepts in names.
+ */
+export const NODE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
 /** The realm that the bare external host (and localhost / 127.0.0.1) serves. */
 export const DEFAULT_REALM = 'default';
 

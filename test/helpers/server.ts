@@ -36,6 +36,8 @@ export interface StartOptions {
   dataDir?: string;
   /** A fixed port, for a restart that clients must find where they left it. */
   port?: number;
+  /** The process does not serve the default realm (REALMS, PLACEMENT_FILE), so writes no owner.ini. */
+  withoutDefaultRealm?: boolean;
 }
 
 export function tempDataDir(): string {
@@ -55,8 +57,13 @@ export async function freePort(): Promise<number> {
 }
 
 export function readIni(file: string): Record<string, string> {
+  return readIniText(fs.readFileSync(file, 'utf8'));
+}
+
+/** The key=value lines of an INI text (the `[api]` section that create-realm prints). */
+export function readIniText(text: string): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     const eq = line.indexOf('=');
     if (eq > 0) values[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
   }
@@ -104,7 +111,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const ini = readIni(path.join(dataDir, 'owner.ini'));
+  const ini = options.withoutDefaultRealm ? {} : readIni(path.join(dataDir, 'owner.ini'));
   return {
     port,
     baseUrl,

@@ -111,6 +111,14 @@ export class EventQueues {
     if (own?.size === 0) this.byUser.delete(queue.userId);
   }
 
+  /**
+   * Every queue (the realm moves to another process): parked polls are answered, and the next
+   * poll on any of them gets BAD_EVENT_QUEUE_ID, so the clients register again.
+   */
+  removeAll(): void {
+    for (const queue of [...this.queues.values()]) this.remove(queue);
+  }
+
   /** Every queue of a user (their account was deactivated, their key rotated). */
   removeUser(userId: number): void {
     for (const queue of [...(this.byUser.get(userId) ?? [])]) this.remove(queue);
