@@ -99,13 +99,15 @@ export function haproxyConfig(placement: Placement, settings: ProxySettings): st
   // A host that names no placed realm: any process answers it (404 NONEXISTENT_SUBDOMAIN).
   lines.push(`    default_backend node_${nodes[0] ?? ''}`);
   for (const node of nodes) {
+    const address = placement.nodes[node]?.address ?? '';
     lines.push(
       '',
       `backend node_${node}`,
       '    option httpchk',
-      `    http-check send meth GET uri ${HEALTH_CHECK_PATH}`,
+      // HTTP/1.1 with a Host: uWebSockets.js does not answer a bare HTTP/1.0 request.
+      `    http-check send meth GET uri ${HEALTH_CHECK_PATH} ver HTTP/1.1 hdr Host ${address}`,
       '    http-check expect status 200',
-      `    server ${node} ${placement.nodes[node]?.address ?? ''} check inter 2s fall 2 rise 1`,
+      `    server ${node} ${address} check inter 2s fall 2 rise 1`,
     );
   }
   return lines.join('\n') + '\n';

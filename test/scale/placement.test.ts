@@ -143,3 +143,85 @@ t.test('a placement file: served, elsewhere, nowhere, moving, and SIGHUP', async
   const still = await client('alpha').get('/users/me');
   t.equal(still.status, 200);
 });
+
+t.test('proxy-config: Host routing, readiness checks and long-poll timeouts from the placement', async (t) => {
+  const dir = tempDataDir();
+  const placementFile = path.join(dir, 'placement.json');
+  writePlacement(placementFile, {
+    bind: null,
+    nodes: { n1: { address: '10.0.0.1:9991', dataDir: null }, n2: { address: '10.0.0.2:9991', dataDir: null } },
+    realms: { default: 'n1', acme: 'n2', zeta: 'n1' },
+    moving: [],
+  });
+  const env = { EXTERNAL_HOST: 'chat.example.org', HEARTBEAT_INTERVAL_MS: '60000', SHARD_REQUEST_TIMEOUT_MS: '30000' };
+  const written = manage(['proxy-config', '--placement', placementFile], env);
+  t.equal(written.status, 0);
+  const lines = written.stdout.split('\n').map((line) => line.trim());
+  t.strictSame(
+    lines.filter((line) => /^(bind|acl|use_backend|default_backend|backend|server|http-check|timeout (client|server))\b/.test(line)),
+    [
+      'timeout client 95s',
+      'timeout server 95s',
+      'bind *:80',
+      'acl on_n2 req.hdr(host),lower -m str acme.chat.example.org',
+      'acl on_n1 req.hdr(host),lower -m str chat.example.org',
+      'acl on_n1 req.hdr(host),lower -m str zeta.chat.example.org',
+      'use_backend node_n1 if on_n1',
+      'use_backend node_n2 if on_n2',
+      'default_backend node_n1',
+      'backend node_n1',
+      'http-check send meth GET uri /health?ready=1 ver HTTP/1.1 hdr Host 10.0.0.1:9991',
+      'http-check expect status 200',
+      'server n1 10.0.0.1:9991 check inter 2s fall 2 rise 1',
+      'backend node_n2',
+      'http-check send meth GET uri /health?ready=1 ver HTTP/1.1 hdr Host 10.0.0.2:9991',
+      'http-check expect status 200',
+      'server n2 10.0.0.2:9991 check inter 2s fall 2 rise 1',
+    ],
+  );
+  const bound = manage(['proxy-config', '--placement', placementFile, '--bind', '127.0.0.1:8080'], env);
+  t.ok(bound.stdout.includes('\n    bind 127.0.0.1:8080\n'));
+
+  const missing = manage(['proxy-config'], env);
+  t.strictSame([missing.status, missing.stderr.split('\n')[0]], [2, 'error: --placement FILE is required (or set PLACEMENT_FILE)']);
+  fs.writeFileSync(placementFile, '[]');
+  const bad = manage(['proxy-config', '--placement', placementFile], env);
+  t.strictSame([bad.status, bad.stderr], [2, `error: ${placementFile}: (top): Invalid input: expected object, received array\n`]);
+  const help = manage(['proxy-config', '--help'], env);
+  t.strictSame(
+    [help.status, help.stdout.split('\n')[0]],
+    [0, 'usage: npm run manage -- proxy-config [--placement FILE] [--bind ADDR:PORT] [--out FILE]'],
+  );
+});
+
+t.test('move-realm refuses what it cannot do, and changes nothing', async (t) => {
+  const dir = tempDataDir();
+  const placementFile = path.join(dir, 'placement.json');
+  const placement: Placement = {
+    bind: null,
+    nodes: { n1: { address: '127.0.0.1:1', dataDir: path.join(dir, 'n1') }, n2: { address: '127.0.0.1:2', dataDir: null } },
+    realms: { default: 'n1' },
+    moving: [],
+  };
+  writePlacement(placementFile, placement);
+  const before = fs.readFileSync(placementFile, 'utf8');
+  const env = { PLACEMENT_FILE: placementFile, NODE_NAME: 'n1', DATA_DIR: path.join(dir, 'n1') };
+  const cases: [string[], number, string][] = [
+    [['move-realm'], 2, 'error: the realm to move is required: move-realm R --to NODE'],
+    [['move-realm', 'default'], 2, 'error: --to NODE is required'],
+    [['move-realm', 'default', '--to', 'n1', '--reload-command', 'true'], 2, 'error: --reload-command needs --haproxy-config'],
+    [['move-realm', 'acme', '--to', 'n2'], 1, `error: realm 'acme' is not in the placement ${placementFile}`],
+    [['move-realm', 'default', '--to', 'n3'], 1, `error: --to 'n3' is not a node of ${placementFile}`],
+    [['move-realm', 'default', '--to', 'n1'], 1, "error: realm 'default' is already on node 'n1'"],
+    [
+      ['move-realm', 'default', '--to', 'n2'],
+      1,
+      `error: node 'n2' has no "dataDir" in the placement: move-realm copies realm files between data directories it can reach`,
+    ],
+  ];
+  for (const [args, status, line] of cases) {
+    const result = manage(args, env);
+    t.strictSame([result.status, result.stderr.split('\n')[0]], [status, line], args.join(' '));
+  }
+  t.equal(fs.readFileSync(placementFile, 'utf8'), before);
+});
