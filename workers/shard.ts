@@ -132,8 +132,12 @@ export class Shard implements AdminHost {
     // The woken polls finish in the next turns of the event loop; let them answer first.
     if (leaving.length > 0) await new Promise((resolve) => setImmediate(resolve));
     for (const [name, realm] of leaving) {
-      realm.close();
-      this.log.info({ realm: name }, 'realm closed: no longer served by this process');
+      try {
+        realm.close();
+        this.log.info({ realm: name }, 'realm closed: no longer served by this process');
+      } catch (err) {
+        this.log.error({ err, realm: name }, 'realm let go, but its file did not close cleanly');
+      }
     }
     this.openOwnedRealms();
   }

@@ -39,7 +39,8 @@ const CONFIRM_POLL_MS = 50;
  *  4. the move ends: the new process opens the realm and serves it, history and uploads
  *     included (uploads live inside the realm file).
  * Both data directories must be reachable from here (placement `dataDir`). A move that fails
- * before step 3 puts the realm back where it was.
+ * before step 3 puts the realm back where it was; one whose HAProxy reload fails still ends on
+ * the new node, and says HAProxy needs attention.
  */
 export async function moveRealm(options: MoveOptions): Promise<MoveResult> {
   const { realm, to, placementFile } = options;
@@ -66,8 +67,17 @@ export async function moveRealm(options: MoveOptions): Promise<MoveResult> {
   }
   const moved = { ...placement, realms: { ...placement.realms, [realm]: to }, moving: [...placement.moving, realm] };
   await apply(placement, moved, options);
-  options.reloadProxy?.(moved);
+  let reloadError: unknown = null;
+  try {
+    options.reloadProxy?.(moved);
+  } catch (err) {
+    reloadError = err; // the file is already on the new node: finish the move, then say so
+  }
   await apply(placement, { ...moved, moving: placement.moving }, options);
+  if (reloadError !== null) {
+    const why = reloadError instanceof Error ? reloadError.message : String(reloadError);
+    throw new MoveError(`moved '${realm}' to '${to}', but HAProxy was not reloaded (${why}): fix it, then run proxy-config and reload it`);
+  }
   return { realm, from, to, bytes: fs.statSync(target).size, snapshot };
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../../src/config';
-import { PlacementError, ServedRealms, writePlacement, type Placement } from '../../src/realm/placement';
+import { PlacementError, readPlacement, ServedRealms, writePlacement, type Placement } from '../../src/realm/placement';
 import { realmFile } from '../../src/wire/realm-names';
 import { ApiClient } from '../helpers/http';
 import { manage } from '../helpers/manage';
@@ -224,4 +224,41 @@ t.test('move-realm refuses what it cannot do, and changes nothing', async (t) =>
     t.strictSame([result.status, result.stderr.split('\n')[0]], [status, line], args.join(' '));
   }
   t.equal(fs.readFileSync(placementFile, 'utf8'), before);
+});
+
+t.test('move-realm whose HAProxy reload fails still ends on the new node, and says so', async (t) => {
+  const work = tempDataDir();
+  const [dir1, dir2] = [path.join(work, 'n1'), path.join(work, 'n2')];
+  const port = await freePort();
+  const externalHost = `localhost:${port}`;
+  const placementFile = path.join(work, 'placement.json');
+  const haproxyConfig = path.join(work, 'haproxy.cfg');
+  fs.writeFileSync(haproxyConfig, '# replaced by move-realm\n');
+  writePlacement(placementFile, {
+    bind: '127.0.0.1:1',
+    nodes: { n1: { address: `127.0.0.1:${port}`, dataDir: dir1 }, n2: { address: '127.0.0.1:2', dataDir: dir2 } },
+    realms: { default: 'n1', alpha: 'n1' },
+    moving: [],
+  });
+  const env = nodeEnv('n1', dir1, placementFile, externalHost);
+  const owner = createRealmOn('alpha', env);
+  const server = await startServer({ port, dataDir: dir1, env });
+  t.teardown(() => server.stop());
+  const alpha = new ApiClient(server.baseUrl, owner, `alpha.${externalHost}`);
+  t.equal((await alpha.get('/users/me')).status, 200);
+
+  const moved = manage(['move-realm', 'alpha', '--to', 'n2', '--haproxy-config', haproxyConfig, '--reload-command', 'exit 3'], env);
+  t.strictSame(
+    [moved.status, moved.stderr],
+    [
+      1,
+      "error: moved 'alpha' to 'n2', but HAProxy was not reloaded (the reload command failed (exit 3): ): fix it, then run proxy-config and reload it\n",
+    ],
+  );
+  t.strictSame(readPlacement(placementFile).placement.realms, { default: 'n1', alpha: 'n2' });
+  t.strictSame(readPlacement(placementFile).placement.moving, []);
+  t.strictSame([fs.existsSync(realmFile(dir1, 'alpha')), fs.existsSync(realmFile(dir2, 'alpha'))], [false, true]);
+  t.ok(fs.readFileSync(haproxyConfig, 'utf8').includes(`acl on_n2 req.hdr(host),lower -m str alpha.${externalHost}`));
+  const gone = await alpha.get('/users/me');
+  t.strictSame({ status: gone.status, body: gone.body }, { status: 421, body: MISDIRECTED('alpha') });
 });
