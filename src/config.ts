@@ -8,8 +8,11 @@ import {
   type Durations,
   type FileSettings,
   type RetentionSettings,
+  type LogFormat,
   type SessionSettings,
+  type SnapshotSettings,
 } from './wire/protocol';
+import { defaultLogFormat } from './wire/log-format';
 import { NODE_NAME_PATTERN, REALM_NAME_PATTERN } from './wire/realm-names';
 
 // SPEC §Limits and §States: the defaults are the spec's values; tests shorten them.
@@ -53,6 +56,15 @@ const envSchema = z.object({
   // One shard thread per core keeps the front end plus shards at about one thread per core.
   SHARDS: positiveInt.max(64).default(Math.max(1, os.availableParallelism() - 1)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Unset: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise.
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  // The Prometheus scrape port (GET /metrics), on 127.0.0.1 only. Unset: no metrics listener, so
+  // that several servers on one machine never fight over a port nobody asked for.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // Seconds between two periodic snapshots of each realm (fractions allowed); 0: none.
+  BACKUP_INTERVAL: z.coerce.number().min(0).default(0),
+  // Periodic snapshots kept per realm; older ones are deleted.
+  BACKUP_KEEP: positiveInt.default(24),
   // Markdown render threads per shard (piscina); 0 renders on the shard thread itself.
   RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(0),
   // Largest request body accepted; uploads (25 MiB, api-notes §Limits) need the headroom.
@@ -139,6 +151,10 @@ export interface Config {
   shards: number;
   renderThreads: number;
   logLevel: string;
+  logFormat: LogFormat;
+  /** null: no metrics listener. */
+  metricsPort: number | null;
+  snapshots: SnapshotSettings;
   maxBodyBytes: number;
   shardRequestTimeoutMs: number;
   shardWatchdogMs: number;
@@ -207,6 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shards: e.SHARDS,
     renderThreads: e.RENDER_THREADS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? defaultLogFormat(),
+    metricsPort: e.METRICS_PORT ?? null,
+    snapshots: { intervalMs: Math.round(e.BACKUP_INTERVAL * 1000), keep: e.BACKUP_KEEP },
     maxBodyBytes: e.MAX_BODY_BYTES ?? (e.MAX_FILE_UPLOAD_SIZE_MIB + 1) * 1024 * 1024,
     shardRequestTimeoutMs: e.SHARD_REQUEST_TIMEOUT_MS,
     shardWatchdogMs: e.SHARD_WATCHDOG_MS,

@@ -5,6 +5,8 @@ import { FrontEnd } from './http/server';
 import { createLogger } from './log';
 import { ShardPool } from './realm/router';
 import { ensureDefaultRealm } from './realm/bootstrap';
+import { MetricsListener } from './metrics/listener';
+import { ServerMetrics } from './metrics/metrics';
 import { PlacementError, ServedRealms, servingStatusFile, writeServingStatus } from './realm/placement';
 import { DEFAULT_REALM } from './wire/realm-names';
 
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, config.logFormat);
 
   // A process that does not serve the default realm neither creates it nor writes owner.ini.
   if (served.serves(DEFAULT_REALM)) {
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
       externalHost: config.externalHost,
       logLevel: config.logLevel,
+      logFormat: config.logFormat,
+      snapshots: config.snapshots,
       testHooks: config.testHooks,
       renderThreads: config.renderThreads,
       durations: config.durations,
@@ -68,12 +72,19 @@ async function main(): Promise<void> {
       return false;
     },
   );
-  const frontEnd = new FrontEnd(config, shards, log, served);
+  const metrics = config.metricsPort === null ? null : new ServerMetrics(shards, config.dataDir);
+  const frontEnd = new FrontEnd(config, shards, log, served, metrics);
   const port = await frontEnd.listen();
   log.info({ host: config.host, port, shards: config.shards }, `listening on http://${config.host}:${port}`);
   const reportServing = (): void =>
     writeServingStatus(config.dataDir, { pid: process.pid, realms: served.list, placementDigest: served.digest });
   reportServing();
+  let metricsListener: MetricsListener | null = null;
+  if (metrics && config.metricsPort !== null) {
+    metricsListener = new MetricsListener(metrics, log);
+    const metricsPort = await metricsListener.listen(config.metricsPort);
+    log.info({ metricsPort }, `metrics on http://127.0.0.1:${metricsPort}/metrics`);
+  }
 
   // SIGHUP: read the placement file again; the front end refuses realms no longer placed here
   // at once, and serving.json reports the change once the shards have closed their files.
@@ -102,6 +113,7 @@ async function main(): Promise<void> {
     void (async () => {
       await frontEnd.stop();
       if (adminListening) await admin.close();
+      await metricsListener?.close();
       // The shards answer parked polls, save their event queues and close their realm files.
       await shards.close();
       await frontEnd.drained();

@@ -7,7 +7,7 @@ import { Shard } from './shard';
 
 /** Shard thread entry: decode a frame, let the owning realm handle it, encode the answer. */
 const settings = workerData as ShardSettings;
-const log = createShardLogger(settings.logLevel, settings.shardIndex);
+const log = createShardLogger(settings.logLevel, settings.shardIndex, settings.logFormat);
 const shard = new Shard(settings, log);
 const port = parentPort;
 if (!port) throw new Error('workers/main.ts must run as a worker thread');
@@ -88,6 +88,9 @@ port.on('message', (message: ThreadMessage) => {
       return;
     case 'serve':
       void shard.serve(frame.realms).then(() => send({ kind: 'serving', id: frame.id }));
+      return;
+    case 'stats':
+      send({ kind: 'stats', id: frame.id, stats: shard.stats() });
       return;
     case 'close':
       void shard.close().then(() => {

@@ -46,6 +46,8 @@ export interface RealmOptions {
   // Absent in unit tests: the defaults (src/config.ts)
   files?: FileSettings;
   sessions?: SessionSettings;
+  /** Where the file is copied before a migration; absent in unit tests: not copied. */
+  snapshotDir?: string;
 }
 
 // src/config.ts's defaults, for unit tests that build a Realm without settings
@@ -78,7 +80,7 @@ export class Realm {
     file: string,
     private readonly options: RealmOptions,
   ) {
-    this.db = openRealmDb(file);
+    this.db = openRealmDb(file, { snapshotDir: options.snapshotDir });
     this.row = this.loadRow();
     this.eventQueues = new EventQueues(options.clock ?? systemClock, options.durations ?? SPEC_DURATIONS);
     this.eventQueues.restore(this.db);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { DEFAULT_REALM, REALM_NAME_PATTERN, realmFile, realmsDir } from '../src/wire/realm-names';
+import { DEFAULT_REALM, REALM_NAME_PATTERN, realmFile, realmsDir, snapshotsDir } from '../src/wire/realm-names';
 import type { AdminFrame, AdminResultFrame } from '../src/wire/admin';
-import type { RequestFrame, ResponseFrame, ShardSettings } from '../src/wire/protocol';
+import type { RequestFrame, ResponseFrame, ShardSettings, ShardStats } from '../src/wire/protocol';
 import { TEST_ROUTE_IDS } from '../src/wire/routes';
 import { shardIndexFor } from '../src/wire/shard-hash';
 import { ScheduledMessageSender } from './actors/scheduler';
@@ -10,6 +10,7 @@ import { RetentionActor } from './actors/retention';
 import { UnclaimedUploadActor } from './actors/attachments';
 import { PresenceFlusher } from './actors/presence';
 import { FullMembersActor } from './actors/full-members';
+import { SnapshotActor, type SnapshotTally } from './actors/snapshots';
 import { systemClock } from './lib/clock';
 import { errors } from './lib/errors';
 import { reply } from './lib/reply';
@@ -32,6 +33,7 @@ export class Shard implements AdminHost {
   private readonly renderer: Renderer;
   /** The realms this process serves (README "Scaling out"); null: all. */
   private served: ReadonlySet<string> | null;
+  private readonly snapshots: SnapshotTally = { written: 0, failed: 0 };
 
   constructor(
     private readonly settings: ShardSettings,
@@ -146,6 +148,24 @@ export class Shard implements AdminHost {
     return this.served === null || this.served.has(name);
   }
 
+  /** The figures only the shard knows, for the front end's metrics. */
+  stats(): ShardStats {
+    let eventQueues = 0;
+    let parkedPolls = 0;
+    for (const realm of this.realms.values()) {
+      eventQueues += realm.eventQueues.size;
+      parkedPolls += realm.eventQueues.parkedCount;
+    }
+    return {
+      eventQueues,
+      parkedPolls,
+      openRealms: this.realms.size,
+      render: this.renderer.stats(),
+      snapshotsWritten: this.snapshots.written,
+      snapshotsFailed: this.snapshots.failed,
+    };
+  }
+
   /** The client of a parked poll went away. */
   cancel(requestId: number): void {
     for (const realm of this.realms.values()) if (realm.eventQueues.cancel(requestId)) return;
@@ -182,6 +202,7 @@ export class Shard implements AdminHost {
       durations: this.settings.durations,
       files: this.settings.files,
       sessions: this.settings.sessions,
+      snapshotDir: snapshotsDir(this.settings.dataDir, name),
     });
     this.realms.set(name, realm);
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);
@@ -207,6 +228,21 @@ export class Shard implements AdminHost {
     const fullMembers = new FullMembersActor(realm, realm.clock, this.log, this.settings.fullMembersIntervalMs);
     realm.own(fullMembers);
     fullMembers.arm();
+    // Periodic snapshots (BACKUP_INTERVAL), by the thread that owns the file
+    const { intervalMs, keep } = this.settings.snapshots;
+    if (intervalMs > 0) {
+      const snapshots = new SnapshotActor(
+        realm,
+        systemClock,
+        this.log,
+        intervalMs,
+        snapshotsDir(this.settings.dataDir, name),
+        keep,
+        this.snapshots,
+      );
+      realm.own(snapshots);
+      snapshots.arm();
+    }
     this.log.info({ realm: name }, 'realm opened');
     return realm;
   }

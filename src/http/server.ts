@@ -14,7 +14,9 @@ import {
   TEST_ROUTE_IDS,
   type RouteId,
 } from '../wire/routes';
+import type { RequestMetrics } from '../metrics/metrics';
 import { RateLimits, type Admission, type LimitedRequest } from './rate-limit';
+import { healthAnswer } from './readiness';
 import { TrustedProxies } from './forwarded';
 import { placementRefusal } from './misdirected';
 import { cookieValue, readParams } from './read-request';
@@ -25,7 +27,6 @@ import { jsonError, writeFrame, writeFrameHeaders, writeJson, writeJsonOrHeaders
 const API_PREFIX = '/api/v1';
 // The web page's own surface: the same routes as /api/v1, authenticated by the session cookie.
 const JSON_PREFIX = '/json';
-const HEALTH_PING_TIMEOUT_MS = 2_000;
 
 interface RequestHead {
   method: string;
@@ -63,12 +64,16 @@ export class FrontEnd {
   private readonly site: StaticSite;
   private readonly limits: RateLimits;
   private readonly proxies: TrustedProxies;
+  // Set when a graceful stop begins: readiness answers 503 from then on.
+  private stopping = false;
 
   constructor(
     private readonly config: Config,
     private readonly shards: ShardPool,
     private readonly log: Logger,
     private readonly served: ServedRealms,
+    // Counted where each answer passes anyway; null without a metrics listener.
+    private readonly metrics: RequestMetrics | null = null,
   ) {
     this.resolver = new RealmResolver(config.externalHost, config.port);
     const ids: RouteId[] = [...API_ROUTE_IDS];
@@ -77,7 +82,8 @@ export class FrontEnd {
     this.site = new StaticSite(log);
     this.limits = new RateLimits(config.rateLimits, log);
     this.proxies = new TrustedProxies(config.trustedProxies);
-    this.app.get('/health', (res) => this.health(res));
+    this.app.get('/health', (res, req) => this.health(res, req.getQuery('ready') === '1'));
+    this.app.get('/ready', (res) => this.health(res, true));
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
 
@@ -96,6 +102,7 @@ export class FrontEnd {
    * has been answered; the shards answer those as they stop (then `drained()`).
    */
   stop(): Promise<void> {
+    this.stopping = true;
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = null;
     return this.waitForDrain(false);
@@ -115,17 +122,13 @@ export class FrontEnd {
     return this.openRequests - (longPollsToo ? 0 : this.openLongPolls) === 0;
   }
 
-  private health(res: uWS.HttpResponse): void {
+  private health(res: uWS.HttpResponse, readiness: boolean): void {
     let aborted = false;
     res.onAborted(() => (aborted = true));
     this.openRequests++;
-    void this.shards.ping(HEALTH_PING_TIMEOUT_MS).then((ok) => {
+    void healthAnswer(this.shards, readiness, this.stopping).then(({ status, body }) => {
       this.finished();
-      if (aborted) return;
-      const body = ok
-        ? JSON.stringify({ result: 'success', msg: '', shards: this.shards.shardCount })
-        : jsonError('A realm shard is not answering');
-      writeJson(res, ok ? 200 : 503, body);
+      if (!aborted) writeJson(res, status, body);
     });
   }
 
@@ -134,6 +137,7 @@ export class FrontEnd {
     const head = readHead(res, req, this.proxies);
     const logDone = (status: number, realm: string | null, route: string | null): void => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      this.metrics?.answered(route, status, ms);
       this.log.info({ method: head.method, path: head.url, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
     };
 

@@ -4,7 +4,17 @@ import type { Logger } from '../log';
 import type { AdminRequest, AdminResult } from '../wire/admin';
 import { BodyRing, createBodyRing } from '../wire/body-ring';
 import { decodeFromShard, encodeFrame } from '../wire/codec';
-import type { PingFrame, RequestFrame, ResponseFrame, ServeFrame, ShardSettings, ThreadMessage, ToShard } from '../wire/protocol';
+import type {
+  PingFrame,
+  RequestFrame,
+  ResponseFrame,
+  ServeFrame,
+  ShardSettings,
+  ShardStats,
+  StatsRequestFrame,
+  ThreadMessage,
+  ToShard,
+} from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
 
@@ -44,6 +54,20 @@ export function busyResponse(id: number): ResponseFrame {
   return errorResponse(id, 503, 'The server is busy; try again in a moment', undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });
 }
 
+/** What the front end itself knows of one shard, for the metrics (src/metrics/). */
+export interface ShardFigures {
+  index: number;
+  /** A thread is running (not between a crash and its restart). */
+  up: boolean;
+  /** Requests waiting for the shard's answer, parked polls aside. */
+  queued: number;
+  /** GET /events requests waiting at the shard for news. */
+  longPolls: number;
+  restarts: number;
+  /** Time the shard's threads spent running code, not waiting, since the server started. */
+  busyMs: number;
+}
+
 /** Guards against a shard that stops answering or outgrows its memory. */
 export interface ShardGuards {
   /** Silence past which a shard is terminated and restarted (0: never). */
@@ -62,6 +86,11 @@ class Shard {
   onClosed: (() => void) | null = null;
   /** Requests sent and not yet answered, parked polls aside. */
   queued = 0;
+  /** Times the thread ended other than by a graceful stop (and was restarted). */
+  restarts = 0;
+  /** Busy milliseconds of this shard's earlier threads, and the current thread's last reading. */
+  busyMsBefore = 0;
+  busyMsNow = 0;
 
   constructor(readonly index: number) {}
 }
@@ -73,7 +102,8 @@ class Shard {
 export class ShardPool {
   private readonly shards: Shard[];
   private readonly pending = new Map<number, PendingRequest>();
-  private readonly pings = new Map<number, () => void>();
+  // Round trips under way (pings, placement changes and stats requests), by their frame id
+  private readonly pings = new Map<number, (stats?: ShardStats) => void>();
   /** Admin commands sent and not yet answered, by request id, with the shard that has them. */
   private readonly adminCalls = new Map<number, { shard: number; resolve: (result: AdminResult) => void }>();
   private nextId = 1;
@@ -214,29 +244,7 @@ export class ShardPool {
 
   /** True when every shard answers a ping within `timeoutMs`. */
   async ping(timeoutMs: number): Promise<boolean> {
-    const answers = this.shards.map((shard) => this.ask(shard, (id) => ({ kind: 'ping', id }), false, timeoutMs));
-    return (await Promise.all(answers)).every(Boolean);
-  }
-
-  /**
-   * Sends a frame that the shard answers with its id (`pong`, `serving`); resolves true on the
-   * answer, false after `timeoutMs`, and `absent` at once for a shard with no running thread.
-   */
-  private ask(shard: Shard, frame: (id: number) => PingFrame | ServeFrame, absent: boolean, timeoutMs: number): Promise<boolean> {
-    const worker = shard.worker;
-    if (!worker || shard.closing) return Promise.resolve(absent);
-    const id = this.nextId++;
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pings.delete(id);
-        resolve(false);
-      }, timeoutMs);
-      this.pings.set(id, () => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-      this.post(shard, frame(id));
-    });
+    return (await this.pingEach(timeoutMs)).every(Boolean);
   }
 
   /**
@@ -246,9 +254,65 @@ export class ShardPool {
    */
   async serve(realms: string[] | null, timeoutMs: number): Promise<boolean> {
     this.settings = { ...this.settings, servedRealms: realms };
-    // A shard without a thread starts again with the new set: nothing to wait for.
-    const answers = this.shards.map((shard) => this.ask(shard, (id) => ({ kind: 'serve', id, realms }), true, timeoutMs));
+    const answers = this.shards.map((shard) => {
+      // A shard without a thread starts again with the new set: nothing to wait for.
+      const absent = !shard.worker || shard.closing;
+      return this.ask(shard, (id) => ({ kind: 'serve', id, realms }), timeoutMs).then((answer) => absent || answer !== null);
+    });
     return (await Promise.all(answers)).every(Boolean);
+  }
+
+  /** For each shard, whether it answered a ping within `timeoutMs` (readiness). */
+  pingEach(timeoutMs: number): Promise<boolean[]> {
+    return Promise.all(
+      this.shards.map((shard) => this.ask(shard, (id) => ({ kind: 'ping', id }), timeoutMs).then((answer) => answer !== null)),
+    );
+  }
+
+  /** Each shard's own figures, null for a shard that did not answer within `timeoutMs`. */
+  statsEach(timeoutMs: number): Promise<(ShardStats | null)[]> {
+    return Promise.all(
+      this.shards.map((shard) => this.ask(shard, (id) => ({ kind: 'stats', id }), timeoutMs).then((answer) => answer?.stats ?? null)),
+    );
+  }
+
+  /** The front end's own figures per shard; reading them costs no round trip. */
+  figures(): ShardFigures[] {
+    const longPolls = this.shards.map(() => 0);
+    for (const pending of this.pending.values()) if (pending.longPoll) longPolls[pending.shard] = (longPolls[pending.shard] ?? 0) + 1;
+    return this.shards.map((shard) => {
+      // The thread's own event-loop clock, read from this thread: active = not waiting for I/O.
+      if (shard.worker) shard.busyMsNow = shard.worker.performance.eventLoopUtilization().active;
+      return {
+        index: shard.index,
+        up: shard.worker !== null && !shard.closing,
+        queued: shard.queued,
+        longPolls: longPolls[shard.index] ?? 0,
+        restarts: shard.restarts,
+        busyMs: shard.busyMsBefore + shard.busyMsNow,
+      };
+    });
+  }
+
+  /** One round trip to a shard: its answer, or null when it has no thread or is silent past `timeoutMs`. */
+  private ask(
+    shard: Shard,
+    frame: (id: number) => PingFrame | ServeFrame | StatsRequestFrame,
+    timeoutMs: number,
+  ): Promise<{ stats?: ShardStats } | null> {
+    if (!shard.worker || shard.closing) return Promise.resolve(null);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pings.delete(id);
+        resolve(null);
+      }, timeoutMs);
+      this.pings.set(id, (stats) => {
+        clearTimeout(timer);
+        resolve(stats === undefined ? {} : { stats });
+      });
+      this.post(shard, frame(id));
+    });
   }
 
   /** Asks every shard to close its databases, then waits for the threads to end. */
@@ -325,6 +389,10 @@ export class ShardPool {
         this.adminCalls.get(frame.id)?.resolve(frame.result);
         this.adminCalls.delete(frame.id);
         return;
+      case 'stats':
+        this.pings.get(frame.id)?.(frame.stats);
+        this.pings.delete(frame.id);
+        return;
       case 'closed':
         shard.onClosed?.();
         shard.onClosed = null;
@@ -341,6 +409,8 @@ export class ShardPool {
   private onExit(shard: Shard, worker: Worker, code: number): void {
     if (shard.worker !== worker) return;
     shard.worker = null;
+    shard.busyMsBefore += shard.busyMsNow;
+    shard.busyMsNow = 0;
     this.failPending(shard.index, 'The server restarted part of itself; try again');
     if (shard.closing) {
       shard.onClosed?.();
@@ -349,6 +419,7 @@ export class ShardPool {
     }
     // Restart at once after a crash in steady state; back off when a shard keeps dying
     // young (a bad realm file or a bug at start-up) so it cannot spin the front end.
+    shard.restarts++;
     const diedYoung = Date.now() - shard.spawnedAt < QUICK_DEATH_MS;
     shard.restartDelayMs = diedYoung ? Math.min(Math.max(shard.restartDelayMs * 2, 100), MAX_RESTART_DELAY_MS) : 0;
     this.log.error({ shard: shard.index, code, restartInMs: shard.restartDelayMs }, 'shard thread exited; restarting');

@@ -131,6 +131,33 @@ export interface ResponseBatchFrame {
   frames: ResponseFrame[];
 }
 
+/** The front end asks for the figures only a shard knows (a metrics scrape, src/metrics/). */
+export interface StatsRequestFrame {
+  kind: 'stats';
+  id: number;
+}
+
+/** A shard's figures at the moment it was asked. */
+export interface ShardStats {
+  /** Event queues held by the shard's open realms. */
+  eventQueues: number;
+  /** GET /events requests parked on those queues. */
+  parkedPolls: number;
+  /** Realms the shard has open. */
+  openRealms: number;
+  /** The Markdown render pool (0 threads: rendering runs on the shard thread). */
+  render: { threads: number; queued: number; utilization: number; completed: number };
+  /** Periodic snapshots written since the thread started, and those that failed. */
+  snapshotsWritten: number;
+  snapshotsFailed: number;
+}
+
+export interface StatsFrame {
+  kind: 'stats';
+  id: number;
+  stats: ShardStats;
+}
+
 /**
  * The realms this process now serves (README "Scaling out"; null: all). A shard closes any
  * other realm it has open, dropping its event queues (its clients get BAD_EVENT_QUEUE_ID from
@@ -147,8 +174,8 @@ export interface ServingFrame {
   id: number;
 }
 
-export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame | AdminFrame | ServeFrame;
-export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame | AdminResultFrame | ServingFrame;
+export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame | AdminFrame | ServeFrame | StatsRequestFrame;
+export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame | AdminResultFrame | ServingFrame | StatsFrame;
 
 /** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
 export interface ShardSettings {
@@ -177,8 +204,22 @@ export interface ShardSettings {
   sessions: SessionSettings;
   // The realms this process serves (null: every realm in dataDir); `serve` frames update it.
   servedRealms: string[] | null;
+  // Periodic snapshots of every realm the shard owns (BACKUP_INTERVAL, BACKUP_KEEP)
+  snapshots: SnapshotSettings;
+  /** 'pretty': human-readable lines (a terminal); 'json': one JSON object per line. */
+  logFormat: LogFormat;
   // Shared memory for response bodies (src/wire/body-ring.ts), new with each thread.
   bodyRing: SharedArrayBuffer;
+}
+
+export type LogFormat = 'json' | 'pretty';
+
+/** Periodic snapshots: each shard copies its realm files into `<dataDir>/backups/<realm>/`. */
+export interface SnapshotSettings {
+  /** Time between two snapshots of a realm; 0: no periodic snapshots. */
+  intervalMs: number;
+  /** Snapshots kept per realm; older ones are deleted after each new one. */
+  keep: number;
 }
 
 /** Web sessions (POST /login) and the failed-login limit shared with POST /fetch_api_key. */

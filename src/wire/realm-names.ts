@@ -24,3 +24,8 @@ export function realmsDir(dataDir: string): string {
 export function realmFile(dataDir: string, subdomain: string): string {
   return path.join(realmsDir(dataDir), `${subdomain}.sqlite3`);
 }
+
+/** Where a realm's snapshots go: the periodic ones and the one taken before a migration. */
+export function snapshotsDir(dataDir: string, subdomain: string): string {
+  return path.join(dataDir, 'backups', subdomain);
+}

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations';
+import { snapshotBeforeMigration } from './snapshot';
 
 export type Db = Database.Database;
 
@@ -19,7 +20,14 @@ export class SchemaTooNewError extends Error {}
  *   halved the cost of a stream send's writes (measured: 45 → 22 µs for a message and its
  *   10 recipients' rows). Those pages are small and live only until the savepoint ends.
  */
-export function openRealmDb(file: string, options: { create?: boolean; readonly?: boolean } = {}): Db {
+export interface OpenOptions {
+  create?: boolean;
+  readonly?: boolean;
+  /** Where a copy of the file goes before a migration changes it (the server's realm files). */
+  snapshotDir?: string | undefined;
+}
+
+export function openRealmDb(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, { fileMustExist: !options.create, readonly: options.readonly ?? false });
   try {
     if (!options.readonly) db.pragma('journal_mode = WAL');
@@ -27,7 +35,7 @@ export function openRealmDb(file: string, options: { create?: boolean; readonly?
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('temp_store = MEMORY');
-    if (!options.readonly) migrate(db);
+    if (!options.readonly) migrate(db, options.snapshotDir);
     return db;
   } catch (err) {
     db.close();
@@ -35,7 +43,12 @@ export function openRealmDb(file: string, options: { create?: boolean; readonly?
   }
 }
 
-function migrate(db: Db): void {
+/**
+ * Brings the file to this server's schema: every missing migration in ONE transaction, so a
+ * failed upgrade leaves the file as it was. A file made by an older server is copied first
+ * (an upgrade's way back); a new file (version 0) has nothing to keep.
+ */
+function migrate(db: Db, snapshotDir: string | undefined): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
     throw new SchemaTooNewError(
@@ -43,6 +56,7 @@ function migrate(db: Db): void {
     );
   }
   if (version === MIGRATIONS.length) return;
+  if (version > 0 && snapshotDir !== undefined) snapshotBeforeMigration(db, snapshotDir, version, new Date());
   db.transaction(() => {
     for (const migration of MIGRATIONS.slice(version)) {
       if (typeof migration === 'string') db.exec(migration);

@@ -37,6 +37,13 @@ export class Renderer {
     return { result: answer.result, topicLinks: answer.topicLinks };
   }
 
+  /** The pool's threads, tasks waiting for one, share of time busy (0–1) and tasks done. */
+  stats(): { threads: number; queued: number; utilization: number; completed: number } {
+    const pool = this.pool;
+    if (!pool) return { threads: 0, queued: 0, utilization: 0, completed: 0 };
+    return { threads: pool.threads.length, queued: pool.queueSize, utilization: pool.utilization, completed: pool.completed };
+  }
+
   async close(): Promise<void> {
     await this.pool?.destroy();
   }

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ShardPool } from '../realm/router';
+import { realmsDir } from '../wire/realm-names';
+
+const PREFIX = 'teamchat_';
+// A shard that has not given its figures by then is reported down for this scrape.
+const SHARD_STATS_TIMEOUT_MS = 1_000;
+// From a cached page (~1 ms) to a long poll's heartbeat interval (60 s, SPEC §Limits).
+const DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 90];
+const REALM_FILE_SUFFIX = '.sqlite3'; // src/wire/realm-names.ts realmFile
+// The route the API's message sends come through (api-notes: POST /messages)
+const SEND_MESSAGE_ROUTE = 'POST /messages';
+
+/** What the front end counts as each answer leaves (src/http/server.ts). */
+export interface RequestMetrics {
+  /** `route`: the route table's id, 'web' for the web client's files, null when no route matched. */
+  answered(route: string | null, status: number, ms: number): void;
+}
+
+/**
+ * The server's Prometheus metrics (prom-client). Request figures are counted on the front-end
+ * thread where each answer passes anyway, through label children made once per route and
+ * status; everything else is gathered only when scraped: the front end's books on each shard,
+ * one stats round trip per shard for what only the shard knows, and the realm files' sizes.
+ */
+export class ServerMetrics implements RequestMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'route' | 'status'>;
+  private readonly durations: Histogram<'route'>;
+  private readonly messagesSent: Counter;
+  private readonly requestChildren = new Map<string, Counter.Internal>();
+  private readonly durationChildren = new Map<string, Histogram.Internal<'route'>>();
+
+  constructor(
+    private readonly shards: ShardPool,
+    private readonly dataDir: string,
+  ) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: `${PREFIX}http_requests_total`,
+      help: 'HTTP requests answered, by route and status',
+      labelNames: ['route', 'status'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: `${PREFIX}http_request_duration_seconds`,
+      help: 'Time from a request to its answer, by route (long polls wait up to a heartbeat interval)',
+      labelNames: ['route'],
+      buckets: DURATION_BUCKETS_S,
+      registers,
+    });
+    this.messagesSent = new Counter({
+      name: `${PREFIX}messages_sent_total`,
+      help: 'Messages sent (POST /messages answered 200)',
+      registers,
+    });
+    this.defineScrapedFigures();
+    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+  }
+
+  answered(route: string | null, status: number, ms: number): void {
+    const routeLabel = route ?? 'unmatched';
+    const key = `${status} ${routeLabel}`;
+    let counted = this.requestChildren.get(key);
+    if (!counted) this.requestChildren.set(key, (counted = this.requests.labels(routeLabel, String(status))));
+    counted.inc();
+    let timed = this.durationChildren.get(routeLabel);
+    if (!timed) this.durationChildren.set(routeLabel, (timed = this.durations.labels(routeLabel)));
+    timed.observe(ms / 1000);
+    if (status === 200 && route === SEND_MESSAGE_ROUTE) this.messagesSent.inc();
+  }
+
+  /** The Prometheus text of every metric, gathered now. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /**
+   * The figures read at scrape time. Each shard's come from one round trip, shared by every
+   * metric of that scrape (the first collect asks, the others wait for the same answer).
+   */
+  private defineScrapedFigures(): void {
+    const registers = [this.registry];
+    const shardLabel = ['shard'] as const;
+    let round: Promise<void> | null = null;
+    const gauges = new Map<string, Gauge<'shard'>>();
+    const counters = new Map<string, Counter<'shard'>>();
+    const gather = async (): Promise<void> => {
+      const figures = this.shards.figures();
+      const stats = await this.shards.statsEach(SHARD_STATS_TIMEOUT_MS);
+      for (const gauge of gauges.values()) gauge.reset();
+      for (const counter of counters.values()) counter.reset();
+      const set = (name: string, shard: number, value: number): void => {
+        const labels = { shard: String(shard) };
+        gauges.get(name)?.set(labels, value);
+        counters.get(name)?.inc(labels, value);
+      };
+      for (const figure of figures) {
+        const own = stats[figure.index] ?? null;
+        set('shard_up', figure.index, figure.up && own !== null ? 1 : 0);
+        set('shard_pending_requests', figure.index, figure.queued);
+        set('shard_busy_seconds_total', figure.index, figure.busyMs / 1000);
+        set('shard_restarts_total', figure.index, figure.restarts);
+        if (!own) continue;
+        set('shard_event_queues', figure.index, own.eventQueues);
+        set('shard_parked_polls', figure.index, own.parkedPolls);
+        set('shard_open_realms', figure.index, own.openRealms);
+        set('render_pool_threads', figure.index, own.render.threads);
+        set('render_pool_queued_tasks', figure.index, own.render.queued);
+        set('render_pool_utilization', figure.index, own.render.utilization);
+        set('render_pool_completed_tasks_total', figure.index, own.render.completed);
+        set('snapshots_written_total', figure.index, own.snapshotsWritten);
+        set('snapshots_failed_total', figure.index, own.snapshotsFailed);
+      }
+    };
+    // Every scraped metric starts the round if none is under way, and waits for it.
+    const collect = (): Promise<void> => {
+      round ??= gather().finally(() => setImmediate(() => (round = null)));
+      return round;
+    };
+    const gauge = (name: string, help: string): void => {
+      gauges.set(name, new Gauge({ name: `${PREFIX}${name}`, help, labelNames: shardLabel, registers, collect }));
+    };
+    const counter = (name: string, help: string): void => {
+      counters.set(name, new Counter({ name: `${PREFIX}${name}`, help, labelNames: shardLabel, registers, collect }));
+    };
+    gauge('shard_up', '1 when the shard thread answered this scrape, else 0');
+    gauge('shard_pending_requests', 'Requests sent to the shard and not yet answered, parked polls aside');
+    counter('shard_busy_seconds_total', "Time the shard's thread spent running code rather than waiting (all its restarts included)");
+    counter('shard_restarts_total', 'Times the shard thread ended unexpectedly and was restarted');
+    gauge('shard_event_queues', "Event queues held by the shard's realms");
+    gauge('shard_parked_polls', 'GET /events requests parked at the shard, waiting for news');
+    gauge('shard_open_realms', 'Realms the shard has open');
+    gauge('render_pool_threads', "Threads of the shard's Markdown render pool (0: rendering on the shard thread)");
+    gauge('render_pool_queued_tasks', 'Render tasks waiting for a pool thread');
+    gauge('render_pool_utilization', 'Share of time the render pool threads were busy, 0 to 1');
+    counter('render_pool_completed_tasks_total', 'Render tasks finished by the pool since the shard thread started');
+    counter('snapshots_written_total', 'Periodic realm snapshots written since the shard thread started');
+    counter('snapshots_failed_total', 'Periodic realm snapshots that failed since the shard thread started');
+    const dataDir = this.dataDir;
+    new Gauge({
+      name: `${PREFIX}realm_file_bytes`,
+      help: 'Size of each realm file, its write-ahead log included',
+      labelNames: ['realm'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [realm, bytes] of await realmFileSizes(dataDir)) this.set({ realm }, bytes);
+      },
+    });
+  }
+}
+
+/** Each realm file's size, its -wal file included (recent writes live there until a checkpoint). */
+async function realmFileSizes(dataDir: string): Promise<Map<string, number>> {
+  const dir = realmsDir(dataDir);
+  const sizes = new Map<string, number>();
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.endsWith(REALM_FILE_SUFFIX)) continue;
+    const realm = name.slice(0, -REALM_FILE_SUFFIX.length);
+    let bytes = 0;
+    for (const file of [name, `${name}-wal`]) {
+      const stat = await fs.promises.stat(path.join(dir, file)).catch(() => null);
+      bytes += stat?.size ?? 0;
+    }
+    sizes.set(realm, bytes);
+  }
+  return sizes;
+}
