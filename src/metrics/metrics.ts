@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { ShardPool } from '../realm/router';
 import { realmsDir } from '../wire/realm-names';
+import { RequestTally } from './request-tally';
 
 const PREFIX = 'teamchat_';
 // A shard that has not given its figures by then is reported down for this scrape.
@@ -19,62 +20,58 @@ export interface RequestMetrics {
   answered(route: string | null, status: number, ms: number): void;
 }
 
+const DURATION_METRIC = `${PREFIX}http_request_duration_seconds`;
+const DURATION_HELP = 'Time from a request to its answer, by route (long polls wait up to a heartbeat interval)';
+
 /**
  * The server's Prometheus metrics (prom-client). Request figures are counted on the front-end
- * thread where each answer passes anyway, through label children made once per route and
- * status; everything else is gathered only when scraped: the front end's books on each shard,
- * one stats round trip per shard for what only the shard knows, and the realm files' sizes.
+ * thread where each answer passes anyway, in plain numbers (src/metrics/request-tally.ts);
+ * everything else is gathered only when scraped: the front end's books on each shard, one
+ * stats round trip per shard for what only the shard knows, and the realm files' sizes.
  */
 export class ServerMetrics implements RequestMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'status'>;
-  private readonly durations: Histogram<'route'>;
-  private readonly messagesSent: Counter;
-  private readonly requestChildren = new Map<string, Counter.Internal>();
-  private readonly durationChildren = new Map<string, Histogram.Internal<'route'>>();
+  private readonly tally = new RequestTally(DURATION_BUCKETS_S);
+  private messagesSent = 0;
 
   constructor(
     private readonly shards: ShardPool,
     private readonly dataDir: string,
   ) {
     const registers = [this.registry];
-    this.requests = new Counter({
+    const tally = this.tally;
+    new Counter({
       name: `${PREFIX}http_requests_total`,
       help: 'HTTP requests answered, by route and status',
       labelNames: ['route', 'status'],
       registers,
+      collect() {
+        this.reset();
+        for (const { route, byStatus } of tally.tallies()) for (const [status, count] of byStatus) this.inc({ route, status }, count);
+      },
     });
-    this.durations = new Histogram({
-      name: `${PREFIX}http_request_duration_seconds`,
-      help: 'Time from a request to its answer, by route (long polls wait up to a heartbeat interval)',
-      labelNames: ['route'],
-      buckets: DURATION_BUCKETS_S,
-      registers,
-    });
-    this.messagesSent = new Counter({
+    const sent = (): number => this.messagesSent;
+    new Counter({
       name: `${PREFIX}messages_sent_total`,
       help: 'Messages sent (POST /messages answered 200)',
       registers,
+      collect() {
+        this.reset();
+        this.inc(sent());
+      },
     });
     this.defineScrapedFigures();
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
   }
 
   answered(route: string | null, status: number, ms: number): void {
-    const routeLabel = route ?? 'unmatched';
-    const key = `${status} ${routeLabel}`;
-    let counted = this.requestChildren.get(key);
-    if (!counted) this.requestChildren.set(key, (counted = this.requests.labels(routeLabel, String(status))));
-    counted.inc();
-    let timed = this.durationChildren.get(routeLabel);
-    if (!timed) this.durationChildren.set(routeLabel, (timed = this.durations.labels(routeLabel)));
-    timed.observe(ms / 1000);
-    if (status === 200 && route === SEND_MESSAGE_ROUTE) this.messagesSent.inc();
+    this.tally.add(route ?? 'unmatched', status, ms / 1000);
+    if (status === 200 && route === SEND_MESSAGE_ROUTE) this.messagesSent++;
   }
 
-  /** The Prometheus text of every metric, gathered now. */
-  scrape(): Promise<string> {
-    return this.registry.metrics();
+  /** The Prometheus text of every metric, gathered now; the latency histogram comes from the tally. */
+  async scrape(): Promise<string> {
+    return (await this.registry.metrics()) + this.tally.histogramText(DURATION_METRIC, DURATION_HELP);
   }
 
   /**
