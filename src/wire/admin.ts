@@ -54,3 +54,22 @@ export interface AdminResultFrame {
   id: number;
   result: AdminResult;
 }
+
+/**
+ * Work the CLI does in a thread of its own on the realm files (workers/admin/offline.ts):
+ * commands when no server runs, and the file commands that need none (check, export, import).
+ */
+export type OfflineTask =
+  | { kind: 'command'; request: AdminRequest }
+  | { kind: 'check' }
+  | { kind: 'export'; realm: string; to: string }
+  | { kind: 'import'; realm: string; from: string };
+
+export interface OfflineTaskData {
+  dataDir: string;
+  externalHost: string;
+  task: OfflineTask;
+}
+
+/** What the thread posts: progress while it works (for the progress bar), then one result. */
+export type OfflineMessage = { type: 'progress'; done: number; total: number } | { type: 'result'; result: AdminResult };
