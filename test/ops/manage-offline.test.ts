@@ -1,0 +1,56 @@
+import t from 'tap';
+import { ApiClient } from '../helpers/http';
+import { manage, type ManageResult } from '../helpers/manage';
+import { startServer } from '../helpers/server';
+
+// issue 23 "Management CLI": the account and realm commands on the files with no server; the
+// server started afterwards serves what they did (test/ops/manage-users.test.ts: with a server).
+
+interface CliUser {
+  user_id: number;
+  email: string;
+  full_name: string;
+  role: string;
+  is_bot: boolean;
+  is_active: boolean;
+  api_key?: string;
+  password?: string;
+}
+
+function json<T>(result: ManageResult): T {
+  if (result.status !== 0) throw new Error(`manage failed (${String(result.status)}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+t.test('the same commands on the files with no server', async (t) => {
+  const first = await startServer();
+  await first.stop();
+  const env = { DATA_DIR: first.dataDir, EXTERNAL_HOST: 'localhost:9' };
+  const bob = json<CliUser>(
+    manage(['create-user', '--email', 'bob@example.com', '--full-name', 'Bob', '--role', 'moderator', '--json'], env),
+  );
+  const carol = json<CliUser>(manage(['create-user', '--email', 'carol@example.com', '--full-name', 'Carol', '--json'], env));
+  t.equal(json<CliUser>(manage(['change-role', '--email', carol.email, '--role', 'administrator', '--json'], env)).role, 'administrator');
+  const reset = json<CliUser>(manage(['reset-api-key', '--email', bob.email, '--json'], env));
+  t.not(reset.api_key, bob.api_key);
+  t.equal(json<CliUser>(manage(['deactivate-user', '--email', carol.email, '--json'], env)).is_active, false);
+  t.strictSame(json(manage(['deactivate-realm', '--json'], env)), { realm: 'default', deactivated: true });
+  t.strictSame(json(manage(['reactivate-realm', '--json'], env)), { realm: 'default', deactivated: false });
+  const listed = json<{ users: CliUser[] }>(manage(['list-users', '--json'], env));
+  t.strictSame(
+    listed.users.map((u) => [u.email, u.role, u.is_active]),
+    [
+      [first.owner.email, 'owner', true],
+      ['bob@example.com', 'moderator', true],
+      ['carol@example.com', 'administrator', false],
+    ],
+  );
+
+  const server = await startServer({ dataDir: first.dataDir });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  t.equal((await api.as({ email: bob.email, key: String(bob.api_key) }).get('/users/me')).status, 401, 'the old key is gone');
+  const me = await api.as({ email: bob.email, key: String(reset.api_key) }).get('/users/me');
+  t.strictSame([me.status, me.body['role']], [200, 300]);
+  t.equal((await api.as({ email: carol.email, key: String(carol.api_key) }).get('/users/me')).body['code'], 'USER_DEACTIVATED');
+});
