@@ -55,7 +55,9 @@ export class AdminServer {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    return closed;
   }
 
   private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

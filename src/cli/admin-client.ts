@@ -16,6 +16,8 @@ export function callAdmin(dataDir: string, command: AdminCommand, realm: string,
     const req = http.request(
       {
         socketPath: adminSocketPath(dataDir),
+        // One request per connection: a kept-alive one would hold up the server's stop.
+        agent: false,
         method: 'POST',
         path: '/command',
         headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },

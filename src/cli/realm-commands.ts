@@ -90,6 +90,8 @@ async function backup(ctx: CommandContext): Promise<void> {
           return 1024;
         },
       });
+      // SQLite reports before each step, so the last report says what was left before it.
+      bar.update(1, 1);
       backups.push({ realm: name, file: path.resolve(target) });
     } finally {
       bar.done();

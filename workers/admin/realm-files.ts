@@ -69,6 +69,8 @@ export async function swapInRealmFile(dataDir: string, name: string, source: str
         return 1024;
       },
     });
+    // SQLite reports before each step, so the last report says what was left before it.
+    progress?.(1, 1);
   } catch (err) {
     removeWithSidecars(temp);
     throw err;
