@@ -46,10 +46,17 @@ export class AdminServer {
     await removeStaleSocket(this.socketPath);
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.socketPath, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
+      // The socket file gets the umask's mode: narrowed while listen() binds it (synchronously),
+      // so no other user can connect before the chmod either, and restored at once.
+      const umask = process.umask(0o177);
+      try {
+        this.server.listen(this.socketPath, () => {
+          this.server.off('error', reject);
+          resolve();
+        });
+      } finally {
+        process.umask(umask);
+      }
     });
     fs.chmodSync(this.socketPath, 0o600);
   }

@@ -55,6 +55,10 @@ t.test('restore into a running server', async (t) => {
   t.equal(backup.status, 0, backup.stderr);
   const backupFile = path.join(backupDir, 'default.sqlite3');
   t.strictSame(JSON.parse(backup.stdout), { backups: [{ realm: 'default', file: backupFile }] });
+  t.equal(backup.stderr, '');
+  const check = manage(['check', '--json'], env);
+  t.equal(check.status, 0, check.stderr);
+  t.equal((JSON.parse(check.stdout) as { ok: boolean }).ok, true, 'check reads a served realm file');
   await sendToStream(api, 'general', 'backups', 'after the backup');
   const current = await history(api);
   t.strictSame(current, [...backedUp, 'after the backup']);

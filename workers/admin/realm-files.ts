@@ -80,6 +80,8 @@ export async function swapInRealmFile(dataDir: string, name: string, source: str
   const copy = openRealmDb(temp);
   try {
     copy.prepare('DELETE FROM saved_event_queues').run();
+    // A backup of another realm may be restored under this name (a move between servers).
+    copy.prepare('UPDATE realm SET string_id = ? WHERE id = 1').run(name);
     copy.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     copy.close();
