@@ -86,6 +86,19 @@ t.test('restore into a running server', async (t) => {
     }
   });
 
+  await t.test('a backup restored as a new realm is served under its new name at once, no --force needed', async (t) => {
+    const restored = manage(['restore', backupFile, '--realm', 'moved', '--json'], env);
+    t.equal(restored.status, 0, restored.stderr);
+    t.equal((JSON.parse(restored.stdout) as { previous_file: unknown }).previous_file, null);
+    const moved = new ApiClient(server.baseUrl, server.owner, `moved.localhost:${server.port}`);
+    t.strictSame(await history(moved), backedUp);
+    const res = await moved.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 });
+    t.strictSame(
+      (res.body['messages'] as { sender_realm_str: string }[]).map((m) => m.sender_realm_str),
+      ['moved'],
+    );
+  });
+
   await t.test('--force swaps the file in: queues end, the backed-up history and uploads are served', async (t) => {
     const restored = manage(['restore', backupFile, '--force', '--json'], env);
     t.equal(restored.status, 0, restored.stderr);
