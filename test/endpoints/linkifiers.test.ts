@@ -22,7 +22,7 @@ t.test('linkifiers', async (t) => {
       const res = await api.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://x.test/{ticket}' });
       t.strictSame(res.body, {
         result: 'error',
-        msg: 'Group "ticket" in URL template is not present in linkifier pattern.',
+        msg: "Group 'ticket' in URL template is not present in linkifier pattern.",
         code: 'BAD_REQUEST',
       });
     });

@@ -47,9 +47,9 @@ t.test('PATCH /messages/{message_id}: content edits and edit history', async (t)
       const sent = await api.post('/messages', { type: 'direct', to: [alice.id], content: 'psst' });
       const id = sent.body['id'] as number;
       const topic = await api.call('PATCH', `/messages/${id}`, { topic: 'new' });
-      t.strictSame(topic.body, badRequest('Private messages cannot have topics.'));
+      t.strictSame(topic.body, badRequest('Direct messages cannot have topics.'));
       const stream = await api.call('PATCH', `/messages/${id}`, { stream_id: 1 });
-      t.strictSame(stream.body, badRequest('Private messages cannot be moved to streams.'));
+      t.strictSame(stream.body, badRequest('Direct messages cannot be moved to streams.'));
     });
     t.test('propagate_mode other than change_one needs a topic or stream change', async (t) => {
       const id = await sendToStream(api, 'general', 'errors', 'x');

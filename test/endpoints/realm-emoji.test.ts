@@ -32,7 +32,7 @@ t.test('realm emoji', async (t) => {
       const text = await postFiles(server.baseUrl, '/realm/emoji/textfile', alice, [
         { field: 'f', filename: 'a.png', contentType: 'image/png', data: Buffer.from('text') },
       ]);
-      t.strictSame(text.json(), { result: 'error', msg: 'Invalid image format', code: 'BAD_IMAGE' });
+      t.strictSame(text.json(), { result: 'error', msg: 'Could not decode image; did you upload an image file?', code: 'BAD_IMAGE' });
       const corrupt = Buffer.concat([TINY_PNG.subarray(0, 8), Buffer.from('not the rest of a png')]);
       const undecodable = await postFiles(server.baseUrl, '/realm/emoji/corrupt', alice, [
         { field: 'f', filename: 'a.png', contentType: 'image/png', data: corrupt },
@@ -191,8 +191,8 @@ t.test('realm emoji', async (t) => {
   t.test('DELETE /realm/emoji/{emoji_name}: the author or administrators deactivate it', async (t) => {
     await postFiles(server.baseUrl, '/realm/emoji/shortlived', alice, pngUpload());
     const unknown = await api.call('DELETE', '/realm/emoji/nosuchthing');
-    t.equal(unknown.status, 404);
-    t.strictSame(unknown.body, { result: 'error', msg: 'Emoji does not exist', code: 'BAD_REQUEST' });
+    t.equal(unknown.status, 400);
+    t.strictSame(unknown.body, { result: 'error', msg: "Emoji 'nosuchthing' does not exist", code: 'BAD_REQUEST' });
     const notAuthor = await api.as(bob).call('DELETE', '/realm/emoji/shortlived');
     t.strictSame(notAuthor.body, badRequest('Must be an organization administrator or emoji author'));
     const events = await EventReader.register(api.as(bob), { event_types: ['realm_emoji'] });
@@ -204,7 +204,7 @@ t.test('realm emoji', async (t) => {
     );
     t.equal(entry?.deactivated, true);
     const again = await api.call('DELETE', '/realm/emoji/shortlived');
-    t.equal(again.status, 404, 'a deactivated emoji is gone for deletion');
+    t.equal(again.status, 400, 'a deactivated emoji is gone for deletion');
     const reaction = await api
       .as(bob)
       .post(`/messages/${await sendToStream(api, 'general', 'x', 'y')}/reactions`, { emoji_name: 'shortlived' });

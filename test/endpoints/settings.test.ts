@@ -47,7 +47,7 @@ t.test('PATCH /settings', async (t) => {
     t.strictSame((await patch({ notification_sound: 'beep' })).body, badRequest("Invalid notification sound 'beep'"));
     const zone = await patch({ timezone: 'Mars/Olympus_Mons' });
     t.equal(zone.status, 400);
-    t.strictSame(zone.body, badRequest('Not a recognized time zone'));
+    t.strictSame(zone.body, badRequest('timezone is not a recognized time zone'));
   });
 
   t.test('the email batching period must be positive and at most a week', async (t) => {
@@ -107,7 +107,7 @@ t.test('PATCH /settings', async (t) => {
 
   t.test('an email change refuses bad and taken addresses, and realms that forbid it', async (t) => {
     t.strictSame((await patch({ email: 'not-an-address' })).body, badRequest('Invalid address.'));
-    t.strictSame((await patch({ email: server.owner.email })).body, badRequest(`Email '${server.owner.email}' already in use`));
+    t.strictSame((await patch({ email: server.owner.email })).body, badRequest('Already has an account.'));
     await updateRealm(api, { email_changes_disabled: true });
     const refused = await patch({ email: 'alice-new@example.org' });
     await updateRealm(api, REALM_DEFAULTS);

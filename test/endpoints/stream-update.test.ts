@@ -52,7 +52,7 @@ t.test('PATCH /streams/{stream_id}', async (t) => {
       t.strictSame((await patch(api, kitchenId, { new_name: 'GENERAL' })).body, badRequest("Stream name 'GENERAL' is already taken."));
       t.strictSame(
         (await patch(api, kitchenId, { description: 'd'.repeat(1025) })).body,
-        badRequest('Stream description too long (limit: 1024 characters).'),
+        badRequest('description is too long (limit: 1024 characters)'),
       );
     });
     t.test('invalid permission combinations are refused', async (t) => {

@@ -52,7 +52,11 @@ t.test('subscriptions and streams', async (t) => {
     });
     t.test('a too long description is refused', async (t) => {
       const res = await api.post('/users/me/subscriptions', { subscriptions: [{ name: 'd', description: 'x'.repeat(1025) }] });
-      t.strictSame(res.body, { result: 'error', msg: 'Stream description too long (limit: 1024 characters).', code: 'BAD_REQUEST' });
+      t.strictSame(res.body, {
+        result: 'error',
+        msg: 'subscriptions[0]["description"] is too long (limit: 1024 characters)',
+        code: 'BAD_REQUEST',
+      });
     });
     t.test('subscriptions must be a JSON list of objects with a name', async (t) => {
       const notJson = await api.post('/users/me/subscriptions', { subscriptions: 'general' });

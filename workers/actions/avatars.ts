@@ -20,7 +20,7 @@ export function checkAvatarUpload(
   const limit = realm.fileSettings.maxImageMib;
   if (file.data.byteLength > limit * MIB) throw errors.fileTooLarge(limit);
   const contentType = sniffImageType(file.data);
-  if (contentType === null) throw errors.badImage('Could not decode image; did you upload an image file?');
+  if (contentType === null) throw errors.imageNotDecodable();
   return { file, contentType };
 }
 

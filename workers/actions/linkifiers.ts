@@ -13,7 +13,8 @@ const TEMPLATE_VARIABLE = /\{[+#./;?&]?([^}]*)\}/g;
  * named groups.
  */
 export function checkLinkifier(pattern: string, urlTemplate: string): void {
-  if (pattern.trim() === '') throw errors.badRequest('Linkifier pattern cannot be empty.');
+  // A blank model field, in Django's words (the public server validates the model).
+  if (pattern.trim() === '') throw errors.badRequest('This field cannot be blank.');
   switch (linkifierPatternProblem(pattern)) {
     case 'too_long':
       throw errors.badRequest(`Linkifier pattern is too long (limit: ${MAX_LINKIFIER_PATTERN_LENGTH} characters).`);
@@ -33,7 +34,7 @@ export function checkLinkifier(pattern: string, urlTemplate: string): void {
   for (const match of urlTemplate.matchAll(TEMPLATE_VARIABLE)) {
     for (const variable of (match[1] ?? '').split(',')) {
       const name = variable.replace(/[*]$|:\d+$/, '');
-      if (!groups.has(name)) throw errors.badRequest(`Group "${name}" in URL template is not present in linkifier pattern.`);
+      if (!groups.has(name)) throw errors.badRequest(`Group '${name}' in URL template is not present in linkifier pattern.`);
     }
   }
 }

@@ -15,7 +15,8 @@ function checkPlayground(name: string, lexerLanguage: string, urlPrefix: string)
   }
   if (!LEXER_LANGUAGE.test(lexerLanguage)) throw errors.badRequest('Invalid characters in lexer language');
   if (!isValidUrl(urlPrefix)) throw errors.badRequest('url_prefix is not a URL');
-  if (name === '') throw errors.badRequest('Name cannot be blank.');
+  // A blank model field, in Django's words (the public server validates the model).
+  if (name === '') throw errors.badRequest('This field cannot be blank.');
 }
 
 // SPEC Code playground: the whole list, to everyone, on every change.

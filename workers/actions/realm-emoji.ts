@@ -33,7 +33,7 @@ function checkAddEmoji(
   const limit = realm.fileSettings.maxImageMib;
   if (file.data.byteLength > limit * MIB) throw errors.fileTooLarge(limit);
   const contentType = sniffImageType(file.data);
-  if (contentType === null) throw errors.badImage('Invalid image format');
+  if (contentType === null) throw errors.imageNotDecodable();
   return { file, contentType };
 }
 
@@ -69,7 +69,7 @@ export async function doAddEmoji(realm: Realm, user: UserRow, name: string, file
 export async function doDeactivateEmoji(realm: Realm, user: UserRow, name: string): Promise<void> {
   await realm.transact((tx) => {
     const row = activeEmojiByName(tx.realm, name);
-    if (!row) throw errors.noSuchEmoji();
+    if (!row) throw errors.noSuchEmoji(name);
     if (!isAdmin(user) && row.author_id !== user.id) throw errors.notEmojiAuthor();
     tx.realm.stmt('UPDATE realm_emoji SET deactivated = 1 WHERE id = ?').run(row.id);
     publishRealmEmoji(tx);

@@ -86,7 +86,8 @@ function checkNewEmail(realm: Realm, user: UserRow, email: string): string | nul
 }
 
 function checkEmailFree(realm: Realm, email: string): void {
-  if (userByDeliveryEmail(realm, email) || userByEmail(realm, email)) throw errors.emailInUse(email);
+  const holder = userByDeliveryEmail(realm, email) ?? userByEmail(realm, email);
+  if (holder) throw errors.emailTaken(holder.is_active !== 1);
 }
 
 /** PATCH /settings (and its aliases /settings/display, /settings/notifications). */

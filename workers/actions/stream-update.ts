@@ -33,7 +33,7 @@ function storedRetention(days: number | 'realm_default' | 'unlimited'): number |
 
 /** Validates everything before the transaction; returns the normalized values. */
 function checkChanges(realm: Realm, actor: UserRow, stream: StreamRow, changes: StreamChanges) {
-  const description = changes.description === undefined ? undefined : checkDescription(changes.description);
+  const description = changes.description === undefined ? undefined : checkDescription(changes.description, 'description');
   let newName: string | undefined;
   if (changes.newName !== undefined) {
     newName = checkStreamName(changes.newName);

@@ -51,11 +51,10 @@ export function checkStreamName(raw: string): string {
   return name;
 }
 
-export function checkDescription(raw: string | undefined): string {
+/** `name`: the parameter as the public server's capped-string check names it in the error. */
+export function checkDescription(raw: string | undefined, name: string): string {
   const description = (raw ?? '').trim();
-  if (description.length > MAX_STREAM_DESCRIPTION_LENGTH) {
-    throw errors.badRequest(`Stream description too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters).`);
-  }
+  if (description.length > MAX_STREAM_DESCRIPTION_LENGTH) throw errors.stringTooLong(name, MAX_STREAM_DESCRIPTION_LENGTH);
   return description;
 }
 
@@ -86,7 +85,10 @@ export function checkGroupForRemoval(realm: Realm, groupId: number): number {
  * settings) and subscribes the principals, all in one transaction.
  */
 export function doSubscribe(realm: Realm, actor: UserRow, request: SubscribeRequest): Promise<SubscribeResult> {
-  const wanted = request.subscriptions.map((s) => ({ name: checkStreamName(s.name), description: checkDescription(s.description) }));
+  const wanted = request.subscriptions.map((s, i) => ({
+    name: checkStreamName(s.name),
+    description: checkDescription(s.description, `subscriptions[${i}]["description"]`),
+  }));
   const principals = resolvePrincipals(realm, actor, request.principals);
   const subscribingOthers = principals.some((p) => p.id !== actor.id);
   if (subscribingOthers && actor.role === ROLE.GUEST) throw errors.badRequest('Not allowed for guest users');

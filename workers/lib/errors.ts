@@ -123,8 +123,8 @@ export const errors = {
   topicEditTimeLimitPassed: () => new ApiError("The time limit for editing this message's topic has passed."),
   streamEditTimeLimitPassed: () => new ApiError("The time limit for editing this message's stream has passed"),
   noPermissionToMove: () => new ApiError("You don't have permission to move this message"),
-  directMessageTopic: () => new ApiError('Private messages cannot have topics.'),
-  directMessageToStream: () => new ApiError('Private messages cannot be moved to streams.'),
+  directMessageTopic: () => new ApiError('Direct messages cannot have topics.'),
+  directMessageToStream: () => new ApiError('Direct messages cannot be moved to streams.'),
   propagateModeWithoutTopicEdit: () => new ApiError('Invalid propagate_mode without topic edit'),
   contentWithStreamChange: () => new ApiError('Cannot change message content while changing stream'),
   // SPEC PATCH /messages/{message_id}: the part of the topic the user may move.
@@ -228,11 +228,14 @@ export const errors = {
   invalidSetting: (name: string) => new ApiError(`Invalid ${name}`),
   invalidNotificationSound: (sound: string) => new ApiError(`Invalid notification sound '${sound}'`),
   invalidEmailBatchingPeriod: (seconds: string) => new ApiError(`Invalid email batching period: ${seconds} seconds`),
-  notATimezone: () => new ApiError('Not a recognized time zone'),
+  // The public server's check_timezone text, named after the `timezone` parameter.
+  notATimezone: () => new ApiError('timezone is not a recognized time zone'),
   nameChangesDisabled: () => new ApiError('Name changes are disabled in this organization. Contact an administrator to change your name.'),
   emailChangesDisabled: () => new ApiError('Email address changes are disabled in this organization.'),
   invalidAddress: () => new ApiError('Invalid address.'),
-  emailInUse: (email: string) => new ApiError(`Email '${email}' already in use`),
+  // An email change to an address taken by an active or a deactivated account (the public
+  // server's get_existing_user_errors, not verbose).
+  emailTaken: (deactivated: boolean) => new ApiError(deactivated ? 'Account has been deactivated.' : 'Already has an account.'),
   wrongPassword: () => new ApiError('Wrong password!'),
   passwordTooWeak: () => new ApiError('New password is too weak!'),
   confirmationLinkInvalid: () => new ApiError('The confirmation link has expired or been deactivated.'),
@@ -255,12 +258,14 @@ export const errors = {
   rangeNotSatisfiable: (size: number) =>
     new ApiError('Requested range not satisfiable', 'BAD_REQUEST', 416, {}, { 'Content-Range': `bytes */${size}` }),
   badImage: (msg: string) => new ApiError(msg, 'BAD_IMAGE'),
+  imageNotDecodable: () => new ApiError('Could not decode image; did you upload an image file?', 'BAD_IMAGE'),
   emojiNameTaken: () => new ApiError('A custom emoji with this name already exists.'),
   invalidEmojiNameRules: () =>
     new ApiError('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'),
   emojiNameEndsBadly: () => new ApiError('Emoji names must end with either a letter or digit.'),
   emojiNameEmpty: () => new ApiError('Emoji name is missing'),
-  noSuchEmoji: () => new ApiError('Emoji does not exist', 'BAD_REQUEST', 404),
+  // Deleting an emoji the realm does not have: the public server's 400, naming it.
+  noSuchEmoji: (name: string) => new ApiError(`Emoji '${name}' does not exist`),
   insufficientEmojiPermission: () => new ApiError('Insufficient permission'),
   avatarChangesDisabled: () => new ApiError('Avatar changes are disabled in this organization.'),
   oneImageRequired: () => new ApiError('You must upload exactly one avatar.'),

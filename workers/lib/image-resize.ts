@@ -27,7 +27,7 @@ async function render(pipeline: () => Sharp): Promise<Buffer> {
     return await pipeline().toBuffer();
   } catch (error) {
     if (error instanceof Error && /pixel limit/.test(error.message)) throw errors.badImage('Image size exceeds limit.');
-    throw errors.badImage('Could not decode image; did you upload an image file?');
+    throw errors.imageNotDecodable();
   }
 }
 
@@ -69,6 +69,6 @@ async function metadataOf(bytes: Uint8Array): Promise<Metadata> {
   try {
     return await open(bytes, true).metadata();
   } catch {
-    throw errors.badImage('Could not decode image; did you upload an image file?');
+    throw errors.imageNotDecodable();
   }
 }
