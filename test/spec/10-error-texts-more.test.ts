@@ -54,6 +54,12 @@ t.test('less common errors answer the public texts, codes and statuses', async (
       badRequest('description is too long (limit: 1024 characters)'),
     ],
     [
+      'a user group with a blank name',
+      () => owner.post('/user_groups/create', { name: ' ', description: 'd', members: [alice.id] }),
+      400,
+      badRequest("User group name can't be empty!"),
+    ],
+    [
       'deleting an emoji the organization does not have',
       () => owner.call('DELETE', '/realm/emoji/nosuchthing'),
       400,

@@ -42,7 +42,7 @@ export function accessUserGroupForWrite(realm: Realm, actor: UserRow, groupId: n
 
 function checkGroupName(name: string): string {
   const groupName = name.trim();
-  if (groupName === '') throw errors.badRequest('User group name cannot be empty.');
+  if (groupName === '') throw errors.badRequest("User group name can't be empty!");
   if (groupName.length > MAX_USER_GROUP_NAME_LENGTH) {
     throw errors.badRequest(`User group name cannot exceed ${MAX_USER_GROUP_NAME_LENGTH} characters.`);
   }
