@@ -3,6 +3,7 @@ import t from 'tap';
 import { request, type ApiResponse } from '../helpers/http';
 import { createMember } from '../helpers/fixtures';
 import { ApiClient } from '../helpers/http';
+import { arbitraryOf, type JsonSchema } from '../helpers/schema-arbitrary';
 import { startServer } from '../helpers/server';
 
 // No input crashes the server: every API route (from the server's own description of its
@@ -13,10 +14,16 @@ import { startServer } from '../helpers/server';
 interface Parameter {
   name: string;
   in: string;
+  required?: boolean;
+  /** A plain parameter's schema; a JSON-encoded one has `contentMediaType` or comes in `content`. */
+  schema?: JsonSchema & { contentMediaType?: string };
+  content?: Record<string, { schema: JsonSchema }>;
 }
 interface Operation {
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+  requestBody?: {
+    content: Record<string, { schema: { properties: Record<string, JsonSchema & { contentMediaType?: string }>; required?: string[] } }>;
+  };
 }
 
 /** Routes that would end the test's own credentials whatever their parameters. */
@@ -83,6 +90,39 @@ function describedRoutes(paths: Record<string, Record<string, Operation>>): Rout
       })
       .filter((route) => !SPARED.has(`${route.method} ${route.path}`)),
   );
+}
+
+/** Values drawn from each route's parameter schemas: a few per route here; more, and other seeds, by hand. */
+const SCHEMA_RUNS = Number(process.env['SCHEMA_RUNS'] ?? 6);
+const SCHEMA_SEED = Number(process.env['SCHEMA_SEED'] ?? 20);
+
+interface DescribedParameter {
+  name: string;
+  in: string;
+  required: boolean;
+  schema: JsonSchema;
+  /** Sent JSON-encoded (SPEC §Endpoints: int[] and other non-strings). */
+  json: boolean;
+}
+
+/** Every parameter of an operation (path, query and form body) with its schema. */
+function describedParameters(operation: Operation): DescribedParameter[] {
+  const listed = (operation.parameters ?? []).map((p) => ({
+    name: p.name,
+    in: p.in,
+    required: p.required === true,
+    schema: p.schema ?? p.content?.['application/json']?.schema ?? {},
+    json: p.content !== undefined || p.schema?.contentMediaType === 'application/json',
+  }));
+  const body = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+  const inBody = Object.entries(body?.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'body',
+    required: (body?.required ?? []).includes(name),
+    schema,
+    json: schema.contentMediaType === 'application/json',
+  }));
+  return [...listed, ...inBody];
 }
 
 /** A realistic path: each path parameter a small number (or `me` for users). */
@@ -158,6 +198,40 @@ t.test('every route answers bad input with a JSON error below 500', async (t) =>
         auth: server.owner,
       } as const;
       judge(`${method} ${path} drawn ${JSON.stringify(value).slice(0, 40)}`, await send(spec));
+    }
+  }
+
+  // Values of each route's own parameter schemas (from its zod schema, as described): the
+  // declared shapes with their edge cases, so the requests get past parsing to the handlers.
+  for (const [path, methods] of Object.entries(description.paths)) {
+    for (const [lower, operation] of Object.entries(methods)) {
+      const method = lower.toUpperCase();
+      if (SPARED.has(`${method} ${path}`)) continue;
+      const described = describedParameters(operation);
+      if (described.length === 0) continue;
+      const shapes = fc.record(Object.fromEntries(described.map((p) => [p.name, arbitraryOf(p.schema)])), {
+        requiredKeys: described.filter((p) => p.required).map((p) => p.name),
+      });
+      for (const drawn of fc.sample(shapes, { seed: SCHEMA_SEED, numRuns: SCHEMA_RUNS })) {
+        const values = drawn as Record<string, unknown>;
+        const encoded = (p: DescribedParameter): string => (p.json ? JSON.stringify(values[p.name]) : String(values[p.name]));
+        const present = described.filter((p) => p.name in values);
+        const filled = path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+          const parameter = present.find((p) => p.name === name);
+          return parameter ? encodeURIComponent(encoded(parameter)) : '1';
+        });
+        const inQuery = method === 'GET' || method === 'DELETE';
+        const params = Object.fromEntries(present.filter((p) => p.in !== 'path').map((p) => [p.name, encoded(p)]));
+        const spec = {
+          baseUrl: server.baseUrl,
+          method,
+          path: `/api/v1${filled}`,
+          params,
+          encoding: inQuery ? 'query' : 'form',
+          auth: server.owner,
+        } as const;
+        judge(`${method} ${path} schema ${JSON.stringify(values).slice(0, 80)}`, await send(spec));
+      }
     }
   }
 
