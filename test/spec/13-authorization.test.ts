@@ -3,7 +3,7 @@ import { ApiClient } from '../helpers/http';
 import { updateRealm } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 import { signIn } from '../helpers/session';
-import { buildWorld, type Identity } from './authz/fixture';
+import { buildWorld, PRIVATE_MARK, PROTECTED_MARK, PUBLIC_MARK, type Identity } from './authz/fixture';
 import { isolationCells, realmSnapshot } from './authz/isolation';
 import { callOf, expectedAnswer, mismatch, routeOf, send } from './authz/judge';
 import { type Rule } from './authz/rules';
@@ -15,6 +15,8 @@ import { SETTINGS_AND_ADMIN_RULES } from './authz/table-settings';
 // refusal looks like, from SPEC.md and the reference OpenAPI), never against the server's own
 // answers; then the surfaces (an API key on /json, a session cookie on /api/v1) and realm
 // isolation (realm B's owner naming realm A's IDs on B's host).
+
+const MARKS = [PRIVATE_MARK, PUBLIC_MARK, PROTECTED_MARK];
 
 const RULES: Record<string, Rule> = { ...MESSAGE_AND_STREAM_RULES, ...SETTINGS_AND_ADMIN_RULES };
 
@@ -33,6 +35,8 @@ t.test('role × route matrix', async (t) => {
   const mismatches: string[] = [];
   let cells = 0;
   let admitted = 0;
+  // The leak check means something only if the marks do show where they may.
+  const marksShown = new Map<string, number>();
 
   // The table names every described route, and says what the description says of credentials.
   const described = new Map<string, Operation>();
@@ -55,6 +59,7 @@ t.test('role × route matrix', async (t) => {
     if (expected === 'allowed' && answer.status === 200) admitted++;
     const wrong = mismatch(answer, expected, rule, fixture, who);
     if (wrong !== null) mismatches.push(`${key} as ${who.name}${spectatorsOn ? ' (spectators on)' : ''}: ${wrong}`);
+    for (const mark of MARKS) if (answer.text.includes(mark)) marksShown.set(mark, (marksShown.get(mark) ?? 0) + 1);
     // A new key replaces the old one for the caller's later cells.
     if (routeOf(key) === 'POST /users/me/api_key/regenerate' && answer.status === 200 && who.credentials) {
       who.credentials = { ...who.credentials, key: String(answer.body['api_key']) };
@@ -116,6 +121,11 @@ t.test('role × route matrix', async (t) => {
   }
 
   t.comment(`${cells} cells tested (${admitted} let in with 200), ${mismatches.length} mismatches`);
+  t.comment(`answers showing each mark to its readers: ${MARKS.map((mark) => `${mark} ×${marksShown.get(mark) ?? 0}`).join(', ')}`);
+  t.ok(
+    MARKS.every((mark) => (marksShown.get(mark) ?? 0) > 0),
+    'each mark shows to its readers',
+  );
   for (const line of mismatches) t.comment(line);
   t.strictSame(mismatches, [], 'every cell answers as the table says');
 });

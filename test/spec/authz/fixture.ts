@@ -27,6 +27,8 @@ export interface Identity {
 
 /** Text that only the subscribers of realm A's private stream (owner, administrator) may ever read. */
 export const PRIVATE_MARK = 'private-mark-4d1f';
+/** A message of a private stream with protected history: only its sender, the owner, may read it. */
+export const PROTECTED_MARK = 'protected-mark-7a3b';
 /** Text of realm A's public stream, which its guest (not subscribed) may never read. */
 export const PUBLIC_MARK = 'public-mark-9c2e';
 
@@ -34,9 +36,9 @@ export const PUBLIC_MARK = 'public-mark-9c2e';
 export interface Fixture {
   realmId: number;
   users: Record<RoleName, number> & { victim: number; doomedBot: number };
-  streams: { public: number; private: number; guests: number; doomed: number };
+  streams: { public: number; private: number; guests: number; doomed: number; protected: number };
   streamNames: { public: string; private: string; guests: string };
-  messages: { public: number; private: number; guests: number; doomed: number };
+  messages: { public: number; private: number; guests: number; doomed: number; protected: number };
   group: number;
   doomedGroup: number;
   defaultStreamGroup: number;
@@ -106,7 +108,7 @@ export async function buildWorld(server: TestServer): Promise<World> {
   ): Promise<Record<string, unknown>> =>
     ok(
       client.post('/users/me/subscriptions', {
-        subscriptions: [{ name, description: name === names.private ? PRIVATE_MARK : '' }],
+        subscriptions: [{ name, description: name === names.private ? PRIVATE_MARK : name === names.public ? PUBLIC_MARK : '' }],
         ...extra,
       }),
       name,
@@ -117,6 +119,8 @@ export async function buildWorld(server: TestServer): Promise<World> {
     principals: [people.owner.id, people.admin.id, people.moderator.id, people.member.id, people.guest.id, bot.id],
   });
   await subscribe(owner, 'matrix-doomed');
+  // Protected history: the moderator, subscribed after the first message, may not read it.
+  await subscribe(owner, 'matrix-protected', { invite_only: true, history_public_to_subscribers: false });
   const streamId = async (name: string): Promise<number> =>
     Number((await ok(owner.get('/get_stream_id', { stream: name }), name))['stream_id']);
   const streams = {
@@ -124,6 +128,7 @@ export async function buildWorld(server: TestServer): Promise<World> {
     private: await streamId(names.private),
     guests: await streamId(names.guests),
     doomed: await streamId('matrix-doomed'),
+    protected: await streamId('matrix-protected'),
   };
   const send = async (to: string, content: string, topic = 'matrix'): Promise<number> =>
     Number((await ok(owner.post('/messages', { type: 'stream', to, topic, content }), `message to ${to}`))['id']);
@@ -132,7 +137,12 @@ export async function buildWorld(server: TestServer): Promise<World> {
     private: await send(names.private, `secret ${PRIVATE_MARK}`),
     guests: await send(names.guests, 'hello guests'),
     doomed: await send(names.guests, 'to be deleted'),
+    protected: await send('matrix-protected', `history ${PROTECTED_MARK}`),
   };
+  await ok(
+    owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'matrix-protected' }], principals: [people.moderator.id] }),
+    'late',
+  );
   await send(names.public, 'a topic to delete', 'doomed topic');
 
   const group = async (name: string): Promise<number> => {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { request, type ApiClient, type ApiResponse } from '../../helpers/http';
-import { PRIVATE_MARK, PUBLIC_MARK, type Fixture, type Identity, type World } from './fixture';
+import { PRIVATE_MARK, PROTECTED_MARK, PUBLIC_MARK, type Fixture, type Identity, type World } from './fixture';
 import { callOf, send } from './judge';
 import { badQueue, INVALID_API_KEY, NO_FILE, type Refusal, type Rule } from './rules';
 
@@ -36,7 +36,7 @@ export async function realmSnapshot(owner: ApiClient): Promise<unknown[]> {
 }
 
 function leaks(answer: ApiResponse): boolean {
-  return answer.text.includes(PRIVATE_MARK) || answer.text.includes(PUBLIC_MARK);
+  return [PRIVATE_MARK, PUBLIC_MARK, PROTECTED_MARK].some((mark) => answer.text.includes(mark));
 }
 
 /**

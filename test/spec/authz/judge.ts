@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { request, type ApiResponse, type RequestSpec } from '../../helpers/http';
-import { PRIVATE_MARK, PUBLIC_MARK, ROLES, type Fixture, type Identity, type RoleName } from './fixture';
+import { PRIVATE_MARK, PROTECTED_MARK, PUBLIC_MARK, ROLES, type Fixture, type Identity, type RoleName } from './fixture';
 import { INVALID_API_KEY, NOT_LOGGED_IN, REALM_DEACTIVATED, USER_DEACTIVATED, type Params, type Refusal, type Rule } from './rules';
 import { PRIVATE_READERS, PUBLIC_READERS } from './rules';
 
@@ -48,7 +48,11 @@ function refusalsOf(rule: Rule, f: Fixture): Refusal[] {
 /** The marks of realm A that `who` may never read (fixture.ts). */
 export function forbiddenMarks(who: Identity): string[] {
   const role = who.name as RoleName;
-  return [...(PRIVATE_READERS.includes(role) ? [] : [PRIVATE_MARK]), ...(PUBLIC_READERS.includes(role) ? [] : [PUBLIC_MARK])];
+  return [
+    ...(PRIVATE_READERS.includes(role) ? [] : [PRIVATE_MARK]),
+    ...(PUBLIC_READERS.includes(role) ? [] : [PUBLIC_MARK]),
+    ...(role === 'owner' ? [] : [PROTECTED_MARK]),
+  ];
 }
 
 /** Why `answer` breaks `expected` (null when it holds). */

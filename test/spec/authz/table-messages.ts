@@ -63,6 +63,11 @@ export const MESSAGE_AND_STREAM_RULES: Record<string, Rule> = {
     path: (f) => `/messages/${f.messages.private}`,
     refused: except(PRIVATE_READERS, INVALID_MESSAGE),
   },
+  // Protected history: a subscriber who joined later may not read what came before (SPEC Stream).
+  'GET /messages/{message_id} · protected history': {
+    path: (f) => `/messages/${f.messages.protected}`,
+    refused: except(['owner'], INVALID_MESSAGE),
+  },
   'PATCH /messages/{message_id}': {
     path: (f) => `/messages/${f.messages.guests}`,
     params: () => ({ content: 'edited' }),
@@ -83,6 +88,28 @@ export const MESSAGE_AND_STREAM_RULES: Record<string, Rule> = {
     spectators: true,
     others: { spectator: NOT_LOGGED_IN },
     params: (f) => ({ anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'stream', operand: f.streams.private }] }),
+  },
+  'GET /messages · everything': {
+    spectators: true,
+    others: { spectator: NOT_LOGGED_IN },
+    params: () => ({ anchor: 'newest', num_before: 50, num_after: 0 }),
+  },
+  'GET /messages · protected history': {
+    spectators: true,
+    others: { spectator: NOT_LOGGED_IN },
+    params: (f) => ({ anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'stream', operand: f.streams.protected }] }),
+  },
+  'GET /messages · search': {
+    spectators: true,
+    others: { spectator: NOT_LOGGED_IN },
+    params: () => ({ anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'search', operand: 'mark' }] }),
+  },
+  'GET /messages/matches_narrow · search': {
+    params: (f) => ({
+      msg_ids: [f.messages.public, f.messages.private, f.messages.protected],
+      narrow: [{ operator: 'search', operand: 'mark' }],
+    }),
+    isolation: success({ messages: {} }),
   },
   'GET /messages/matches_narrow': {
     params: (f) => ({ msg_ids: [f.messages.public, f.messages.private], narrow: [] }),

@@ -141,6 +141,14 @@ export const SETTINGS_AND_ADMIN_RULES: Record<string, Rule> = {
     path: (f) => `/messages/${f.messages.public}/history`,
     refused: except(PUBLIC_READERS, INVALID_MESSAGE),
   },
+  'GET /messages/{message_id}/history · protected history': {
+    path: (f) => `/messages/${f.messages.protected}/history`,
+    refused: except(['owner'], INVALID_MESSAGE),
+  },
+  'GET /messages/{message_id}/read_receipts · protected history': {
+    path: (f) => `/messages/${f.messages.protected}/read_receipts`,
+    refused: except(['owner'], INVALID_MESSAGE),
+  },
   'GET /messages/{message_id}/history · private': {
     path: (f) => `/messages/${f.messages.private}/history`,
     refused: except(PRIVATE_READERS, INVALID_MESSAGE),
