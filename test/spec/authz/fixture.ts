@@ -22,7 +22,6 @@ export interface Identity {
   password: string | null;
   /** The Host header: realm A's unless the identity lives in another realm. */
   host: string | undefined;
-  userId: number;
 }
 
 /** Text that only the subscribers of realm A's private stream (owner, administrator) may ever read. */
@@ -92,7 +91,6 @@ export interface World {
 export async function buildWorld(server: TestServer): Promise<World> {
   const owner = new ApiClient(server.baseUrl, server.owner);
   const people = await onePersonOfEachRole(owner, server.owner);
-  const as = (who: Credentials): ApiClient => owner.as(who);
   const bot = await createBot(owner, 'matrixbot');
   const doomedBot = await createBot(owner, 'doomedbot');
   const victim = await createMember(owner, 'Victim');
@@ -230,7 +228,6 @@ export async function buildWorld(server: TestServer): Promise<World> {
     queues: { kept: await queue(), doomed: await queue() },
     unique,
   };
-  await as(people.member).get('/users/me');
   await deactivateUser(owner, deactivated.id);
 
   const realmB = createRealm(server, 'matrixb');
@@ -240,25 +237,24 @@ export async function buildWorld(server: TestServer): Promise<World> {
   db.prepare('UPDATE realm SET deactivated = 1').run();
   db.close();
 
-  const person = (name: IdentityName, credentials: Credentials | null, password: string | null, userId: number): Identity => ({
+  const person = (name: IdentityName, credentials: Credentials | null, password: string | null, host?: string): Identity => ({
     name,
     credentials,
     password,
-    host: undefined,
-    userId,
+    host,
   });
   const identities: Identity[] = [
-    person('owner', server.owner, server.owner.password, people.owner.id),
-    person('admin', people.admin, null, people.admin.id),
-    person('moderator', people.moderator, null, people.moderator.id),
-    person('member', people.member, null, people.member.id),
-    person('guest', people.guest, null, people.guest.id),
-    person('bot', bot, null, bot.id),
-    person('deactivated', deactivated, deactivated.password, deactivated.id),
+    person('owner', server.owner, server.owner.password),
+    person('admin', people.admin, null),
+    person('moderator', people.moderator, null),
+    person('member', people.member, null),
+    person('guest', people.guest, null),
+    person('bot', bot, null),
+    person('deactivated', deactivated, deactivated.password),
     // Realm B's owner on realm A's host, and the deactivated realm's owner on its own.
-    { ...person('otherRealm', realmB.credentials, realmB.password, 0), host: undefined },
-    { ...person('deactivatedRealm', gone.credentials, gone.password, 0), host: gone.host },
-    person('spectator', null, null, 0),
+    person('otherRealm', realmB.credentials, realmB.password),
+    person('deactivatedRealm', gone.credentials, gone.password, gone.host),
+    person('spectator', null, null),
   ];
   return { fixture, identities, otherRealm: { client: new ApiClient(server.baseUrl, realmB.credentials, realmB.host), host: realmB.host } };
 }

@@ -51,7 +51,7 @@ export async function isolationCells(
   rules: Record<string, Rule>,
 ): Promise<{ cells: number; mismatches: string[] }> {
   const { fixture, otherRealm } = world;
-  const realmB: Identity = { name: 'otherRealm', credentials: otherRealm.client.auth, password: null, host: otherRealm.host, userId: 0 };
+  const realmB: Identity = { name: 'otherRealm', credentials: otherRealm.client.auth, password: null, host: otherRealm.host };
   const mismatches: string[] = [];
   let cells = 0;
   const judge = (what: string, answer: ApiResponse, expected: Refusal | 'not found' | 'anything but A'): void => {
