@@ -10,6 +10,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { EMOJI_IMAGE_SETS, EMOJI_URL_PREFIX, emojiSetSegment, type EmojiImageSetName } from '../http/emoji-images';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const WEB = join(ROOT, 'src', 'web');
@@ -53,6 +54,26 @@ const emojiTable: Plugin = {
   },
 };
 
+/**
+ * `import { EMOJI_IMAGE_BASES } from 'virtual:emoji-images'` gives the page, for each emoji set
+ * whose images are installed, the URL its images live under (src/http/emoji-images.ts), the
+ * package's version included, read from the same package.json the front end reads.
+ */
+const emojiImages: Plugin = {
+  name: 'emoji-images',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:emoji-images$/ }, () => ({ path: 'emoji-images', namespace: 'virtual' }));
+    build.onLoad({ filter: /^emoji-images$/, namespace: 'virtual' }, () => {
+      const bases: Record<string, string> = {};
+      for (const set of Object.keys(EMOJI_IMAGE_SETS) as EmojiImageSetName[]) {
+        const segment = emojiSetSegment(set);
+        if (segment !== null) bases[set] = `${EMOJI_URL_PREFIX}${segment}/`;
+      }
+      return { contents: `export const EMOJI_IMAGE_BASES = ${JSON.stringify(bases)};`, loader: 'js' };
+    });
+  },
+};
+
 function toUrl(outputPath: string): string {
   return STATIC_URL + relative(join(OUT, 'static'), join(ROOT, outputPath)).split(sep).join('/');
 }
@@ -79,7 +100,7 @@ async function bundleEntries(): Promise<Map<string, EntryOutput>> {
     loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.png': 'file', '.svg': 'file' },
     metafile: true,
     absWorkingDir: ROOT,
-    plugins: [emojiTable],
+    plugins: [emojiTable, emojiImages],
     logLevel: 'warning',
   });
   const nameBySource = new Map(Object.entries(entryPoints).map(([name, file]) => [relative(ROOT, file).split(sep).join('/'), name]));
@@ -210,7 +231,7 @@ async function buildUnitTests(): Promise<void> {
     jsxImportSource: 'preact',
     tsconfig: join(WEB, 'tsconfig.json'),
     sourcemap: true,
-    plugins: [emojiTable],
+    plugins: [emojiTable, emojiImages],
     logLevel: 'warning',
   });
 }

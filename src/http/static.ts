@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../log';
+import { EMOJI_URL_PREFIX, EmojiImages } from './emoji-images';
 import { jsonError, writeBinary, writeBodyless } from './write-response';
 
 export const WEB_BUILD_DIR = resolve(__dirname, '..', '..', 'web');
@@ -93,6 +94,7 @@ export interface StaticRequest {
 export class StaticSite {
   private readonly files = new Map<string, StaticFile>();
   private readonly built: boolean;
+  private readonly emoji = new EmojiImages();
 
   constructor(log: Logger, dir = WEB_BUILD_DIR) {
     this.built = existsSync(join(dir, 'index.html'));
@@ -129,6 +131,11 @@ export class StaticSite {
       return this.send(res, req, method, file, ICON_HEADERS);
     }
     const page = PAGE_PATHS[request.url];
+    if (page === undefined && request.url.startsWith(EMOJI_URL_PREFIX)) {
+      const image = this.emoji.image(request.url);
+      if (image === null) return answer(res, method, 404, JSON_TYPE, Buffer.from(jsonError('Not found')), {});
+      return answer(res, method, 200, 'image/png', image, ASSET_HEADERS);
+    }
     if (page === undefined) {
       const file = this.files.get('static/' + request.url.slice('/static/'.length));
       if (file === undefined) return answer(res, method, 404, JSON_TYPE, Buffer.from(jsonError('Not found')), {});

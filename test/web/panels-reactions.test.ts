@@ -61,15 +61,30 @@ t.test('clicking a group I reacted to removes my reaction, otherwise adds it', a
   t.strictSame(toggleRequest(5, theirs).params, { emoji_name: 'party_parrot', emoji_code: '7', reaction_type: 'realm_emoji' });
 });
 
-t.test('unicode emoji show as characters, custom emoji as their image, unknown ones by name', async (t) => {
-  const realmEmoji = {
-    '7': { id: '7', name: 'party_parrot', source_url: '/user_avatars/2/emoji/images/7.png', deactivated: false, author_id: 2 },
-  };
-  t.strictSame(emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji), { kind: 'text', text: '👍' });
-  t.strictSame(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji), {
-    kind: 'image',
-    url: '/user_avatars/2/emoji/images/7.png',
-    alt: ':party_parrot:',
-  });
-  t.strictSame(emojiLook('realm_emoji', '8', 'gone', realmEmoji), { kind: 'name', text: ':gone:' });
-});
+t.test(
+  'unicode emoji show as their image in the emoji set, as characters in the text set; custom emoji as their image, unknown ones by name',
+  async (t) => {
+    const realmEmoji = {
+      '7': { id: '7', name: 'party_parrot', source_url: '/user_avatars/2/emoji/images/7.png', deactivated: false, author_id: 2 },
+    };
+    t.strictSame(emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji, 'text'), { kind: 'text', text: '👍' });
+    const modern = emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji, 'vendora');
+    t.equal(modern.kind, 'image');
+    t.match(modern.kind === 'image' ? modern.url : '', /^\/static\/emoji\/vendora-[\d.]+\/1f44d\.png$/, 'the modern set image');
+    t.strictSame({ ...modern, url: '' }, { kind: 'image', url: '', alt: '👍', fallbackText: '👍' });
+    const classic = emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji, 'vendora-blob');
+    t.strictSame(classic, modern, 'the classic set, which has no package, shows the modern one');
+    const alternative = emojiLook('unicode_emoji', '1f44d', 'thumbs_up', realmEmoji, 'vendorb');
+    t.match(
+      alternative.kind === 'image' ? alternative.url : '',
+      /^\/static\/emoji\/vendorb-[\d.]+\/1f44d\.png$/,
+      'the alternative set image',
+    );
+    t.strictSame(emojiLook('realm_emoji', '7', 'party_parrot', realmEmoji, 'vendora'), {
+      kind: 'image',
+      url: '/user_avatars/2/emoji/images/7.png',
+      alt: ':party_parrot:',
+    });
+    t.strictSame(emojiLook('realm_emoji', '8', 'gone', realmEmoji, 'vendora'), { kind: 'name', text: ':gone:' });
+  },
+);

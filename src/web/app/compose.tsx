@@ -32,6 +32,7 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
   const myId = snapshot?.me.user_id;
+  const emojiset = snapshot?.userSettings['emojiset'];
   const drafts = useMemo(() => (myId === undefined ? null : new Drafts(localStorage, myId)), [myId]);
   const typing = useMemo(
     () =>
@@ -79,8 +80,8 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
   }, []);
 
   useLayoutEffect(() => {
-    if (previewBox.current && myId !== undefined) enhanceContent(previewBox.current, myId);
-  }, [preview, myId]);
+    if (previewBox.current && myId !== undefined) enhanceContent(previewBox.current, myId, emojiset);
+  }, [preview, myId, emojiset]);
 
   const changeFields = (change: Partial<Fields>) => {
     const next = { ...fields, ...change };

@@ -3,7 +3,7 @@
  * `#stream` completion in a keyboard-navigable listbox, and files dropped or pasted into it uploaded.
  */
 import { useRef, useState } from 'preact/hooks';
-import { emojiList, emojiText } from '../common/emoji';
+import { emojiImageUrl, emojiList, emojiText } from '../common/emoji';
 import type { ChatSnapshot } from '../common/types';
 import { sortedSubscriptions } from '../state/snapshot';
 import { complete, emojiChoices, mentionChoices, queryAt, streamChoices, type Choice, type CompletionQuery } from './completion';
@@ -152,7 +152,7 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
             >
               {choice.code !== undefined && (
                 <span class="completion-emoji" aria-hidden="true">
-                  {emojiText(choice.code)}
+                  <CompletionEmoji code={choice.code} emojiset={snapshot?.userSettings['emojiset']} />
                 </span>
               )}
               {choice.label}
@@ -162,4 +162,10 @@ export function MessageBox({ snapshot, value, onChange, onSend, onFiles, textare
       )}
     </div>
   );
+}
+
+/** A completion's emoji: its image in the person's set, or its characters. */
+function CompletionEmoji({ code, emojiset }: { code: string; emojiset: unknown }) {
+  const url = emojiImageUrl(code, emojiset);
+  return url === null ? <>{emojiText(code)}</> : <img class="emoji-image" src={url} alt="" />;
 }

@@ -3,15 +3,15 @@
  * emoji spans, spoilers that open on click, links that open in a new tab (except uploads, which
  * the session cookie lets the browser show here), and a highlight on mentions of me.
  */
-import { emojiText } from '../common/emoji';
+import { emojiImageUrl, emojiText } from '../common/emoji';
 import { imageOfPreview, openImage } from './image-viewer';
 
 const EMOJI_CLASS = /^emoji-([0-9a-f]+(?:-[0-9a-f]+)*)$/;
 
-export function enhanceContent(root: HTMLElement, myId: number): void {
+export function enhanceContent(root: HTMLElement, myId: number, emojiset: unknown): void {
   for (const span of root.querySelectorAll<HTMLSpanElement>('span.emoji')) {
     const code = [...span.classList].map((name) => EMOJI_CLASS.exec(name)?.[1]).find((match) => match !== undefined);
-    if (code) span.textContent = emojiText(code);
+    if (code) showEmoji(span, code, emojiset);
   }
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
     const href = link.getAttribute('href') ?? '';
@@ -28,6 +28,23 @@ export function enhanceContent(root: HTMLElement, myId: number): void {
     header.setAttribute('role', 'button');
     header.setAttribute('aria-expanded', 'false');
   }
+}
+
+/** An emoji span shows its image in the person's set, or its characters (also when the image fails). */
+function showEmoji(span: HTMLSpanElement, code: string, emojiset: unknown): void {
+  const text = emojiText(code);
+  const url = emojiImageUrl(code, emojiset);
+  if (url === null) {
+    span.textContent = text;
+    return;
+  }
+  const image = document.createElement('img');
+  image.className = 'emoji-image';
+  image.src = url;
+  // Copying the message copies the emoji's characters; the span's aria-label names it.
+  image.alt = text;
+  image.addEventListener('error', () => (span.textContent = text), { once: true });
+  span.replaceChildren(image);
 }
 
 /** Clicks inside message content: an inline image opens in the viewer, a spoiler header toggles its content. */

@@ -31,9 +31,10 @@ interface MessageItemProps {
 function MessageItemBody({ message, snapshot, showSender, unread, onUnsent }: MessageItemProps) {
   const content = useRef<HTMLDivElement>(null);
   const myId = snapshot.me.user_id;
+  const emojiset = snapshot.userSettings['emojiset'];
   useLayoutEffect(() => {
-    if (content.current) enhanceContent(content.current, myId);
-  }, [message.content, message.match_content, myId]);
+    if (content.current) enhanceContent(content.current, myId, emojiset);
+  }, [message.content, message.match_content, myId, emojiset]);
   const sender = snapshot.users.get(message.sender_id);
   const name = sender?.full_name ?? message.sender_full_name;
   // Only avatars served here: the page's CSP admits no other origin's images.

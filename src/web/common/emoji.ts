@@ -1,3 +1,4 @@
+import { EMOJI_IMAGE_BASES } from 'virtual:emoji-images';
 import { EMOJI_TABLE } from 'virtual:emoji-table';
 
 export interface EmojiEntry {
@@ -38,4 +39,16 @@ export function emojiByName(name: string): EmojiEntry | undefined {
 /** The characters of a unicode emoji code (`1f44d` → 👍). */
 export function emojiText(code: string): string {
   return String.fromCodePoint(...code.split('-').map((hex) => Number.parseInt(hex, 16)));
+}
+
+/**
+ * The URL of a unicode emoji's image in the person's `emojiset` (SPEC PATCH /settings), or null
+ * when the set is `text` (the system's emoji font draws it) or has no images on this server.
+ * The registry has no package for the classic set at this version, so it shows the modern one.
+ */
+export function emojiImageUrl(code: string, emojiset: unknown): string | null {
+  if (emojiset === 'text') return null;
+  const set = emojiset === 'vendora-blob' || typeof emojiset !== 'string' ? 'vendora' : emojiset;
+  const base = EMOJI_IMAGE_BASES[set] ?? EMOJI_IMAGE_BASES['vendora'];
+  return base === undefined ? null : `${base}${code}.png`;
 }

@@ -12,11 +12,17 @@ import { emojiLook, type EmojiLook } from './reactions';
 const COLUMNS = 8;
 
 export function EmojiGlyph({ look }: { look: EmojiLook }) {
+  // An image the set lacks (an emoji newer than its package) shows as characters instead.
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const text = look.kind === 'image' ? (failedUrl === look.url ? look.fallbackText : undefined) : look.text;
   // The control around it carries the name; the alt text is for copying the text out.
-  if (look.kind === 'image') return <img class="emoji-image" src={look.url} alt={look.alt} aria-hidden="true" />;
+  if (look.kind === 'image' && text === undefined) {
+    const fails = look.fallbackText === undefined ? undefined : () => setFailedUrl(look.url);
+    return <img class="emoji-image" src={look.url} alt={look.alt} aria-hidden="true" onError={fails} />;
+  }
   return (
     <span class="emoji-glyph" aria-hidden="true">
-      {look.text}
+      {text}
     </span>
   );
 }
@@ -115,7 +121,9 @@ export function EmojiPicker({ snapshot, onPick, onClose, label }: EmojiPickerPro
             title={`:${choice.name}:`}
             onClick={() => onPick(choice)}
           >
-            <EmojiGlyph look={emojiLook(choice.reactionType, choice.code, choice.name, snapshot.realmEmoji)} />
+            <EmojiGlyph
+              look={emojiLook(choice.reactionType, choice.code, choice.name, snapshot.realmEmoji, snapshot.userSettings['emojiset'])}
+            />
           </button>
         ))}
         {shown.length === 0 && <p class="panel-muted">No emoji match.</p>}

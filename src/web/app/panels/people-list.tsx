@@ -16,7 +16,13 @@ function StatusLine({ snapshot, userId }: { snapshot: ChatSnapshot; userId: numb
     <span class="person-status">
       {status.emoji_name && (
         <EmojiGlyph
-          look={emojiLook(status.reaction_type ?? 'unicode_emoji', status.emoji_code ?? '', status.emoji_name, snapshot.realmEmoji)}
+          look={emojiLook(
+            status.reaction_type ?? 'unicode_emoji',
+            status.emoji_code ?? '',
+            status.emoji_name,
+            snapshot.realmEmoji,
+            snapshot.userSettings['emojiset'],
+          )}
         />
       )}
       {status.status_text && <span class="person-status-text">{status.status_text}</span>}

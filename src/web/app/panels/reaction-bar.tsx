@@ -49,7 +49,9 @@ export function ReactionBar({ snapshot, message }: ReactionBarProps) {
           title={reactionTitle(group, snapshot.users)}
           onClick={() => toggle(group)}
         >
-          <EmojiGlyph look={emojiLook(group.reactionType, group.emojiCode, group.emojiName, snapshot.realmEmoji)} />
+          <EmojiGlyph
+            look={emojiLook(group.reactionType, group.emojiCode, group.emojiName, snapshot.realmEmoji, snapshot.userSettings['emojiset'])}
+          />
           <span class="reaction-count" aria-hidden="true">
             {group.userIds.length}
           </span>

@@ -2,7 +2,7 @@
  * A message's reactions as the bar shows them: one group per emoji (its type and code, since
  * two names can mean the same emoji), in the order they first appeared.
  */
-import { emojiText } from '../../common/emoji';
+import { emojiImageUrl, emojiText } from '../../common/emoji';
 import type { ChatSnapshot, Reaction } from '../../common/types';
 import type { Params } from '../../common/api';
 
@@ -49,11 +49,25 @@ export function reactionTitle(group: ReactionGroup, users: ChatSnapshot['users']
   return `${names.join(', ')} reacted with :${group.emojiName}:`;
 }
 
-/** What an emoji shows as: characters for unicode emoji, an image for custom ones. */
-export type EmojiLook = { kind: 'text'; text: string } | { kind: 'image'; url: string; alt: string } | { kind: 'name'; text: string };
+/**
+ * What an emoji shows as: a unicode emoji as its image in the person's emoji set (its characters
+ * when the set is `text`, or when the image fails to load), a custom one as its image.
+ */
+export type EmojiLook =
+  { kind: 'text'; text: string } | { kind: 'image'; url: string; alt: string; fallbackText?: string } | { kind: 'name'; text: string };
 
-export function emojiLook(reactionType: string, emojiCode: string, emojiName: string, realmEmoji: ChatSnapshot['realmEmoji']): EmojiLook {
-  if (reactionType === 'unicode_emoji' && /^[0-9a-f]+(-[0-9a-f]+)*$/.test(emojiCode)) return { kind: 'text', text: emojiText(emojiCode) };
+export function emojiLook(
+  reactionType: string,
+  emojiCode: string,
+  emojiName: string,
+  realmEmoji: ChatSnapshot['realmEmoji'],
+  emojiset: unknown,
+): EmojiLook {
+  if (reactionType === 'unicode_emoji' && /^[0-9a-f]+(-[0-9a-f]+)*$/.test(emojiCode)) {
+    const text = emojiText(emojiCode);
+    const url = emojiImageUrl(emojiCode, emojiset);
+    return url === null ? { kind: 'text', text } : { kind: 'image', url, alt: text, fallbackText: text };
+  }
   const custom = reactionType === 'realm_emoji' ? realmEmoji[emojiCode] : undefined;
   if (custom) return { kind: 'image', url: custom.source_url, alt: `:${emojiName}:` };
   return { kind: 'name', text: `:${emojiName}:` };

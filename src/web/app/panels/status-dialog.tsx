@@ -63,7 +63,9 @@ export function StatusDialog({ snapshot, onClose }: DialogProps) {
               onClick={() => setPicking(!picking)}
             >
               {emoji ? (
-                <EmojiGlyph look={emojiLook(emoji.reactionType, emoji.code, emoji.name, snapshot.realmEmoji)} />
+                <EmojiGlyph
+                  look={emojiLook(emoji.reactionType, emoji.code, emoji.name, snapshot.realmEmoji, snapshot.userSettings['emojiset'])}
+                />
               ) : (
                 <span aria-hidden="true">☺</span>
               )}
