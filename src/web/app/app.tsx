@@ -2,13 +2,14 @@
  * The shell: top bar, the left column of streams and conversations, the open view with its
  * compose box, and the people list on the right.
  */
-import { useEffect } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { PeopleList } from './panels';
 import { narrowTitle } from '../state/narrow';
 import { Compose } from './compose';
 import { ImageViewer } from './image-viewer';
 import { LeftColumn } from './left-column';
 import { MessageView } from './message-view';
+import { ReplyRequests } from './reply';
 import { currentNarrow, showInAddress } from './routing';
 import { ConnectionStatus, TypingStatus } from './status';
 import { useChat, type ChatStore } from './store';
@@ -18,6 +19,7 @@ import { TopBar } from './top-bar';
 export function App({ store }: { store: ChatStore }) {
   const state = useChat(store);
   const { snapshot, narrow } = state;
+  const replies = useMemo(() => new ReplyRequests(), []);
   useColorScheme(snapshot?.userSettings['color_scheme']);
 
   useEffect(() => {
@@ -41,12 +43,12 @@ export function App({ store }: { store: ChatStore }) {
         {snapshot ? <LeftColumn state={state} snapshot={snapshot} /> : <nav aria-label="Streams" class="left-column" />}
         <main class="middle">
           <h1 class="view-title">{title}</h1>
-          <MessageView store={store} state={state} />
+          <MessageView store={store} state={state} replies={replies} />
           <div class="status-line">
             <TypingStatus state={state} />
             <ConnectionStatus connection={state.connection} />
           </div>
-          <Compose store={store} state={state} />
+          <Compose store={store} state={state} replies={replies} />
         </main>
         <div class="right-column">{snapshot && <PeopleList snapshot={snapshot} />}</div>
       </div>

@@ -13,6 +13,7 @@ import { resolveRecipients } from './recipient-rules';
 import { RecipientFields } from './recipients';
 import { MessageBox } from './message-box';
 import { enhanceContent, handleContentClick } from './message-content';
+import type { ReplyRequests } from './reply';
 import { UnsentMessage, type ChatState, type ChatStore } from './store';
 import { uploadInto, type ComposeBox } from './upload';
 
@@ -20,7 +21,7 @@ function conversationOf(fields: Fields): DraftConversation {
   return fields.mode === 'stream' ? { type: 'stream', stream: fields.stream, topic: fields.topic } : { type: 'direct', to: fields.to };
 }
 
-export function Compose({ store, state }: { store: ChatStore; state: ChatState }) {
+export function Compose({ store, state, replies }: { store: ChatStore; state: ChatState; replies: ReplyRequests }) {
   const { snapshot, narrow } = state;
   const [fields, setFields] = useState<Fields>(NO_FIELDS);
   const [content, setContent] = useState('');
@@ -78,6 +79,29 @@ export function Compose({ store, state }: { store: ChatStore; state: ChatState }
     document.addEventListener('click', follow);
     return () => document.removeEventListener('click', follow);
   }, []);
+
+  // Reply and Quote and reply: the message's conversation, its draft kept, the quote added after it.
+  const snapshotRef = useRef(snapshot);
+  snapshotRef.current = snapshot;
+  useEffect(
+    () =>
+      replies.subscribe(({ message, quote }) => {
+        const current = snapshotRef.current;
+        if (!current || !drafts) return;
+        const next = fieldsOfMessage(message, current);
+        const typed = drafts.load(conversationOf(next));
+        const text = quote === null ? typed : typed.trim() === '' ? quote : `${typed}\n${quote}`;
+        setFields(next);
+        setContent(text);
+        drafts.save(conversationOf(next), text);
+        setPreview(null);
+        requestAnimationFrame(() => {
+          textarea.current?.focus();
+          textarea.current?.setSelectionRange(text.length, text.length);
+        });
+      }),
+    [replies, drafts],
+  );
 
   useLayoutEffect(() => {
     if (previewBox.current && myId !== undefined) enhanceContent(previewBox.current, myId, emojiset);

@@ -3,6 +3,7 @@ import 'katex/dist/katex.min.css';
 import '../styles/app.css';
 import '../styles/messages.css';
 import '../styles/compose.css';
+import '../styles/message-tools.css';
 import { render } from 'preact';
 import { api, csrfToken, onSignedOut } from '../common/api';
 import { PresenceReporter } from '../state/presence-reporter';

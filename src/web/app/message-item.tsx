@@ -1,10 +1,12 @@
 /** One message: sender (once per run), time, the server's HTML, edited marker, reactions and actions. */
 import { memo } from 'preact/compat';
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ChatSnapshot } from '../common/types';
 import type { ListedMessage } from '../state/message-list';
 import { enhanceContent, handleContentClick } from './message-content';
-import { MessageActions, ReactionBar } from './panels';
+import { MessageActions, ProfileCard, ReactionBar } from './panels';
+import { MessageTools } from './message-tools';
+import { requestQuote, type ReplyRequests } from './reply';
 
 export function formatTime(timestamp: number, twentyFourHour: boolean): string {
   return new Date(timestamp * 1000).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', hour12: !twentyFourHour });
@@ -26,10 +28,12 @@ interface MessageItemProps {
   unread: boolean;
   /** A message that failed to send is sent again or dropped. */
   onUnsent?: (localId: string, choice: 'retry' | 'discard') => void;
+  replies: ReplyRequests;
 }
 
-function MessageItemBody({ message, snapshot, showSender, unread, onUnsent }: MessageItemProps) {
+function MessageItemBody({ message, snapshot, showSender, unread, onUnsent, replies }: MessageItemProps) {
   const content = useRef<HTMLDivElement>(null);
+  const [profileOpen, setProfileOpen] = useState(false);
   const myId = snapshot.me.user_id;
   const emojiset = snapshot.userSettings['emojiset'];
   useLayoutEffect(() => {
@@ -47,6 +51,7 @@ function MessageItemBody({ message, snapshot, showSender, unread, onUnsent }: Me
     unread ? 'unread' : '',
     mentioned ? 'mentioned' : '',
     message.sendState ? `send-${message.sendState}` : '',
+    message.flags.includes('starred') ? 'starred' : '',
   ];
   const twentyFourHour = snapshot.userSettings['twenty_four_hour_time'] === true;
   return (
@@ -57,15 +62,21 @@ function MessageItemBody({ message, snapshot, showSender, unread, onUnsent }: Me
     >
       {showSender && (
         <div class="sender">
-          {avatar ? (
-            <img class="avatar" src={avatar} alt="" width={32} height={32} />
-          ) : (
-            <span class="avatar avatar-initials" aria-hidden="true">
-              {initials(name)}
-            </span>
-          )}
-          <span class="sender-name">{name}</span>
+          {/* One control for avatar and name: both open the card, the name says whose. */}
+          <button type="button" class="sender-button" aria-haspopup="dialog" onClick={() => setProfileOpen(true)}>
+            {avatar ? (
+              <img class="avatar" src={avatar} alt="" width={32} height={32} />
+            ) : (
+              <span class="avatar avatar-initials" aria-hidden="true">
+                {initials(name)}
+              </span>
+            )}
+            <span class="sender-name">{name}</span>
+          </button>
         </div>
+      )}
+      {profileOpen && (
+        <ProfileCard snapshot={snapshot} userId={message.sender_id} fallbackName={name} onClose={() => setProfileOpen(false)} />
       )}
       <time class="message-time" dateTime={new Date(message.timestamp * 1000).toISOString()}>
         {formatTime(message.timestamp, twentyFourHour)}
@@ -98,7 +109,8 @@ function MessageItemBody({ message, snapshot, showSender, unread, onUnsent }: Me
       {message.localId === undefined && (
         <div class="message-extras">
           <ReactionBar snapshot={snapshot} message={message} />
-          <MessageActions snapshot={snapshot} message={message} />
+          <MessageTools message={message} replies={replies} />
+          <MessageActions snapshot={snapshot} message={message} onQuote={(quoted) => void requestQuote(replies, quoted, snapshot)} />
         </div>
       )}
     </article>

@@ -4,12 +4,13 @@
  * (keeping what was on screen in place), the view opens at the first unread, and messages seen
  * while the window has focus are marked read.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { ChatSnapshot } from '../common/types';
 import type { ListedMessage } from '../state/message-list';
 import { dmPartners, sameTopic, toHash } from '../state/narrow';
 import { isUnread } from '../state/unread';
 import { MessageItem } from './message-item';
+import type { ReplyRequests } from './reply';
 import type { ChatState, ChatStore } from './store';
 
 function dayOf(timestamp: number): string {
@@ -64,8 +65,15 @@ function RecipientHeader({ message, snapshot }: { message: ListedMessage; snapsh
 const TOP_MARGIN_PX = 150;
 const BOTTOM_STICK_PX = 80;
 
-export function MessageView({ store, state }: { store: ChatStore; state: ChatState }) {
-  const { list, snapshot, unread, listVersion } = state;
+export function MessageView({ store, state, replies }: { store: ChatStore; state: ChatState; replies: ReplyRequests }) {
+  const { list, snapshot, unread, listVersion, loadingOlder } = state;
+  // The "New messages" line sits where the unread messages began when the view opened, and
+  // stays there while they are read (the public API's page draws the same line).
+  const firstUnreadOnOpen = useMemo(
+    () => list.messages.find((message) => message.localId === undefined && isUnread(unread, message.id))?.id,
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- recomputed only when a fresh list arrives
+    [listVersion],
+  );
   const feed = useRef<HTMLDivElement>(null);
   const firstId = useRef<number | undefined>(undefined);
   // The oldest shown message and how far below the top of the view it sat, to put it back there after older ones are added.
@@ -164,6 +172,12 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
     }
     if (snapshot && (newConversation || newDay) && state.narrow.kind !== 'topic' && state.narrow.kind !== 'dm')
       rows.push(<RecipientHeader key={`to-${message.localId ?? message.id}`} message={message} snapshot={snapshot} />);
+    if (message.id === firstUnreadOnOpen)
+      rows.push(
+        <div class="new-messages-marker" role="separator" aria-label="New messages" key="new-messages">
+          <span aria-hidden="true">New messages</span>
+        </div>,
+      );
     const showSender = newDay || newConversation || previous?.sender_id !== message.sender_id;
     if (snapshot)
       rows.push(
@@ -174,6 +188,7 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
           showSender={showSender}
           unread={isUnread(unread, message.id)}
           onUnsent={onUnsent}
+          replies={replies}
         />,
       );
     previous = message;
@@ -190,6 +205,12 @@ export function MessageView({ store, state }: { store: ChatStore; state: ChatSta
       onScroll={onScroll}
     >
       {list.foundOldest && list.messages.length > 0 && <p class="feed-start">The beginning of this conversation.</p>}
+      {(loadingOlder || (list.loading && list.messages.length === 0)) && (
+        <p class="feed-loading" role="status">
+          <span class="spinner" aria-hidden="true" />
+          {loadingOlder ? 'Loading older messages…' : 'Loading messages…'}
+        </p>
+      )}
       {rows}
       {!list.loading && list.messages.length === 0 && <p class="feed-empty">No messages here yet.</p>}
     </div>

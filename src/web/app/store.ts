@@ -38,6 +38,8 @@ export interface ChatState {
   list: MessageList;
   /** Grows each time the list is fetched anew, so the view knows to scroll to its first unread. */
   listVersion: number;
+  /** An older page is on its way (the view shows that it is loading). */
+  loadingOlder: boolean;
   typing: TypingState;
   connection: ConnectionState;
   /** Most recent message ID per direct conversation key, for the left column's order. */
@@ -109,6 +111,7 @@ export class ChatStore {
       narrow,
       list: emptyList(narrow),
       listVersion: 0,
+      loadingOlder: false,
       typing: [],
       connection: 'connecting',
       recentConversations: new Map(),
@@ -280,11 +283,13 @@ export class ChatStore {
     const anchor = direction === 'older' ? oldestId(list) : newestId(list);
     if (this.fetching || list.loading || anchor === undefined || (direction === 'older' ? list.foundOldest : list.foundNewest)) return;
     this.fetching = direction;
+    if (direction === 'older') this.set({ loadingOlder: true });
     try {
       const page = await this.fetchPage(narrow, anchor, direction === 'older' ? PAGE_SIZE : 0, direction === 'older' ? 0 : PAGE_SIZE);
       if (page && sameNarrow(narrow, this.state.narrow)) this.set({ list: mergePage(this.state.list, page, direction) });
     } finally {
       this.fetching = null;
+      if (direction === 'older') this.set({ loadingOlder: false });
     }
   }
 

@@ -31,9 +31,19 @@ export interface ReactionBarProps extends SnapshotProps {
   message: Message;
 }
 
-/** One message's menu: edit, delete, star, move or resolve its topic, mute its topic. */
+/** One message's menu: quote and reply, edit, delete, star, move or resolve its topic, mute its topic. */
 export interface MessageActionsProps extends SnapshotProps {
   message: Message;
+  /** Opens compose on the message's conversation, with the message quoted. */
+  onQuote: (message: Message) => void;
+}
+
+/** A person's card, opened from a sender's name or avatar. */
+export interface ProfileCardProps extends SnapshotProps {
+  userId: number;
+  /** The name the message carried, for a sender the page no longer knows. */
+  fallbackName: string;
+  onClose: () => void;
 }
 
 /** A dialog the shell opens from its top bar: personal settings, status, streams, administration. */

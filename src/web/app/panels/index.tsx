@@ -5,6 +5,7 @@ import '../../styles/panels-dialogs.css';
 export { AdminDialog } from './admin-dialog';
 export { MessageActions } from './message-actions';
 export { PeopleList } from './people-list';
+export { ProfileCard } from './profile-card';
 export { ReactionBar } from './reaction-bar';
 export { SettingsDialog } from './settings-dialog';
 export { StatusDialog } from './status-dialog';

@@ -17,7 +17,7 @@ interface MenuItem {
   run: () => void;
 }
 
-export function MessageActions({ snapshot, message }: MessageActionsProps) {
+export function MessageActions({ snapshot, message, onQuote }: MessageActionsProps) {
   const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [notice, setNotice] = useState('');
@@ -30,7 +30,7 @@ export function MessageActions({ snapshot, message }: MessageActionsProps) {
   const streamId = message.stream_id;
   const muted = streamId !== undefined && isTopicMuted(snapshot, streamId, message.subject);
 
-  const items: MenuItem[] = [];
+  const items: MenuItem[] = [{ label: 'Quote and reply', run: () => onQuote(message) }];
   if (may.edit) items.push({ label: 'Edit', run: () => setDialog('edit') });
   items.push({
     label: starred ? 'Unstar' : 'Star',
