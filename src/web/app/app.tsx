@@ -8,6 +8,7 @@ import { narrowTitle } from '../state/narrow';
 import { Compose } from './compose';
 import { ImageViewer } from './image-viewer';
 import { LeftColumn } from './left-column';
+import { MarkReadButtons } from './mark-read';
 import { MessageView } from './message-view';
 import { ReplyRequests } from './reply';
 import { currentNarrow, showInAddress } from './routing';
@@ -42,7 +43,10 @@ export function App({ store }: { store: ChatStore }) {
       <div class="columns">
         {snapshot ? <LeftColumn state={state} snapshot={snapshot} /> : <nav aria-label="Streams" class="left-column" />}
         <main class="middle">
-          <h1 class="view-title">{title}</h1>
+          <div class="view-header">
+            <h1 class="view-title">{title}</h1>
+            <MarkReadButtons narrow={narrow} unread={state.unread} />
+          </div>
           <MessageView store={store} state={state} replies={replies} />
           <div class="status-line">
             <TypingStatus state={state} />

@@ -1,14 +1,16 @@
-/** Administration (administrators and owners): users and roles, organization settings, linkifiers, custom emoji. */
+/** Administration (administrators and owners): users and roles, streams, organization settings, linkifiers, custom emoji. */
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../../common/api';
 import type { ChatSnapshot, User } from '../../common/types';
+import { AddPersonForm } from './admin-add-person';
 import { LinkifiersTab, CustomEmojiTab } from './admin-extras';
+import { StreamsTab } from './admin-streams';
 import type { DialogProps } from './contracts';
 import { OrganizationTab } from './admin-organization';
 import { assignableRoles, isAdministrator, roleLabel, ROLE } from './roles';
 import { ErrorAlert, Modal, useAction } from './ui';
 
-const TABS = ['Users', 'Organization', 'Linkifiers', 'Custom emoji'] as const;
+const TABS = ['Users', 'Streams', 'Organization', 'Linkifiers', 'Custom emoji'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Register's user objects may leave `is_active` out; only an explicit false is deactivated. */
@@ -107,6 +109,7 @@ function UsersTab({ snapshot }: { snapshot: ChatSnapshot }) {
   );
   return (
     <>
+      <AddPersonForm snapshot={snapshot} />
       <label>
         Filter users
         <input type="search" value={filter} onInput={(event) => setFilter(event.currentTarget.value)} />
@@ -177,6 +180,7 @@ export function AdminDialog({ snapshot, onClose }: DialogProps) {
       </div>
       <div role="tabpanel" id={panelId} aria-labelledby={tabId(tab)} class="panel-tabpanel">
         {tab === 'Users' && <UsersTab snapshot={snapshot} />}
+        {tab === 'Streams' && <StreamsTab snapshot={snapshot} />}
         {tab === 'Organization' && <OrganizationTab snapshot={snapshot} />}
         {tab === 'Linkifiers' && <LinkifiersTab snapshot={snapshot} />}
         {tab === 'Custom emoji' && <CustomEmojiTab snapshot={snapshot} />}

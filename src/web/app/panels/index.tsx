@@ -1,6 +1,7 @@
 /** The panels the shell mounts, with the props of ./contracts. */
 import '../../styles/panels.css';
 import '../../styles/panels-dialogs.css';
+import '../../styles/admin.css';
 
 export { AdminDialog } from './admin-dialog';
 export { MessageActions } from './message-actions';

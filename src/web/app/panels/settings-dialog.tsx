@@ -1,6 +1,7 @@
 /** Personal settings: each change is one `PATCH /settings` (SPEC names), whose event updates the snapshot. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, type ParamValue } from '../../common/api';
+import { AvatarForm } from './avatar-form';
 import type { DialogProps } from './contracts';
 import { ErrorAlert, Modal, Toggle, useAction, type Action } from './ui';
 
@@ -133,6 +134,8 @@ export function SettingsDialog({ snapshot, onClose }: DialogProps) {
           </div>
         </fieldset>
       </form>
+
+      <AvatarForm snapshot={snapshot} />
 
       <fieldset class="panel-form">
         <legend>Display</legend>
