@@ -5,10 +5,12 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { PeopleList } from './panels';
 import { narrowTitle } from '../state/narrow';
+import { NotificationOffer, showIconBadge, useMessageAlerts } from './attention';
 import { Compose } from './compose';
 import { ImageViewer } from './image-viewer';
 import { LeftColumn } from './left-column';
 import { MarkReadButtons } from './mark-read';
+import { attentionCount } from './notifications';
 import { MessageView } from './message-view';
 import { ReplyRequests } from './reply';
 import { currentNarrow, showInAddress } from './routing';
@@ -33,13 +35,19 @@ export function App({ store }: { store: ChatStore }) {
 
   const realmName = typeof snapshot?.realm['realm_name'] === 'string' ? snapshot.realm['realm_name'] : '';
   const title = snapshot ? narrowTitle(narrow, snapshot) : '';
+  // The unread count leads the tab's title and badges its icon (desktop_icon_count_display).
+  const count = attentionCount(state.unread, snapshot?.userSettings['desktop_icon_count_display']);
   useEffect(() => {
-    document.title = [title, realmName].filter(Boolean).join(' · ') || 'Chat';
-  }, [title, realmName]);
+    const name = [title, realmName].filter(Boolean).join(' · ') || 'Chat';
+    document.title = count > 0 ? `(${count}) ${name}` : name;
+  }, [title, realmName, count]);
+  useEffect(() => showIconBadge(count), [count]);
+  useMessageAlerts(store);
 
   return (
     <div class="shell">
       <TopBar snapshot={snapshot} realmName={realmName} />
+      {snapshot && <NotificationOffer snapshot={snapshot} />}
       <div class="columns">
         {snapshot ? <LeftColumn state={state} snapshot={snapshot} /> : <nav aria-label="Streams" class="left-column" />}
         <main class="middle">

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../common/api';
 import type { ChatSnapshot, Message } from '../common/types';
 import { EventLoop, type ConnectionState, type EventLoopApi } from '../state/event-loop';
-import type { RegisterResponse, ServerEvent, TypingEvent, UpdateMessageEvent } from '../state/events';
+import type { MessageEvent, RegisterResponse, ServerEvent, TypingEvent, UpdateMessageEvent } from '../state/events';
 import {
   addLocalEcho,
   applyListEvent,
@@ -92,6 +92,7 @@ function isSignedOut(error: unknown): boolean {
 export class ChatStore {
   private state: ChatState;
   private readonly listeners = new Set<() => void>();
+  private readonly messageListeners = new Set<(event: MessageEvent) => void>();
   private readonly loop: EventLoop;
   private pendingRead = new Set<number>();
   private readTimer: unknown = null;
@@ -145,6 +146,12 @@ export class ChatStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Each new message's event, after the state has taken it in (for notifications). */
+  onMessage(listener: (event: MessageEvent) => void): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
+  }
+
   private set(change: Partial<ChatState>): void {
     this.state = { ...this.state, ...change };
     for (const listener of this.listeners) listener();
@@ -195,6 +202,7 @@ export class ChatStore {
       }
     }
     this.set({ snapshot, unread, list, typing, recentConversations, messageCount, narrow });
+    for (const event of events) if (event.type === 'message') for (const listener of this.messageListeners) listener(event as MessageEvent);
     this.scheduleTypingExpiry();
     if (events.some((event) => this.movedHere(event))) void this.refreshNewest();
   }

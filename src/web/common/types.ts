@@ -70,6 +70,9 @@ export interface Subscription extends Stream {
   is_muted: boolean;
   pin_to_top: boolean;
   subscribers?: number[];
+  /** null follows the person's stream-wide setting (enable_stream_desktop_notifications …). */
+  desktop_notifications?: boolean | null;
+  audible_notifications?: boolean | null;
 }
 
 export interface RealmEmoji {
