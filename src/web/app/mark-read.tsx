@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, type Params } from '../common/api';
 import type { Narrow } from '../state/narrow';
 import { topicUnreadCount, unreadByStream, type UnreadState } from '../state/unread';
+import { ErrorAlert } from './panels/ui';
 
 interface MarkRead {
   label: string;
@@ -54,11 +55,7 @@ export function MarkReadButtons({ narrow, unread }: { narrow: Narrow; unread: Un
           {marking.label}
         </button>
       ))}
-      {error && (
-        <span role="alert" class="send-state failed">
-          {error}
-        </span>
-      )}
+      <ErrorAlert error={error} />
     </span>
   );
 }

@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../common/api';
 import type { Message } from '../common/types';
+import { ErrorAlert } from './panels/ui';
 import type { ReplyRequests } from './reply';
 
 export function MessageTools({ message, replies }: { message: Message; replies: ReplyRequests }) {
@@ -33,11 +34,7 @@ export function MessageTools({ message, replies }: { message: Message; replies: 
       >
         <span aria-hidden="true">{starred ? '★' : '☆'}</span>
       </button>
-      {error && (
-        <span role="alert" class="send-state failed">
-          {error}
-        </span>
-      )}
+      <ErrorAlert error={error} />
     </span>
   );
 }

@@ -9,7 +9,8 @@ import { emojiLook } from './reactions';
 /** Presence ages without any event arriving, so the list re-reads the clock now and then. */
 const REFRESH_MS = 30_000;
 
-function StatusLine({ snapshot, userId }: { snapshot: ChatSnapshot; userId: number }) {
+/** A person's status: its emoji and text (nothing when they set none). */
+export function StatusLine({ snapshot, userId }: { snapshot: ChatSnapshot; userId: number }) {
   const status = snapshot.userStatus.get(userId);
   if (!status || (!status.status_text && !status.emoji_name)) return null;
   return (

@@ -4,9 +4,8 @@
  */
 import type { ProfileCardProps } from './contracts';
 import { HASH_PREFIX } from './contracts';
-import { EmojiGlyph } from './emoji-picker';
+import { StatusLine } from './people-list';
 import { PRESENCE_LABELS, presenceState, serverNow } from './presence';
-import { emojiLook } from './reactions';
 import { roleLabel } from './roles';
 import { Modal } from './ui';
 
@@ -52,18 +51,7 @@ export function ProfileCard({ snapshot, userId, fallbackName, onClose }: Profile
             <>
               <dt>Status</dt>
               <dd>
-                {status.emoji_name && (
-                  <EmojiGlyph
-                    look={emojiLook(
-                      status.reaction_type ?? 'unicode_emoji',
-                      status.emoji_code ?? '',
-                      status.emoji_name,
-                      snapshot.realmEmoji,
-                      snapshot.userSettings['emojiset'],
-                    )}
-                  />
-                )}{' '}
-                {status.status_text}
+                <StatusLine snapshot={snapshot} userId={userId} />
               </dd>
             </>
           )}
