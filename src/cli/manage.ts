@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '../config';
 import { CommandFailed, parseCommand, UsageError, type Command } from './command';
 import { REALM_COMMANDS } from './realm-commands';
 import { USER_COMMANDS } from './user-commands';
-import { SCALE_USAGE, scaleCommand } from './scale';
+import { SCALE_COMMANDS, scaleCommand } from './scale';
 
 /*
  * `npm run manage -- <command> [--realm R] [--json]` (issue 23 "Management CLI"). Commands that
@@ -14,7 +14,8 @@ import { SCALE_USAGE, scaleCommand } from './scale';
 const COMMANDS: Command[] = [...REALM_COMMANDS, ...USER_COMMANDS];
 
 function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const listed = [...COMMANDS, ...SCALE_COMMANDS];
+  const width = Math.max(...listed.map((c) => c.name.length));
   return `usage: npm run manage -- <command> [options] [--realm R] [--json]
 
 --realm R   the realm to work on (default: the default realm)
@@ -22,10 +23,8 @@ function usage(): string {
 --help      this text; <command> --help for a command's
 
 commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
-
-scaling out (README "Scaling out"):
-${SCALE_USAGE}`;
+${listed.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+`;
 }
 
 async function main(argv: string[]): Promise<void> {

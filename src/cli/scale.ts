@@ -5,12 +5,11 @@ import { PlacementError, readPlacement } from '../realm/placement';
 import { moveRealm, runReloadCommand } from './move-realm';
 import { haproxyConfig, proxySettings, writeHaproxyConfig } from './proxy-config';
 
-/** The commands of README "Scaling out": `proxy-config` and `move-realm`. */
-export const SCALE_USAGE = `  proxy-config [--placement FILE] [--bind ADDR:PORT] [--out FILE]
-      write HAProxy's configuration for the placement (stdout, or FILE checked by haproxy -c)
-  move-realm R --to NODE [--placement FILE] [--haproxy-config FILE] [--reload-command CMD] [--json]
-      move realm R to another server process: its history and uploads come along
-`;
+/** The commands of README "Scaling out", as the tool's --help lists them. */
+export const SCALE_COMMANDS: readonly { name: 'proxy-config' | 'move-realm'; summary: string }[] = [
+  { name: 'proxy-config', summary: "write HAProxy's configuration for the placement (stdout, or a file checked by haproxy -c)" },
+  { name: 'move-realm', summary: 'move a realm to another server process: its history and uploads come along' },
+];
 
 const HELP: Record<string, string> = {
   'proxy-config': `usage: npm run manage -- proxy-config [--placement FILE] [--bind ADDR:PORT] [--out FILE]

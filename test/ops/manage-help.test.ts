@@ -29,6 +29,8 @@ t.test('--help for the tool and for each command', async (t) => {
     'reset-api-key',
     'change-password',
     'list-users',
+    'proxy-config',
+    'move-realm',
   ]);
   for (const command of commands ?? []) {
     const help = manage([command, '--help'], env);
