@@ -2,8 +2,11 @@
  * `npm run bench [scenario ...]`: runs the named scenarios (all by default). Each prints its
  * figure and the ratio against a baseline measured in the same run.
  */
-const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
-  'send-message': () => import('./send-message'),
+const SCENARIOS: Record<string, () => Promise<{ run(args?: readonly string[]): Promise<void> }>> = {
+  'send-message': async () => {
+    const scenario = await import('./send-message');
+    return { run: () => scenario.run() };
+  },
   'send-message-render-pool': async () => {
     const scenario = await import('./send-message');
     return { run: () => scenario.run(1) };
@@ -21,11 +24,16 @@ const SCENARIOS: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'get-users': () => import('./get-users'),
   // Issue 10: the web client in a real browser
   'web-live': () => import('./web-live'),
+  // Issue 24: capacity under a realistic load
+  mixed: () => import('./mixed'),
 };
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
-  const names = wanted.length > 0 ? wanted : Object.keys(SCENARIOS);
+  // Scenario names first, then options for them (`npm run bench mixed -- --steps 500,1000`).
+  const firstOption = process.argv.findIndex((arg, i) => i >= 2 && arg.startsWith('--'));
+  const wanted = process.argv.slice(2, firstOption < 0 ? undefined : firstOption);
+  const args = firstOption < 0 ? [] : process.argv.slice(firstOption);
+  const names = wanted.length > 0 ? wanted : Object.keys(SCENARIOS).filter((name) => name !== 'mixed');
   for (const name of names) {
     const load = SCENARIOS[name];
     if (!load) {
@@ -33,7 +41,7 @@ async function main(): Promise<void> {
       process.exitCode = 2;
       return;
     }
-    await (await load()).run();
+    await (await load()).run(args);
   }
 }
 

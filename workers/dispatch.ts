@@ -6,6 +6,7 @@ import { ApiError, errors, SESSION_CHALLENGE } from './lib/errors';
 import { parseParams } from './lib/params';
 import { reply } from './lib/reply';
 import { sessionCookies } from './lib/session-cookies';
+import { shardStats } from './lib/shard-stats';
 import type { Route, RouteContext } from './lib/route';
 import type { SessionRow } from './queries/sessions';
 import type { UserRow } from './queries/users';
@@ -40,15 +41,19 @@ async function answer(realm: Realm, frame: RequestFrame, asked: { caller: Caller
     const ctx: RouteContext = { realm, user: caller?.user ?? null, session: caller?.session ?? null, frame, cookies: [] };
     const result = await route.run(ctx, values);
     // File serving answers with bytes or a redirect, not the JSON envelope.
-    const response =
-      result instanceof BinaryReply
-        ? result.toFrame(frame.id)
-        : reply(frame.id, 200, {
-            result: 'success',
-            msg: '',
-            ...result,
-            ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
-          });
+    // An answered poll continues here, after the turn that woke it: its reply is timed apart.
+    const response = shardStats.time(
+      () => `${frame.route} reply`,
+      () =>
+        result instanceof BinaryReply
+          ? result.toFrame(frame.id)
+          : reply(frame.id, 200, {
+              result: 'success',
+              msg: '',
+              ...result,
+              ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
+            }),
+    );
     if (caller?.refreshed && caller.session) {
       ctx.cookies.push(...sessionCookies(frame.sessionCookie, caller.session.csrf_token, frame.secure, realm.sessionSettings.idleMs));
     }

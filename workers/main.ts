@@ -3,11 +3,14 @@ import { BodyRing, joinInto } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
 import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
+import { shardStats } from './lib/shard-stats';
 import { Shard } from './shard';
 
 /** Shard thread entry: decode a frame, let the owning realm handle it, encode the answer. */
 const settings = workerData as ShardSettings;
 const log = createShardLogger(settings.logLevel, settings.shardIndex, settings.logFormat);
+// The capacity benchmark reads what kept this thread busy (GET /__test__/shard_stats).
+if (settings.testHooks) shardStats.enable();
 const shard = new Shard(settings, log);
 const port = parentPort;
 if (!port) throw new Error('workers/main.ts must run as a worker thread');
@@ -58,7 +61,10 @@ function flushResponses(): void {
   const frames = finished;
   if (frames.length === 0) return;
   finished = [];
-  send(frames.length === 1 ? (frames[0] as ResponseFrame) : { kind: 'responses', frames });
+  shardStats.time(
+    () => `send ${frames.length} responses`,
+    () => send(frames.length === 1 ? (frames[0] as ResponseFrame) : { kind: 'responses', frames }),
+  );
 }
 
 port.on('message', (message: ThreadMessage) => {
@@ -75,7 +81,10 @@ port.on('message', (message: ThreadMessage) => {
           data: new Uint8Array(body, range.offset, range.length),
         }));
       }
-      void shard.handle(frame).then(respond);
+      shardStats.time(
+        () => frame.route,
+        () => void shard.handle(frame).then(respond),
+      );
       return;
     case 'admin':
       void shard.admin(frame).then(send);

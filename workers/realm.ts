@@ -8,6 +8,7 @@ import { FailedLoginLimiter } from './lib/login-limiter';
 import type { TypingNotifier } from './events/typing';
 import type { Logger } from './lib/log';
 import { PresenceTable } from './lib/presence';
+import { shardStats } from './lib/shard-stats';
 import { RenderHold } from './lib/render-hold';
 import type { Renderer } from './render/pool';
 
@@ -92,7 +93,12 @@ export class Realm {
         last_active_time: number | null;
       }[],
     );
-    this.events.subscribe((batch) => this.eventQueues.deliver(batch));
+    this.events.subscribe((batch) =>
+      shardStats.time(
+        () => `deliver ${batch.map(({ event, userIds }) => `${event.type} to ${userIds.length}`).join(', ')}`,
+        () => this.eventQueues.deliver(batch),
+      ),
+    );
     this.loginFailures = new FailedLoginLimiter(this.clock, {
       limit: this.sessionSettings.loginFailureLimit,
       windowMs: this.sessionSettings.loginFailureWindowMs,
@@ -189,6 +195,7 @@ export class Realm {
     const batch = this.batch;
     this.batch = [];
     const outcomes: { ok: boolean; value: unknown; outbox: QueuedEvent[] }[] = [];
+    const started = performance.now();
     try {
       // IMMEDIATE: take the write lock up front, so a reader-turned-writer never fails midway.
       this.db
@@ -214,6 +221,7 @@ export class Realm {
       for (const item of batch) item.reject(err);
       return;
     }
+    if (shardStats.enabled) shardStats.record(`commit of ${batch.length} actions`, started);
     for (const [i, item] of batch.entries()) {
       const outcome = outcomes[i] as (typeof outcomes)[number];
       if (outcome.ok) {

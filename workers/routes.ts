@@ -19,7 +19,17 @@ import {
 } from './endpoints/default-stream-groups';
 // stream-writes
 import { deleteStream, deleteSubscriptions, patchStream } from './endpoints/stream-writes';
-import { getSleepers, postCrashShard, postExit, postHog, postSpin, postRenderHold, postSleep, postThrow } from './endpoints/test-hooks';
+import {
+  getShardStats,
+  getSleepers,
+  postCrashShard,
+  postExit,
+  postHog,
+  postSpin,
+  postRenderHold,
+  postSleep,
+  postThrow,
+} from './endpoints/test-hooks';
 import { getOwnUser, postUsers } from './endpoints/users';
 import { deleteAlertWords, getAlertWords, postAlertWords } from './endpoints/alert-words';
 import { deleteLinkifier, getLegacyFilters, getLinkifiers, patchLinkifier, postLinkifier } from './endpoints/linkifiers';
@@ -258,4 +268,5 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /__test__/spin': postSpin,
   'POST /__test__/hog': postHog,
   'POST /__test__/exit': postExit,
+  'GET /__test__/shard_stats': getShardStats,
 };

@@ -131,3 +131,12 @@ export function rssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
 }
+
+/** A process's CPU time so far in seconds, user and system (/proc/<pid>/stat utime + stime). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which may hold spaces, in parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}

@@ -11,16 +11,29 @@ import { startChatServer } from './processes';
 export const SEEDED_USERS = Number(process.env['BENCH_SEED_USERS'] ?? 1_000);
 const MEMBERS_GROUP = systemGroupNameForRole(ROLE.MEMBER) ?? '';
 
+/** A realm of SEEDED_USERS users (bench/get-users.ts), kept in the temp dir between runs. */
+export function seededUsersDataDir(): Promise<string> {
+  return seededRealmDir(`teamchat-bench-users-${SEEDED_USERS}`, SEEDED_USERS, 'seeded-user');
+}
+
 /**
- * A realm of SEEDED_USERS users (the owner and members), written by bulk insert straight into
- * the realm file before the server starts: POST /users hashes a password and publishes events
- * per user. Each member row is what POST /users writes (users row, role group membership), with
- * no password. Kept in the temp dir between runs; re-seeded when the schema or the size changed.
+ * A realm of `users` users (the owner and members named `<prefix>-<i>@example.com`), written by
+ * bulk insert straight into the realm file before the server starts: POST /users hashes a
+ * password and publishes events per user. Each member row is what POST /users writes (users
+ * row, role group membership), with no password and a random key. `more` then adds what the
+ * scenario needs (streams, subscriptions) in the same transaction. Kept in the temp dir under
+ * `dirName` between runs; re-seeded when the schema, the size or `version` changed.
  */
-export async function seededUsersDataDir(): Promise<string> {
-  const dataDir = path.join(os.tmpdir(), `teamchat-bench-users-${SEEDED_USERS}`);
+export async function seededRealmDir(
+  dirName: string,
+  users: number,
+  prefix: string,
+  more?: (db: Database.Database, memberIds: number[]) => void,
+  version = 1,
+): Promise<string> {
+  const dataDir = path.join(os.tmpdir(), dirName);
   const marker = path.join(dataDir, 'seeded.json');
-  const want = JSON.stringify({ schema: MIGRATIONS.length, users: SEEDED_USERS });
+  const want = JSON.stringify({ schema: MIGRATIONS.length, users, version });
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === want) return dataDir;
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
@@ -40,13 +53,14 @@ export async function seededUsersDataDir(): Promise<string> {
   const insertMember = db.prepare('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)');
   const now = Math.floor(Date.now() / 1000);
   db.transaction(() => {
-    for (let i = existing; i < SEEDED_USERS; i++) {
-      const email = `seeded-user-${i}@example.com`;
-      const id = Number(
-        insertUser.run(email, email, `Seeded User ${i}`, randomBytes(16).toString('hex'), ROLE.MEMBER, now).lastInsertRowid,
-      );
+    const memberIds: number[] = [];
+    for (let i = existing; i < users; i++) {
+      const email = `${prefix}-${i}@example.com`;
+      const id = Number(insertUser.run(email, email, `${prefix} ${i}`, randomBytes(16).toString('hex'), ROLE.MEMBER, now).lastInsertRowid);
       insertMember.run(group.id, id);
+      memberIds.push(id);
     }
+    more?.(db, memberIds);
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { param } from '../lib/params';
 import { openRoute } from '../lib/route';
+import { shardStats } from '../lib/shard-stats';
 
 /**
  * Routes for the crash-isolation tests. The front end matches them only with TEST_HOOKS=1
@@ -66,3 +68,6 @@ export const postHog = openRoute(z.object({}), () => {
 export const postExit = openRoute(z.object({}), () => {
   process.exit(3);
 });
+
+/** The shard thread's event-loop delay and longest synchronous stretches; `reset` starts anew. */
+export const getShardStats = openRoute(z.object({ reset: param.bool(false) }), (_ctx, { reset }) => ({ ...shardStats.snapshot(reset) }));

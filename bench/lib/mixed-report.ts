@@ -1,0 +1,83 @@
+import type { ShardStatsSnapshot } from '../../workers/lib/shard-stats';
+import { KINDS, type Recorder } from './mixed-crowd';
+import { percentile } from './parked-polls';
+
+/** What one step of the `mixed` scenario measured. */
+export interface StepFigures {
+  people: number;
+  streams: number;
+  largestStream: number;
+  seededSeconds: number;
+  joinSeconds: number;
+  registerP50Ms: number;
+  registerP99Ms: number;
+  wallSeconds: number;
+  recorder: Recorder;
+  lost: number;
+  serverRssMiB: number;
+  /** CPU seconds per second: 1.0 is one core busy. */
+  serverCpuShare: number;
+  generatorCpuShare: number;
+  generatorLoopDelayP99Ms: number;
+  generatorLoopDelayMaxMs: number;
+  shard: ShardStatsSnapshot;
+}
+
+// Issue 24 §1: a step holds when every non-poll request's p99 is under 200 ms, delivery p99
+// under 500 ms, with no error and nothing lost.
+const REQUEST_P99_LIMIT_MS = 200;
+const DELIVERY_P99_LIMIT_MS = 500;
+// A generator this busy measures itself as much as the server.
+const GENERATOR_CPU_LIMIT = 0.9;
+const GENERATOR_DELAY_LIMIT_MS = 50;
+
+const ms = (value: number): string => (Number.isNaN(value) ? '-' : value.toFixed(1));
+
+/** Prints one step's figures; true when the step held. */
+export function printStep(f: StepFigures): boolean {
+  const reasons: string[] = [];
+  console.log(
+    `\n== ${f.people} people, ${f.streams} streams (largest ${f.largestStream} members); ` +
+      `seeded in ${f.seededSeconds.toFixed(1)} s; joined in ${f.joinSeconds.toFixed(1)} s ` +
+      `(register p50 ${ms(f.registerP50Ms)} ms, p99 ${ms(f.registerP99Ms)} ms)`,
+  );
+  console.log(`   ${'kind'.padEnd(13)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`);
+  let errors = 0;
+  for (const kind of KINDS) {
+    if (kind === 'register') continue;
+    const sorted = [...(f.recorder.latencies.get(kind) ?? [])].sort((a, b) => a - b);
+    const failed = f.recorder.errors.get(kind) ?? 0;
+    errors += failed;
+    const p99 = percentile(sorted, 99);
+    console.log(
+      `   ${kind.padEnd(13)}${(sorted.length / f.wallSeconds).toFixed(1).padStart(9)}${ms(percentile(sorted, 50)).padStart(9)}` +
+        `${ms(p99).padStart(9)}${String(failed).padStart(8)}`,
+    );
+    if (kind !== 'poll' && p99 >= REQUEST_P99_LIMIT_MS) reasons.push(`${kind} p99 ${ms(p99)} ms`);
+  }
+  const deliveries = [...f.recorder.deliveriesMs].sort((a, b) => a - b);
+  const deliveryP99 = percentile(deliveries, 99);
+  console.log(
+    `   delivery (send → event, at every recipient): ${deliveries.length} deliveries, p50 ${ms(percentile(deliveries, 50))} ms, ` +
+      `p99 ${ms(deliveryP99)} ms, lost ${f.lost}`,
+  );
+  if (deliveryP99 >= DELIVERY_P99_LIMIT_MS) reasons.push(`delivery p99 ${ms(deliveryP99)} ms`);
+  if (errors > 0) reasons.push(`${errors} errors (${f.recorder.errorSamples.join(' | ')})`);
+  if (f.lost > 0) reasons.push(`${f.lost} lost`);
+  const loop = f.shard.loop_delay_ms;
+  console.log(
+    `   server: RSS ${f.serverRssMiB.toFixed(0)} MiB, CPU ${(f.serverCpuShare * 100).toFixed(0)}% of one core; ` +
+      `shard event-loop delay p99 ${ms(loop.p99)} ms, max ${ms(loop.max)} ms`,
+  );
+  console.log(`   shard's longest synchronous stretches: ${f.shard.longest.map((s) => `${s.what} ${ms(s.ms)} ms`).join('; ')}`);
+  console.log(`   shard's busiest work: ${f.shard.busiest.map((b) => `${b.what} ${b.total_ms} ms/${b.count}`).join('; ')}`);
+  const saturated = f.generatorCpuShare > GENERATOR_CPU_LIMIT || f.generatorLoopDelayP99Ms > GENERATOR_DELAY_LIMIT_MS;
+  console.log(
+    `   load generator: CPU ${(f.generatorCpuShare * 100).toFixed(0)}% of one core, event-loop delay ` +
+      `p99 ${ms(f.generatorLoopDelayP99Ms)} ms, max ${ms(f.generatorLoopDelayMaxMs)} ms` +
+      (saturated ? ' — SATURATED: the figures above measure the generator too' : ''),
+  );
+  const held = reasons.length === 0;
+  console.log(`   ${f.people} people: ${held ? 'HOLDS' : `does not hold (${reasons.join('; ')})`}`);
+  return held;
+}

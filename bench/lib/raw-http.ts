@@ -1,0 +1,124 @@
+import net from 'node:net';
+
+/**
+ * A keep-alive HTTP/1.1 client on a raw socket for the load generators: requests written by
+ * hand, answers read by their Content-Length (uWS always sends one), one request in flight per
+ * connection and the rest queued. node:http's client cost ~70 µs a response (see
+ * parked-polls.ts), which a generator of thousands of people cannot spend.
+ */
+export interface RawResponse {
+  status: number;
+  body: string;
+  /** performance.now() when the whole answer had arrived. */
+  at: number;
+}
+
+interface Pending {
+  head: string;
+  body: string;
+  resolve: (response: RawResponse) => void;
+  reject: (err: Error) => void;
+}
+
+export class RawConnection {
+  private socket: net.Socket | null = null;
+  private readonly queue: Pending[] = [];
+  private received: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly port: number,
+    private readonly host = '127.0.0.1',
+  ) {}
+
+  /** Requests waiting, the one in flight included. */
+  get load(): number {
+    return this.queue.length;
+  }
+
+  /** Connects now (a generator opens thousands in batches, not all at once). */
+  connect(): Promise<void> {
+    const socket = this.open();
+    if (!socket.connecting) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('error', reject);
+    });
+  }
+
+  request(method: string, path: string, auth: string, form?: Record<string, string>): Promise<RawResponse> {
+    const body = form ? new URLSearchParams(form).toString() : '';
+    const headers = [`${method} ${path} HTTP/1.1`, `Host: ${this.host}:${this.port}`, `Authorization: ${auth}`];
+    if (form) headers.push('Content-Type: application/x-www-form-urlencoded', `Content-Length: ${Buffer.byteLength(body)}`);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ head: headers.join('\r\n') + '\r\n\r\n', body, resolve, reject });
+      if (this.queue.length === 1) this.writeNext();
+    });
+  }
+
+  close(): void {
+    this.socket?.destroy();
+    this.socket = null;
+  }
+
+  private open(): net.Socket {
+    if (this.socket && !this.socket.destroyed) return this.socket;
+    const socket = net.connect(this.port, this.host);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.onClose(socket));
+    this.received = Buffer.alloc(0);
+    return (this.socket = socket);
+  }
+
+  private writeNext(): void {
+    const next = this.queue[0];
+    if (next) this.open().write(next.head + next.body);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
+    const headerEnd = this.received.indexOf('\r\n\r\n');
+    if (headerEnd < 0) return;
+    const head = this.received.subarray(0, headerEnd).toString('latin1');
+    const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+    const end = headerEnd + 4 + length;
+    if (this.received.length < end) return;
+    const at = performance.now();
+    const body = this.received.subarray(headerEnd + 4, end).toString('utf8');
+    this.received = this.received.subarray(end);
+    const done = this.queue.shift();
+    done?.resolve({ status: Number(head.slice(9, 12)), body, at });
+    this.writeNext();
+  }
+
+  private onClose(socket: net.Socket): void {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    // The request in flight is lost with its connection; the rest go out on a new one.
+    this.queue.shift()?.reject(new Error('connection closed'));
+    if (this.queue.length > 0) this.writeNext();
+  }
+}
+
+/** Connections shared by many simulated people: each request goes to the least busy one. */
+export class RawPool {
+  private readonly connections: RawConnection[];
+
+  constructor(port: number, size: number) {
+    this.connections = Array.from({ length: size }, () => new RawConnection(port));
+  }
+
+  request(method: string, path: string, auth: string, form?: Record<string, string>): Promise<RawResponse> {
+    let best = this.connections[0] as RawConnection;
+    for (const connection of this.connections) {
+      if (connection.load < best.load) best = connection;
+      if (best.load === 0) break;
+    }
+    return best.request(method, path, auth, form);
+  }
+
+  close(): void {
+    for (const connection of this.connections) connection.close();
+  }
+}

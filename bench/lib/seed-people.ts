@@ -1,0 +1,107 @@
+import Database from 'better-sqlite3';
+import { realmFile } from '../../src/wire/realm-names';
+import { basicAuth } from './api';
+import { seededRealmDir } from './seed-users';
+
+/** One simulated person of the `mixed` scenario. */
+export interface Person {
+  id: number;
+  auth: string;
+  /** The streams they are in, the all-hands stream first. */
+  streamIds: number[];
+}
+
+export interface PeopleRealm {
+  dataDir: string;
+  people: Person[];
+  /** Each stream's members, by stream ID. */
+  members: Map<number, number[]>;
+  allHandsId: number;
+}
+
+export const TEAM_STREAMS_EACH = 5;
+const PEOPLE_PER_TEAM_STREAM = 20;
+// Stream j of the team streams weighs 1/(j+1)^SKEW: a few large streams, many small ones.
+const SKEW = 0.9;
+
+/** A reproducible sequence (the same realm on every seeding), not Math.random. */
+function generator(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return (state / 0x80000000) * n;
+  };
+}
+
+/**
+ * The `mixed` scenario's realm of `count` people: one all-hands stream everyone is in and
+ * count/20 team streams of skewed sizes, each person in TEAM_STREAMS_EACH of them. Seeded by
+ * bulk insert (bench/lib/seed-users.ts) and kept between runs.
+ */
+export async function seededPeople(count: number): Promise<PeopleRealm> {
+  const teamStreams = Math.max(TEAM_STREAMS_EACH, Math.round(count / PEOPLE_PER_TEAM_STREAM));
+  const dataDir = await seededRealmDir(`teamchat-bench-mixed-${count}`, count, 'person', (db, memberIds) => {
+    const groupId = (db.prepare('SELECT id FROM user_groups ORDER BY id LIMIT 1').get() as { id: number }).id;
+    const owner = (db.prepare('SELECT id FROM users WHERE role = 100 ORDER BY id LIMIT 1').get() as { id: number }).id;
+    const everyone = [owner, ...memberIds];
+    const insertRecipient = db.prepare('INSERT INTO recipients (kind) VALUES (2)');
+    const insertStream = db.prepare(
+      'INSERT INTO streams (name, recipient_id, date_created, can_remove_subscribers_group_id) VALUES (?, ?, ?, ?)',
+    );
+    const subscribe = db.prepare(`INSERT INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, '#76ce90')`);
+    const createStream = (name: string): number =>
+      Number(insertStream.run(name, Number(insertRecipient.run().lastInsertRowid), Math.floor(Date.now() / 1000), groupId).lastInsertRowid);
+    const allHands = createStream('all hands');
+    for (const userId of everyone) subscribe.run(userId, allHands);
+    const teams = Array.from({ length: teamStreams }, (_, j) => createStream(`team ${j}`));
+    const weights = teams.map((_, j) => 1 / Math.pow(j + 1, SKEW));
+    const total = weights.reduce((a, b) => a + b, 0);
+    const random = generator(count);
+    const pick = (): number => {
+      let r = random(total);
+      for (const [j, weight] of weights.entries()) if ((r -= weight) < 0) return teams[j] as number;
+      return teams[teams.length - 1] as number;
+    };
+    for (const userId of everyone) {
+      const chosen = new Set<number>();
+      while (chosen.size < TEAM_STREAMS_EACH) chosen.add(pick());
+      for (const streamId of chosen) subscribe.run(userId, streamId);
+    }
+  });
+  return loadPeople(dataDir);
+}
+
+function loadPeople(dataDir: string): PeopleRealm {
+  const db = new Database(realmFile(dataDir, 'default'), { readonly: true });
+  try {
+    const users = db.prepare('SELECT id, email, api_key FROM users WHERE is_active = 1 AND is_bot = 0 ORDER BY id').all() as {
+      id: number;
+      email: string;
+      api_key: string;
+    }[];
+    const rows = db.prepare('SELECT user_id, stream_id FROM subscriptions WHERE active = 1 ORDER BY stream_id, user_id').all() as {
+      user_id: number;
+      stream_id: number;
+    }[];
+    const allHandsId = (db.prepare(`SELECT id FROM streams WHERE name = 'all hands'`).get() as { id: number }).id;
+    const members = new Map<number, number[]>();
+    const streamsOf = new Map<number, number[]>();
+    for (const row of rows) {
+      let list = members.get(row.stream_id);
+      if (!list) members.set(row.stream_id, (list = []));
+      list.push(row.user_id);
+      let own = streamsOf.get(row.user_id);
+      if (!own) streamsOf.set(row.user_id, (own = []));
+      if (row.stream_id === allHandsId) own.unshift(row.stream_id);
+      else own.push(row.stream_id);
+    }
+    const people = users.map((user) => ({
+      id: user.id,
+      auth: basicAuth(user.email, user.api_key),
+      streamIds: streamsOf.get(user.id) ?? [],
+    }));
+    return { dataDir, people, members, allHandsId };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,132 @@
+import Database from 'better-sqlite3';
+import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { realmFile } from '../src/wire/realm-names';
+import type { ShardStatsSnapshot } from '../workers/lib/shard-stats';
+import { apiCall } from './lib/api';
+import { Crowd, MIXES, Recorder, type Mix } from './lib/mixed-crowd';
+import { printStep, type StepFigures } from './lib/mixed-report';
+import { percentile, sleep } from './lib/parked-polls';
+import { cpuSeconds, ownerAuthHeader, rssMiB, startChatServer } from './lib/processes';
+import { seededPeople } from './lib/seed-people';
+
+/**
+ * mixed (issue 24): how many simulated people, all connected and chatting at once, one server
+ * holds. Each person keeps a poll parked and reads, marks read, reports presence and sends on
+ * timers (bench/lib/mixed-crowd.ts); the number of people ramps in steps, each on its own
+ * seeded realm (kept between runs), with a warm-up and then a measured window.
+ *
+ *   npm run bench mixed -- --steps 500,1000 --mix heavy --warmup 10 --seconds 30
+ */
+interface Options {
+  steps: number[];
+  mix: Mix;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+const GRACE_MS = 3_000;
+
+function options(args: readonly string[]): Options {
+  const value = (name: string): string | undefined => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const mix = MIXES[value('mix') ?? 'realistic'];
+  if (!mix) throw new Error(`unknown mix; known: ${Object.keys(MIXES).join(', ')}`);
+  return {
+    steps: (value('steps') ?? '1000,2500,5000,8000').split(',').map(Number),
+    mix,
+    warmupSeconds: Number(value('warmup') ?? 10),
+    seconds: Number(value('seconds') ?? 30),
+  };
+}
+
+/** Queues a graceful stop saved would be restored and idle for ten minutes: a step starts without. */
+function forgetSavedQueues(dataDir: string): void {
+  const db = new Database(realmFile(dataDir, 'default'));
+  try {
+    db.prepare('DELETE FROM saved_event_queues').run();
+  } finally {
+    db.close();
+  }
+}
+
+async function step(people: number, opts: Options): Promise<StepFigures> {
+  const seeding = performance.now();
+  const realm = await seededPeople(people);
+  const seededSeconds = (performance.now() - seeding) / 1000;
+  forgetSavedQueues(realm.dataDir);
+  const server = await startChatServer({ TEST_HOOKS: '1' }, realm.dataDir);
+  const recorder = new Recorder();
+  const crowd = new Crowd(realm, server.port, opts.mix, recorder);
+  const owner = ownerAuthHeader(realm.dataDir);
+  const shardStats = (reset: boolean): Promise<ShardStatsSnapshot> =>
+    apiCall(server.url, owner, 'GET', '/__test__/shard_stats', { reset }) as unknown as Promise<ShardStatsSnapshot>;
+  try {
+    const joining = performance.now();
+    const registerMs = await crowd.join();
+    const joinSeconds = (performance.now() - joining) / 1000;
+    crowd.start();
+    await sleep(opts.warmupSeconds * 1000);
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
+    recorder.reset();
+    await shardStats(true);
+    const serverCpu = cpuSeconds(server.pid);
+    const ownCpu = process.cpuUsage();
+    const started = performance.now();
+    recorder.measuring = true;
+    await sleep(opts.seconds * 1000);
+    recorder.measuring = false;
+    const wallSeconds = (performance.now() - started) / 1000;
+    const serverCpuShare = (cpuSeconds(server.pid) - serverCpu) / wallSeconds;
+    const own = process.cpuUsage(ownCpu);
+    const generatorCpuShare = (own.user + own.system) / 1e6 / wallSeconds;
+    loopDelay.disable();
+    const shard = await shardStats(true);
+    const rss = rssMiB(server.pid);
+    crowd.stop();
+    // Deliveries of the window's last sends may still be on their way.
+    await sleep(GRACE_MS);
+    return {
+      people,
+      streams: realm.members.size,
+      largestStream: Math.max(...[...realm.members.values()].map((m) => m.length)),
+      seededSeconds,
+      joinSeconds,
+      registerP50Ms: percentile(registerMs, 50),
+      registerP99Ms: percentile(registerMs, 99),
+      wallSeconds,
+      recorder,
+      lost: crowd.lost(),
+      serverRssMiB: rss,
+      serverCpuShare,
+      generatorCpuShare,
+      generatorLoopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+      generatorLoopDelayMaxMs: loopDelay.max / 1e6,
+      shard,
+    };
+  } finally {
+    crowd.close();
+    await server.stop();
+  }
+}
+
+export async function run(args: readonly string[] = []): Promise<void> {
+  const opts = options(args);
+  console.log(
+    `mixed (${opts.mix.name} mix; steps ${opts.steps.join(', ')} people; ${opts.warmupSeconds} s warm-up, ` +
+      `${opts.seconds} s measured; machine: ${os.cpus().length} cores, load generator included)`,
+  );
+  let held: number | null = null;
+  for (const people of opts.steps) {
+    const figures = await step(people, opts);
+    if (printStep(figures)) held = people;
+  }
+  console.log(
+    `mixed ${opts.mix.name}: largest step that held: ${held === null ? 'none' : `${held} people`} (${os.cpus().length} cores, load generator included)`,
+  );
+}
+
+if (require.main === module) void run(process.argv.slice(2));

@@ -1,0 +1,46 @@
+import t from 'tap';
+import { ApiClient } from '../helpers/http';
+import { startServer } from '../helpers/server';
+
+// The capacity benchmark's view of a shard (bench/mixed.ts): its event-loop delay and its
+// longest synchronous stretches, each named by what ran; reachable with test hooks only.
+t.test('GET /__test__/shard_stats', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+
+  t.test('names a synchronous stretch by its route, with at least its length', async (t) => {
+    const reset = await api.get('/__test__/shard_stats', { reset: true });
+    t.equal(reset.status, 200);
+    t.strictSame(Object.keys(reset.body).sort(), ['busiest', 'longest', 'loop_delay_ms', 'msg', 'result']);
+    t.strictSame(Object.keys(reset.body['loop_delay_ms'] as object).sort(), ['max', 'p50', 'p99']);
+    const spun = await api.post('/__test__/spin', { ms: 40 });
+    t.strictSame([spun.status, spun.body], [200, { result: 'success', msg: '', spun: 40 }]);
+    const stats = await api.get('/__test__/shard_stats');
+    const longest = stats.body['longest'] as { what: string; ms: number }[];
+    const spin = longest.filter((stretch) => stretch.what === 'POST /__test__/spin');
+    t.equal(spin.length, 1, 'the spin is among the longest stretches');
+    t.ok((spin[0]?.ms ?? 0) >= 40, `and lasted at least the 40 ms it spun (${spin[0]?.ms} ms)`);
+    const busiest = stats.body['busiest'] as { what: string; count: number }[];
+    t.strictSame(
+      busiest.filter((work) => work.what === 'POST /__test__/spin').map((work) => work.count),
+      [1],
+      'the busiest work counts it once',
+    );
+    t.ok((stats.body['loop_delay_ms'] as { max: number }).max >= 30, 'the loop waited behind it');
+  });
+
+  t.test('a reset starts anew', async (t) => {
+    await api.get('/__test__/shard_stats', { reset: true });
+    const stats = await api.get('/__test__/shard_stats');
+    const names = (stats.body['longest'] as { what: string }[]).map((stretch) => stretch.what);
+    t.notOk(names.includes('POST /__test__/spin'), 'no spin since the reset');
+  });
+});
+
+t.test('GET /__test__/shard_stats is not reachable without test hooks', async (t) => {
+  const server = await startServer({ env: { TEST_HOOKS: '0' } });
+  t.teardown(() => server.stop());
+  const answer = await new ApiClient(server.baseUrl, server.owner).get('/__test__/shard_stats');
+  t.equal(answer.status, 404);
+});

@@ -1,0 +1,90 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+
+/**
+ * What kept a shard thread busy, for the capacity benchmark (bench/mixed.ts): its event-loop
+ * delay and its longest synchronous stretches, each named by what ran. Off unless the server
+ * runs with test hooks (TEST_HOOKS=1, which only tests and benchmarks set); when off, `time`
+ * costs one branch.
+ */
+export interface Stretch {
+  what: string;
+  ms: number;
+}
+
+export interface ShardStatsSnapshot {
+  loop_delay_ms: { p50: number; p99: number; max: number };
+  /** The longest synchronous stretches since the last reset, longest first. */
+  longest: Stretch[];
+  /** Synchronous time by what ran, the busiest first. */
+  busiest: { what: string; count: number; total_ms: number }[];
+}
+
+const KEPT_STRETCHES = 12;
+const KEPT_BUSIEST = 12;
+// The histogram samples the loop every few ms; finer costs more and says little more.
+const RESOLUTION_MS = 2;
+
+class ShardStats {
+  private histogram: IntervalHistogram | null = null;
+  private longest: Stretch[] = [];
+  private readonly totals = new Map<string, { count: number; totalMs: number }>();
+
+  get enabled(): boolean {
+    return this.histogram !== null;
+  }
+
+  enable(): void {
+    if (this.histogram) return;
+    this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    this.histogram.enable();
+  }
+
+  /** Records one synchronous stretch that started at `startMs` (performance.now()). */
+  record(what: string, startMs: number): void {
+    const ms = performance.now() - startMs;
+    let total = this.totals.get(what);
+    if (!total) this.totals.set(what, (total = { count: 0, totalMs: 0 }));
+    total.count++;
+    total.totalMs += ms;
+    const shortest = this.longest[this.longest.length - 1];
+    if (this.longest.length >= KEPT_STRETCHES && shortest !== undefined && shortest.ms >= ms) return;
+    this.longest.push({ what, ms });
+    this.longest.sort((a, b) => b.ms - a.ms);
+    if (this.longest.length > KEPT_STRETCHES) this.longest.pop();
+  }
+
+  /** Runs `work`, recording its synchronous time as `what` when enabled. */
+  time<T>(what: () => string, work: () => T): T {
+    if (!this.histogram) return work();
+    const start = performance.now();
+    try {
+      return work();
+    } finally {
+      this.record(what(), start);
+    }
+  }
+
+  snapshot(reset: boolean): ShardStatsSnapshot {
+    const histogram = this.histogram;
+    const toMs = (ns: number): number => Math.round(ns / 1e4) / 100;
+    const snapshot: ShardStatsSnapshot = {
+      loop_delay_ms: histogram
+        ? { p50: toMs(histogram.percentile(50)), p99: toMs(histogram.percentile(99)), max: toMs(histogram.max) }
+        : { p50: 0, p99: 0, max: 0 },
+      longest: this.longest.map((s) => ({ what: s.what, ms: Math.round(s.ms * 100) / 100 })),
+      busiest: [...this.totals.entries()]
+        .map(([what, t]) => ({ what, count: t.count, total_ms: Math.round(t.totalMs) }))
+        .sort((a, b) => b.total_ms - a.total_ms)
+        .slice(0, KEPT_BUSIEST),
+    };
+    if (reset) {
+      histogram?.reset();
+      this.longest = [];
+      this.totals.clear();
+    }
+    return snapshot;
+  }
+}
+
+/** The shard thread's one record (one per thread: module state is per worker). */
+export const shardStats = new ShardStats();
