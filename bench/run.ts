@@ -26,6 +26,8 @@ const SCENARIOS: Record<string, () => Promise<{ run(args?: readonly string[]): P
   'web-live': () => import('./web-live'),
   // Issue 24: capacity under a realistic load
   mixed: () => import('./mixed'),
+  'send-stream-large': () => import('./send-stream-large'),
+  'reads-under-writes': () => import('./reads-under-writes'),
 };
 
 async function main(): Promise<void> {
