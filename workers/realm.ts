@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings, type SessionSettings } from '../src/wire/protocol';
+import { InlineCheckpointer, type Checkpointer } from './db/checkpointer';
 import { openRealmDb, type Db } from './db/open';
+import { WalSync } from './db/wal-sync';
 import { EventQueues } from './events/clients';
 import { EventBus, type QueuedEvent } from './events/outbox';
 import { systemClock, type Clock } from './lib/clock';
@@ -49,7 +51,12 @@ export interface RealmOptions {
   sessions?: SessionSettings;
   /** Where the file is copied before a migration; absent in unit tests: not copied. */
   snapshotDir?: string;
+  // The shard's checkpointer thread; absent in unit tests: checkpoints on the realm's connection
+  checkpointer?: Checkpointer;
 }
+
+// How often a realm that commits asks for a checkpoint (workers/db/checkpointer.ts).
+const CHECKPOINT_EVERY_MS = 1_000;
 
 // src/config.ts's defaults, for unit tests that build a Realm without settings
 const DEFAULT_SESSION_SETTINGS: SessionSettings = { idleMs: 14 * 86_400_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 };
@@ -75,13 +82,28 @@ export class Realm {
   readonly loginFailures: FailedLoginLimiter;
   // Held only by a test hook (TEST_HOOKS=1), to interleave a request with a send's render.
   readonly renderHold = new RenderHold();
+  private readonly walSync: WalSync;
+  private readonly checkpointer: Checkpointer;
+  private lastCheckpointMs = 0;
 
   constructor(
     readonly name: string,
-    file: string,
+    private readonly file: string,
     private readonly options: RealmOptions,
   ) {
     this.db = openRealmDb(file, { snapshotDir: options.snapshotDir });
+    // Commits are made durable off the shard thread (db/wal-sync.ts), and the WAL copied back
+    // by the checkpointer (db/checkpointer.ts), not inside whichever commit crossed 1,000 pages.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.walSync = new WalSync(`${file}-wal`);
+    if (options.checkpointer) {
+      this.checkpointer = options.checkpointer;
+    } else {
+      const inline = new InlineCheckpointer();
+      inline.attach(file, this.db);
+      this.checkpointer = inline;
+    }
     this.row = this.loadRow();
     this.eventQueues = new EventQueues(options.clock ?? systemClock, options.durations ?? SPEC_DURATIONS);
     this.eventQueues.restore(this.db);
@@ -222,15 +244,29 @@ export class Realm {
       return;
     }
     if (shardStats.enabled) shardStats.record(`commit of ${batch.length} actions`, started);
-    for (const [i, item] of batch.entries()) {
-      const outcome = outcomes[i] as (typeof outcomes)[number];
-      if (outcome.ok) {
-        this.events.deliver(outcome.outbox);
-        item.resolve(outcome.value);
-      } else {
-        item.reject(outcome.value);
+    // Answered, and their events delivered, once the commit is on disk.
+    this.walSync.afterCommit((syncError) => {
+      if (syncError) this.log.error({ err: syncError, realm: this.name }, 'cannot make a commit durable');
+      for (const [i, item] of batch.entries()) {
+        const outcome = outcomes[i] as (typeof outcomes)[number];
+        if (syncError) {
+          item.reject(syncError);
+        } else if (outcome.ok) {
+          this.events.deliver(outcome.outbox);
+          item.resolve(outcome.value);
+        } else {
+          item.reject(outcome.value);
+        }
       }
-    }
+      this.checkpointNowAndThen();
+    });
+  }
+
+  private checkpointNowAndThen(): void {
+    const now = performance.now();
+    if (now - this.lastCheckpointMs < CHECKPOINT_EVERY_MS || !this.db.open) return;
+    this.lastCheckpointMs = now;
+    this.checkpointer.request(this.file);
   }
 
   /** Hands an actor to the realm, which stops it on close. */
@@ -243,6 +279,8 @@ export class Realm {
     for (const actor of this.actors.splice(0)) actor.stop();
     this.eventQueues.stop();
     this.eventQueues.save(this.db);
+    this.walSync.close();
+    this.checkpointer.forget(this.file);
     this.db.close();
   }
 

@@ -20,6 +20,7 @@ import type { AdminHost } from './admin/host';
 import { dispatch } from './dispatch';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
+import { ThreadCheckpointer, type Checkpointer } from './db/checkpointer';
 
 const REALM_FILE_SUFFIX = '.sqlite3'; // src/wire/realm-names.ts realmFile
 
@@ -34,6 +35,7 @@ export class Shard implements AdminHost {
   /** The realms this process serves (README "Scaling out"); null: all. */
   private served: ReadonlySet<string> | null;
   private readonly snapshots: SnapshotTally = { written: 0, failed: 0 };
+  private readonly checkpointer: Checkpointer;
 
   constructor(
     private readonly settings: ShardSettings,
@@ -41,6 +43,7 @@ export class Shard implements AdminHost {
   ) {
     this.renderer = new Renderer(settings.renderThreads);
     this.served = settings.servedRealms === null ? null : new Set(settings.servedRealms);
+    this.checkpointer = new ThreadCheckpointer((answer) => this.log.warn({ answer }, 'checkpoint failed'));
     this.openOwnedRealms();
   }
 
@@ -181,6 +184,7 @@ export class Shard implements AdminHost {
     await new Promise((resolve) => setImmediate(resolve));
     for (const realm of this.realms.values()) realm.close();
     this.realms.clear();
+    await this.checkpointer.close();
     await this.renderer.close();
   }
 
@@ -203,6 +207,7 @@ export class Shard implements AdminHost {
       files: this.settings.files,
       sessions: this.settings.sessions,
       snapshotDir: snapshotsDir(this.settings.dataDir, name),
+      checkpointer: this.checkpointer,
     });
     this.realms.set(name, realm);
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);
