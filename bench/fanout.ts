@@ -1,3 +1,4 @@
+import type { ShardStatsSnapshot } from '../workers/lib/shard-stats';
 import { apiCall, streamAudience } from './lib/api';
 import { closeSockets, connectAll, parkPolls, percentile, sleep, type PollTarget } from './lib/parked-polls';
 import { ownerAuthHeader, startChatServer, startParked } from './lib/processes';
@@ -56,7 +57,8 @@ function summary(r: Rounds): string {
  * requests at once (bench/lib/parked-server.ts).
  */
 export async function run(): Promise<void> {
-  const server = await startChatServer();
+  // Test hooks on: the shard's loop delay while it answers a round (GET /__test__/shard_stats).
+  const server = await startChatServer({ TEST_HOOKS: '1' });
   const ceiling = await startParked();
   try {
     const owner = ownerAuthHeader(server.dataDir);
@@ -72,7 +74,9 @@ export async function run(): Promise<void> {
         }
       }
       const message = { type: 'stream', to: 'bench stream', topic: 'bench', content: 'Hello, **world**!' };
+      await apiCall(server.url, owner, 'GET', '/__test__/shard_stats', { reset: true });
       const subject = await rounds(targets, () => apiCall(server.url, owner, 'POST', '/messages', message));
+      const shard = (await apiCall(server.url, owner, 'GET', '/__test__/shard_stats')) as unknown as ShardStatsSnapshot;
       const bareTargets = targets.map((target) => ({ ...target, url: `${ceiling.url}/events` }));
       const bare = await rounds(bareTargets, () =>
         fetch(`${ceiling.url}/release?polls=${bareTargets.length}`, { method: 'POST', body: 'x' }),
@@ -88,7 +92,8 @@ export async function run(): Promise<void> {
       const ratio = (p: number): string => (percentile(bare.allAnsweredMs, p) / percentile(subject.allAnsweredMs, p)).toFixed(3);
       console.log(
         `${label}: ${summary(subject)} | ceiling bare uWS ${summary(bare)} | ratio p50 ${ratio(50)}, p99 ${ratio(99)}` +
-          ` (target p99 <= ${TARGET_P99_MS[size] ?? NaN} ms)`,
+          ` (target p99 <= ${TARGET_P99_MS[size] ?? NaN} ms) | shard loop delay p99 ${shard.loop_delay_ms.p99} ms,` +
+          ` max ${shard.loop_delay_ms.max} ms`,
       );
     }
   } finally {

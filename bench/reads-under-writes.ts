@@ -72,7 +72,8 @@ function printReads(name: string, solo: Measured, underWrites: Measured, written
   }
   console.log(
     `reads-under-writes ${name}: ${underWrites.requestsPerSecond.toFixed(0)} req/s (p99 ${underWrites.p99Ms} ms) while ` +
-      `${written.requests.average.toFixed(0)} messages/s were sent (p99 ${written.latency.p99} ms) | solo ` +
+      `${(written.requests.total / written.duration).toFixed(0)} messages/s were sent (${written.requests.total} in ` +
+      `${written.duration.toFixed(0)} s, p99 ${written.latency.p99} ms) | solo ` +
       `${solo.requestsPerSecond.toFixed(0)} req/s (p99 ${solo.p99Ms} ms) | ratio ${(underWrites.requestsPerSecond / solo.requestsPerSecond).toFixed(3)} (target ≥ 0.5)`,
   );
 }
