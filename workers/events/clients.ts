@@ -25,6 +25,13 @@ interface Waiter {
  */
 export const MAX_QUEUES_PER_USER = 100;
 
+/**
+ * Polls an event wakes are answered this many at a time, the loop free between slices: a
+ * message to a 1,000-member stream otherwise builds every answer in one stretch while every
+ * other request of the realm waits (issue 24).
+ */
+export const POLLS_PER_SLICE = 200;
+
 // One sweep serves every queue of the realm (heartbeats and collection), not a timer per poll.
 const MAX_SWEEP_MS = 1_000;
 const MIN_SWEEP_MS = 10;
@@ -43,6 +50,9 @@ export class EventQueues {
   private readonly sweepMs: number;
   private timer: TimerHandle | null = null;
   private stopped = false;
+  /** Woken polls not yet answered, oldest first (answerInSlices). */
+  private readonly toAnswer: (() => void)[] = [];
+  private answering = false;
 
   constructor(
     private readonly clock: Clock,
@@ -141,8 +151,9 @@ export class EventQueues {
     }
   }
 
-  /** Answers every parked poll (a graceful stop); the queues stay, to be saved. */
+  /** Answers every parked poll (a graceful stop), at once; the queues stay, to be saved. */
   releaseAll(): void {
+    for (const answer of this.toAnswer.splice(0)) answer();
     for (const queue of [...this.waiters.keys()]) this.wake(queue);
   }
 
@@ -205,16 +216,36 @@ export class EventQueues {
     const shaped = shapeForQueue(queue, event, userId);
     if (shaped.length === 0) return;
     for (const payload of shaped) queue.push(payload);
-    this.wake(queue);
+    this.wake(queue, true);
   }
 
-  private wake(queue: EventQueue): void {
+  /** Ends `queue`'s parked poll; `inSlice`: answered in turn with others an event woke. */
+  private wake(queue: EventQueue, inSlice = false): void {
     const waiter = this.waiters.get(queue);
     if (!waiter) return;
     this.waiters.delete(queue);
     this.parkedRequests.delete(waiter.requestId);
     queue.lastActivityMs = this.clock.now();
-    waiter.wake();
+    if (inSlice) this.answerInSlices(waiter.wake);
+    else waiter.wake();
+  }
+
+  /**
+   * The first POLLS_PER_SLICE woken polls are answered in this turn, the rest a slice per
+   * later turn. The events are in their queues already: a poll answered later only says more.
+   */
+  private answerInSlices(answer: () => void): void {
+    this.toAnswer.push(answer);
+    if (this.answering) return;
+    this.answering = true;
+    // After the current delivery: every queue gets the event before any slice is answered.
+    queueMicrotask(() => this.answerSlice());
+  }
+
+  private answerSlice(): void {
+    for (const answer of this.toAnswer.splice(0, POLLS_PER_SLICE)) answer();
+    if (this.toAnswer.length > 0) setImmediate(() => this.answerSlice());
+    else this.answering = false;
   }
 
   private ensureSweeping(): void {
