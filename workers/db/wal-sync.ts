@@ -25,7 +25,14 @@ export class WalSync {
 
   /** Flushes at once and stops (a realm closing); commits still waiting are settled. */
   close(): void {
-    if (this.fd === null) return;
+    // Writes outside transact (the event queues saved at a stop) need the flush too.
+    if (this.fd === null) {
+      try {
+        this.fd = fs.openSync(this.walFile, 'r');
+      } catch {
+        return; // no WAL file: nothing written
+      }
+    }
     let failure: Error | null = null;
     try {
       fs.fdatasyncSync(this.fd);
