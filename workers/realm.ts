@@ -84,6 +84,8 @@ export class Realm {
   readonly renderHold = new RenderHold();
   private readonly walSync: WalSync;
   private readonly checkpointer: Checkpointer;
+  /** Settles once no connection of this process is open on the file (after close()). */
+  released: Promise<void> = Promise.resolve();
   private lastCheckpointMs = 0;
 
   constructor(
@@ -280,7 +282,7 @@ export class Realm {
     this.eventQueues.stop();
     this.eventQueues.save(this.db);
     this.walSync.close();
-    this.checkpointer.forget(this.file);
+    this.released = this.checkpointer.forget(this.file);
     this.db.close();
   }
 

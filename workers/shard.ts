@@ -115,6 +115,8 @@ export class Shard implements AdminHost {
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
     realm.close();
+    // The file is swapped next: the checkpointer's connection to it must be gone first.
+    await realm.released;
     this.log.info({ realm: name }, 'realm closed for a restore');
   }
 
@@ -144,6 +146,8 @@ export class Shard implements AdminHost {
         this.log.error({ err, realm: name }, 'realm let go, but its file did not close cleanly');
       }
     }
+    // The file may be copied elsewhere and set aside next: no connection of ours may stay on it.
+    await Promise.all(leaving.map(([, realm]) => realm.released));
     this.openOwnedRealms();
   }
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { parentPort } from 'node:worker_threads';
-import type { CheckpointRequest, CheckpointAnswer } from './checkpointer';
+import type { CheckpointRequest, CheckpointAnswer, ForgottenAnswer } from './checkpointer';
 
 /**
  * The checkpointer thread (workers/db/checkpointer.ts): its own connection to each realm file,
@@ -20,6 +20,7 @@ parentPort?.on('message', (request: CheckpointRequest) => {
   if (request.kind === 'forget') {
     connections.get(request.file)?.close();
     connections.delete(request.file);
+    parentPort?.postMessage({ kind: 'forgotten', file: request.file } satisfies ForgottenAnswer);
     return;
   }
   let answer: CheckpointAnswer;

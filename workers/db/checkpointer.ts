@@ -4,6 +4,12 @@ import type { Db } from './open';
 
 export type CheckpointRequest = { kind: 'checkpoint'; file: string } | { kind: 'forget'; file: string } | { kind: 'stop' };
 
+/** The checkpointer thread closed its connection to `file` (the answer to `forget`). */
+export interface ForgottenAnswer {
+  kind: 'forgotten';
+  file: string;
+}
+
 export interface CheckpointAnswer {
   file: string;
   ok: boolean;
@@ -22,8 +28,11 @@ export interface CheckpointAnswer {
 export interface Checkpointer {
   /** Asks for a checkpoint of `file` soon; one already under way for it suffices. */
   request(file: string): void;
-  /** The realm closed: its connection here goes too. */
-  forget(file: string): void;
+  /**
+   * The realm closed: its connection here goes too. Resolves once it is closed, so a file let go
+   * (a restore, a move) is not checkpointed into by a connection still open on its old WAL.
+   */
+  forget(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +42,7 @@ const STOP_WAIT_MS = 5_000;
 export class ThreadCheckpointer implements Checkpointer {
   private worker: Worker | null = null;
   private readonly underWay = new Set<string>();
+  private readonly forgetting = new Map<string, (() => void)[]>();
 
   constructor(private readonly onFailure: (answer: CheckpointAnswer) => void) {}
 
@@ -42,9 +52,24 @@ export class ThreadCheckpointer implements Checkpointer {
     this.thread().postMessage({ kind: 'checkpoint', file } satisfies CheckpointRequest);
   }
 
-  forget(file: string): void {
+  forget(file: string): Promise<void> {
     this.underWay.delete(file);
-    this.worker?.postMessage({ kind: 'forget', file } satisfies CheckpointRequest);
+    const worker = this.worker;
+    if (!worker) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiting = this.forgetting.get(file);
+      if (waiting) waiting.push(resolve);
+      else this.forgetting.set(file, [resolve]);
+      worker.postMessage({ kind: 'forget', file } satisfies CheckpointRequest);
+    });
+  }
+
+  private forgotten(file: string | null): void {
+    for (const [waitingFile, resolvers] of this.forgetting) {
+      if (file !== null && waitingFile !== file) continue;
+      this.forgetting.delete(waitingFile);
+      for (const resolve of resolvers) resolve();
+    }
   }
 
   /** Lets the thread close its connections and end; ended by force if it does not soon. */
@@ -64,7 +89,8 @@ export class ThreadCheckpointer implements Checkpointer {
     const worker = new Worker(path.join(__dirname, 'checkpoint-thread.js'));
     // It must not keep a stopping shard alive, and a checkpoint lost with it is only late.
     worker.unref();
-    worker.on('message', (answer: CheckpointAnswer) => {
+    worker.on('message', (answer: CheckpointAnswer | ForgottenAnswer) => {
+      if ('kind' in answer) return this.forgotten(answer.file);
       this.underWay.delete(answer.file);
       if (!answer.ok) this.onFailure(answer);
     });
@@ -72,6 +98,8 @@ export class ThreadCheckpointer implements Checkpointer {
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = null;
       this.underWay.clear();
+      // A thread that ended holds no connection.
+      this.forgotten(null);
     });
     return (this.worker = worker);
   }
@@ -90,8 +118,9 @@ export class InlineCheckpointer implements Checkpointer {
     if (db?.open) db.pragma('wal_checkpoint(PASSIVE)');
   }
 
-  forget(file: string): void {
+  forget(file: string): Promise<void> {
     this.dbs.delete(file);
+    return Promise.resolve();
   }
 
   close(): Promise<void> {
