@@ -2,7 +2,8 @@ import uWS from 'uWebSockets.js';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { RealmResolver } from '../realm/resolve';
-import { busyResponse, ShardPool, type ResponseHandler } from '../realm/router';
+import type { ShardPool } from '../realm/router';
+import { busyResponse, type ResponseHandler } from '../realm/shard-thread';
 import type { ServedRealms } from '../realm/placement';
 import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type ResponseFrame } from '../wire/protocol';
 import {

@@ -1,0 +1,63 @@
+import type { Worker } from 'node:worker_threads';
+import type { ResponseFrame } from '../wire/protocol';
+
+// What a busy shard's refusal asks clients to wait: its queue drains in well under a second.
+const BUSY_RETRY_AFTER_S = 1;
+
+/**
+ * Writes the answer out before it returns: a binary body may be a view of the shard's body
+ * ring, reused once the handler is done. A handler that must keep the bytes copies them.
+ */
+export type ResponseHandler = (response: ResponseFrame) => void;
+
+export function errorResponse(id: number, status: number, msg: string, code?: string, headers: Record<string, string> = {}): ResponseFrame {
+  const body: Record<string, string> = { result: 'error', msg };
+  if (code) body['code'] = code;
+  return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
+}
+
+/** The answer to a request for a shard whose queue is full: try again in a moment. */
+export function busyResponse(id: number): ResponseFrame {
+  return errorResponse(id, 503, 'The server is busy; try again in a moment', undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_S) });
+}
+
+/** What the front end itself knows of one shard, for the metrics (src/metrics/). */
+export interface ShardFigures {
+  index: number;
+  /** A thread is running (not between a crash and its restart). */
+  up: boolean;
+  /** Requests waiting for the shard's answer, parked polls aside. */
+  queued: number;
+  /** GET /events requests waiting at the shard for news. */
+  longPolls: number;
+  restarts: number;
+  /** Time the shard's threads spent running code, not waiting, since the server started. */
+  busyMs: number;
+}
+
+/** Guards against a shard that stops answering or outgrows its memory. */
+export interface ShardGuards {
+  /** Silence past which a shard is terminated and restarted (0: never). */
+  watchdogMs: number;
+  /** The thread's old-generation heap limit in MiB (0: V8's default). */
+  heapLimitMb: number;
+}
+
+export class Shard {
+  worker: Worker | null = null;
+  /** The watchdog's unanswered ping to this thread, and when it went out. */
+  watchdogPing: { id: number; sentAt: number } | null = null;
+  spawnedAt = 0;
+  restartDelayMs = 0;
+  closing = false;
+  onClosed: (() => void) | null = null;
+  /** Requests sent and not yet answered, parked polls aside. */
+  queued = 0;
+  /** Times the thread ended other than by a graceful stop (and was restarted). */
+  restarts = 0;
+  /** Busy milliseconds of this shard's earlier threads, and the current thread's last reading. */
+  busyMsBefore = 0;
+  busyMsNow = 0;
+
+  constructor(readonly index: number) {}
+}
