@@ -2,18 +2,22 @@
  * The shell: top bar, the left column of streams and conversations, the open view with its
  * compose box, and the people list on the right.
  */
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { PeopleList } from './panels';
 import { narrowTitle } from '../state/narrow';
 import { NotificationOffer, showIconBadge, useMessageAlerts } from './attention';
 import { Compose } from './compose';
+import { useComposeFocus } from './compose-focus';
+import { DrawerBackdrop, DrawerButton, useDrawers } from './drawers';
 import { ImageViewer } from './image-viewer';
+import { useShortcuts } from './keyboard';
 import { LeftColumn } from './left-column';
 import { MarkReadButtons } from './mark-read';
 import { attentionCount } from './notifications';
 import { MessageView } from './message-view';
 import { ReplyRequests } from './reply';
 import { currentNarrow, showInAddress } from './routing';
+import { ShortcutsHelp, SkipToCompose } from './shortcuts-help';
 import { ConnectionStatus, TypingStatus } from './status';
 import { useChat, type ChatStore } from './store';
 import { useColorScheme } from './theme';
@@ -24,6 +28,10 @@ export function App({ store }: { store: ChatStore }) {
   const { snapshot, narrow } = state;
   const replies = useMemo(() => new ReplyRequests(), []);
   useColorScheme(snapshot?.userSettings['color_scheme']);
+  const drawers = useDrawers(narrow);
+  const [helpShown, setHelpShown] = useState(false);
+  const composing = useComposeFocus();
+  useShortcuts(state, { drawers, showHelp: () => setHelpShown(true) });
 
   useEffect(() => {
     const follow = () => store.open(currentNarrow());
@@ -45,15 +53,18 @@ export function App({ store }: { store: ChatStore }) {
   useMessageAlerts(store);
 
   return (
-    <div class="shell">
+    <div class="shell" data-drawer={drawers.open ?? undefined} data-composing={composing ? 'true' : undefined}>
+      <SkipToCompose />
       <TopBar snapshot={snapshot} realmName={realmName} />
       {snapshot && <NotificationOffer snapshot={snapshot} />}
       <div class="columns">
         {snapshot ? <LeftColumn state={state} snapshot={snapshot} /> : <nav aria-label="Streams" class="left-column" />}
         <main class="middle">
           <div class="view-header">
+            <DrawerButton drawers={drawers} name="views" />
             <h1 class="view-title">{title}</h1>
             <MarkReadButtons narrow={narrow} unread={state.unread} />
+            <DrawerButton drawers={drawers} name="people" />
           </div>
           <MessageView store={store} state={state} replies={replies} />
           <div class="status-line">
@@ -64,7 +75,9 @@ export function App({ store }: { store: ChatStore }) {
         </main>
         <div class="right-column">{snapshot && <PeopleList snapshot={snapshot} />}</div>
       </div>
+      <DrawerBackdrop drawers={drawers} />
       <ImageViewer />
+      {helpShown && <ShortcutsHelp onClose={() => setHelpShown(false)} />}
     </div>
   );
 }

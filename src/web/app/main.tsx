@@ -4,6 +4,7 @@ import '../styles/app.css';
 import '../styles/messages.css';
 import '../styles/compose.css';
 import '../styles/message-tools.css';
+import '../styles/phone.css';
 import { render } from 'preact';
 import { api, csrfToken, onSignedOut } from '../common/api';
 import { PresenceReporter } from '../state/presence-reporter';
