@@ -1,5 +1,6 @@
 import t from 'tap';
-import { ChatStore, type StoreDeps } from '../../src/web/app/store';
+import { ChatStore } from '../../src/web/app/store';
+import type { StoreDeps } from '../../src/web/app/store-deps';
 import type { Params } from '../../src/web/common/api';
 import type { ServerEvent } from '../../src/web/state/events';
 import { isUnread, unreadByStream } from '../../src/web/state/unread';

@@ -14,7 +14,8 @@ import { RecipientFields } from './recipients';
 import { MessageBox } from './message-box';
 import { enhanceContent, handleContentClick } from './message-content';
 import type { ReplyRequests } from './reply';
-import { UnsentMessage, type ChatState, type ChatStore } from './store';
+import type { ChatState, ChatStore } from './store';
+import { UnsentMessage } from './store-deps';
 import { uploadInto, type ComposeBox } from './upload';
 
 function conversationOf(fields: Fields): DraftConversation {

@@ -9,7 +9,8 @@ import { render } from 'preact';
 import { api, csrfToken, onSignedOut } from '../common/api';
 import { PresenceReporter } from '../state/presence-reporter';
 import { App } from './app';
-import { ChatStore, signIn } from './store';
+import { ChatStore } from './store';
+import { signIn } from './store-deps';
 import { currentNarrow } from './routing';
 
 const root = document.getElementById('app');

@@ -4,9 +4,8 @@
  * subscribe through `useChat` and re-render when any of it changes.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../common/api';
 import type { ChatSnapshot, Message } from '../common/types';
-import { EventLoop, type ConnectionState, type EventLoopApi } from '../state/event-loop';
+import { EventLoop, type ConnectionState } from '../state/event-loop';
 import type { MessageEvent, RegisterResponse, ServerEvent, TypingEvent, UpdateMessageEvent } from '../state/events';
 import {
   addLocalEcho,
@@ -29,6 +28,7 @@ import { matchesNarrow, sameNarrow, sameTopic, toApiNarrow, withoutMe, type Narr
 import { applySnapshotEvent, buildSnapshot } from '../state/snapshot';
 import { followedTopic } from '../state/topic-moves';
 import { applyTypingEvent, nextExpiry, type TypingState } from '../state/typing';
+import { browserDeps, isSignedOut, UnsentMessage, type StoreDeps } from './store-deps';
 import { applyUnreadEvent, isUnread, markedRead, NO_UNREADS, unreadFromRegister, type UnreadState } from '../state/unread';
 
 export interface ChatState {
@@ -51,43 +51,7 @@ export interface ChatState {
 const PAGE_SIZE = 50;
 const READ_BATCH_MS = 400;
 
-export function signIn(): void {
-  location.assign('/login');
-}
-
-/** What the store needs from the browser, injected so unit tests drive it without one. */
-export interface StoreDeps {
-  api: EventLoopApi;
-  setTimeout: (run: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-  now: () => number;
-  random: () => number;
-  signIn: () => void;
-}
-
-function browserDeps(): StoreDeps {
-  return {
-    api,
-    setTimeout: (run, ms) => setTimeout(run, ms),
-    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-    now: () => Date.now(),
-    random: Math.random,
-    signIn,
-  };
-}
-
 type SendRequest = { type: 'stream'; to: number; topic: string } | { type: 'direct'; to: number[] };
-
-/** A send that failed while its message shows in the view, where Retry and Discard are offered. */
-export class UnsentMessage extends Error {
-  constructor(readonly reason: unknown) {
-    super(reason instanceof Error ? reason.message : 'The message was not sent');
-  }
-}
-
-function isSignedOut(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 401;
-}
 
 export class ChatStore {
   private state: ChatState;

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { csrfToken } from '../common/api';
 import type { ChatSnapshot } from '../common/types';
 import { AdminDialog, SettingsDialog, StatusDialog, StreamsDialog } from './panels';
-import { signIn } from './store';
+import { signIn } from './store-deps';
 
 type DialogName = 'settings' | 'status' | 'streams' | 'admin';
 
