@@ -73,8 +73,8 @@ module.exports = {
     {
       name: 'helpers-import-no-serving-layer',
       severity: 'error',
-      comment: 'Shared helpers (lib, markdown, db, events, render) serve every layer and import none that serves requests.',
-      from: { path: '^workers/(lib|markdown|db|events|render)/' },
+      comment: 'Shared helpers (lib, markdown, db, events, render, schemas) serve every layer and import none that serves requests.',
+      from: { path: '^workers/(lib|markdown|db|events|render|schemas)/' },
       to: { path: SERVING },
     },
   ],

@@ -95,6 +95,9 @@ const envSchema = z.object({
   RETENTION_BATCH_SIZE: positiveInt.default(1000),
   // Test hooks (a route that crashes a shard) exist only when this is set; never in production.
   TEST_HOOKS: flag.default(false),
+  // Every success body, published event and delivered event is checked against its zod schema
+  // (workers/lib/contract.ts); the test server turns it on, production and benchmarks never do.
+  CONTRACT_CHECKS: flag.default(false),
   // stream-writes: the server-wide switch for web-public streams (on by default, as in the public API)
   WEB_PUBLIC_STREAMS_ENABLED: flag.default(true),
   // Upload limits (api-notes §Limits: 25 MiB; avatars and emoji 5 MiB), unclaimed
@@ -161,6 +164,7 @@ export interface Config {
   shardHeapLimitMb: number;
   durations: Durations;
   testHooks: boolean;
+  contractChecks: boolean;
   // edit: delete_topic batching
   deleteTopic: DeleteTopicSettings;
   // stream-prefs
@@ -238,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       typingStartedExpiryMs: e.TYPING_STARTED_EXPIRY_MS,
     },
     testHooks: e.TEST_HOOKS,
+    contractChecks: e.CONTRACT_CHECKS,
     deleteTopic: { timeBudgetMs: e.DELETE_TOPIC_TIME_BUDGET_MS, batchSize: e.DELETE_TOPIC_BATCH_SIZE },
     // stream-prefs
     retention: { intervalMs: e.RETENTION_INTERVAL_MS, batchSize: e.RETENTION_BATCH_SIZE },

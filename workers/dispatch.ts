@@ -2,6 +2,7 @@ import type { RequestFrame, ResponseFrame } from '../src/wire/protocol';
 import { authenticate } from './actions/auth';
 import { authenticateSession, checkCsrf } from './actions/sessions';
 import { BinaryReply } from './lib/binary-reply';
+import { checkRouteResult, ContractViolation } from './lib/contract';
 import { ApiError, errors, SESSION_CHALLENGE } from './lib/errors';
 import { parseParams } from './lib/params';
 import { reply } from './lib/reply';
@@ -40,6 +41,7 @@ async function answer(realm: Realm, frame: RequestFrame, asked: { caller: Caller
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user: caller?.user ?? null, session: caller?.session ?? null, frame, cookies: [] };
     const result = await route.run(ctx, values);
+    if (realm.contractChecks) checkRouteResult(frame.route, route.result, result);
     // File serving answers with bytes or a redirect, not the JSON envelope.
     // An answered poll continues here, after the turn that woke it: its reply is timed apart.
     const response = shardStats.time(
@@ -61,6 +63,11 @@ async function answer(realm: Realm, frame: RequestFrame, asked: { caller: Caller
     return response;
   } catch (err) {
     if (err instanceof ApiError) return reply(frame.id, err.status, err.toBody(), responseHeaders(frame, err.headers));
+    if (err instanceof ContractViolation) {
+      // Tests only (CONTRACT_CHECKS): the message names what broke, so the failing test says it.
+      realm.log.error({ realm: realm.name, route: frame.route, violation: err.message }, 'contract violation');
+      return reply(frame.id, 500, { result: 'error', msg: err.message, code: 'CONTRACT_VIOLATION' });
+    }
     realm.log.error({ err, realm: realm.name, route: frame.route }, 'unexpected error');
     return reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
   }

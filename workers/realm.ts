@@ -53,6 +53,11 @@ export interface RealmOptions {
   snapshotDir?: string;
   // The shard's checkpointer thread; absent in unit tests: checkpoints on the realm's connection
   checkpointer?: Checkpointer;
+  // CONTRACT_CHECKS (src/config.ts): tests validate every answer and event; absent: off
+  contractChecks?: boolean;
+  // With CONTRACT_CHECKS, what checks each published event (events/published.ts), given by the
+  // shard since the realm sits below the schemas' imports
+  eventCheck?: (event: unknown) => void;
 }
 
 // How often a realm that commits asks for a checkpoint (workers/db/checkpointer.ts).
@@ -64,7 +69,7 @@ const DEFAULT_SESSION_SETTINGS: SessionSettings = { idleMs: 14 * 86_400_000, log
 /** One organization: its database, its actors and its outbox; owned by one shard thread. */
 export class Realm {
   readonly db: Db;
-  readonly events = new EventBus();
+  readonly events: EventBus;
   /** The realm's event queues, fed by `events` after each commit. */
   readonly eventQueues: EventQueues;
   private readonly statements = new Map<string, Statement>();
@@ -93,6 +98,7 @@ export class Realm {
     private readonly file: string,
     private readonly options: RealmOptions,
   ) {
+    this.events = new EventBus(options.eventCheck);
     this.db = openRealmDb(file, { snapshotDir: options.snapshotDir });
     // Commits are made durable off the shard thread (db/wal-sync.ts), and the WAL copied back
     // by the checkpointer (db/checkpointer.ts), not inside whichever commit crossed 1,000 pages.
@@ -127,6 +133,11 @@ export class Realm {
       limit: this.sessionSettings.loginFailureLimit,
       windowMs: this.sessionSettings.loginFailureWindowMs,
     });
+  }
+
+  /** Whether answers and events are checked against their schemas (workers/lib/contract.ts). */
+  get contractChecks(): boolean {
+    return this.options.contractChecks ?? false;
   }
 
   get durations(): Durations {
@@ -226,7 +237,14 @@ export class Realm {
         .transaction(() => {
           for (const item of batch) {
             const outbox: QueuedEvent[] = [];
-            const tx: Txn = { realm: this, publish: (event, userIds) => outbox.push({ event, userIds }) };
+            const check = this.events.check;
+            const tx: Txn = {
+              realm: this,
+              publish: (event, userIds) => {
+                check?.(event);
+                outbox.push({ event, userIds });
+              },
+            };
             // A savepoint per action: a throw undoes only this action's writes.
             this.stmt('SAVEPOINT action').run();
             try {

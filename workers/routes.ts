@@ -22,6 +22,7 @@ import { deleteStream, deleteSubscriptions, patchStream } from './endpoints/stre
 import {
   getShardStats,
   getSleepers,
+  postBrokenContract,
   postCrashShard,
   postExit,
   postHog,
@@ -269,4 +270,5 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /__test__/hog': postHog,
   'POST /__test__/exit': postExit,
   'GET /__test__/shard_stats': getShardStats,
+  'POST /__test__/broken_contract': postBrokenContract,
 };

@@ -18,6 +18,7 @@ import type { Logger } from './lib/log';
 import { runAdminCommand } from './admin/commands';
 import type { AdminHost } from './admin/host';
 import { dispatch } from './dispatch';
+import { checkPublishedEvent } from './events/published';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
 import { ThreadCheckpointer, type Checkpointer } from './db/checkpointer';
@@ -212,6 +213,8 @@ export class Shard implements AdminHost {
       sessions: this.settings.sessions,
       snapshotDir: snapshotsDir(this.settings.dataDir, name),
       checkpointer: this.checkpointer,
+      contractChecks: this.settings.contractChecks,
+      ...(this.settings.contractChecks ? { eventCheck: checkPublishedEvent } : {}),
     });
     this.realms.set(name, realm);
     const scheduler = new ScheduledMessageSender(realm, systemClock, this.log);

@@ -186,6 +186,8 @@ export interface ShardSettings {
   externalHost: string;
   logLevel: string;
   testHooks: boolean;
+  /** CONTRACT_CHECKS: validate every answer and event against its schema (tests only). */
+  contractChecks: boolean;
   renderThreads: number;
   durations: Durations;
   // edit: delete_topic batching

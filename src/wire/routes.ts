@@ -171,6 +171,7 @@ export const TEST_ROUTE_IDS = [
   'POST /__test__/exit',
   // What kept the realm's shard thread busy (bench/mixed.ts)
   'GET /__test__/shard_stats',
+  'POST /__test__/broken_contract',
 ] as const;
 
 export type TestRouteId = (typeof TEST_ROUTE_IDS)[number];

@@ -85,13 +85,20 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       SHARDS: '2',
       LOG_LEVEL: 'warn',
       TEST_HOOKS: '1',
+      // Every answer and event is checked against the schema the code declares for it.
+      CONTRACT_CHECKS: '1',
       // A test file sends far more than a user's 200 requests a minute; rate-limit tests turn it on.
       RATE_LIMITING: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    output += text;
+    // A broken wire contract (CONTRACT_CHECKS) is shown even where a test reads only the status.
+    if (text.includes('contract violation')) process.stderr.write(text);
+  });
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 

@@ -23,3 +23,8 @@ export async function newUnitRealm(subdomain: string, clock?: Clock): Promise<Re
     ...(clock ? { clock } : {}),
   });
 }
+
+/** A field of a published event, read by name (the union's members each declare their own). */
+export function eventField(queued: { event: object } | undefined, name: string): unknown {
+  return queued === undefined ? undefined : (Object.entries(queued.event).find(([key]) => key === name)?.[1] as unknown);
+}

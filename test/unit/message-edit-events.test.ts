@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { eventField } from '../helpers/unit-realm';
 import pino from 'pino';
 import { doDeleteMessage } from '../../workers/actions/message-delete';
 import { doUpdateMessage, type UpdateMessageRequest } from '../../workers/actions/message-edit';
@@ -94,7 +95,11 @@ t.test('edit, move and delete queue their events to the right users', async (t) 
       is_me_message: false,
       prev_rendered_content_version: 1,
     });
-    t.strictSame(queued?.event['flags_by_user'], { [owner.id]: [], [aliceId]: [], [bobId]: [] }, 'sent through the API: unread for all');
+    t.strictSame(
+      eventField(queued, 'flags_by_user'),
+      { [owner.id]: [], [aliceId]: [], [bobId]: [] },
+      'sent through the API: unread for all',
+    );
     t.notOk('propagate_mode' in (queued?.event ?? {}), 'no propagate_mode without a move');
   });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { eventField } from '../helpers/unit-realm';
 import pino from 'pino';
 import { doUpdateMessageFlags } from '../../workers/actions/flags';
 import { doMarkAllAsRead, doMarkStreamAsRead } from '../../workers/actions/mark-read';
@@ -108,8 +109,8 @@ t.test('reaction and flag events', async (t) => {
     take();
     await doUpdateMessageFlags(realm, owner, 'remove', 'read', [streamMessage]);
     const [stream] = take();
-    t.strictSame(direct?.event['message_details'], { [String(directMessage)]: { type: 'private', user_ids: [owner.id] } });
-    t.strictSame(stream?.event['message_details'], {
+    t.strictSame(eventField(direct, 'message_details'), { [String(directMessage)]: { type: 'private', user_ids: [owner.id] } });
+    t.strictSame(eventField(stream, 'message_details'), {
       [String(streamMessage)]: { type: 'stream', stream_id: general.id, topic: 'events', unmuted_stream_msg: true },
     });
   });

@@ -8,7 +8,7 @@ import { openRealmDb } from '../../workers/db/open';
 import type { QueuedEvent } from '../../workers/events/outbox';
 import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
-import { newUnitRealm } from '../helpers/unit-realm';
+import { newUnitRealm, eventField } from '../helpers/unit-realm';
 
 // STYLE §2.3 step 4: events leave the outbox only after the commit; a rollback drops them.
 t.test('the outbox', async (t) => {
@@ -21,12 +21,12 @@ t.test('the outbox', async (t) => {
     let deliveredDuringTransaction = -1;
     await realm.transact((tx) => {
       tx.realm.stmt("UPDATE realm SET description = 'committed'").run();
-      tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
+      tx.publish({ type: 'alert_words', alert_words: ['committed'] }, [1]);
       deliveredDuringTransaction = delivered.length;
     });
     t.equal(deliveredDuringTransaction, 0, 'nothing is sent while the transaction is open');
     t.equal(delivered.length, 1);
-    t.strictSame(delivered[0], { event: { type: 'realm', op: 'update_dict' }, userIds: [1] });
+    t.strictSame(delivered[0], { event: { type: 'alert_words', alert_words: ['committed'] }, userIds: [1] });
   });
 
   t.test('drops the events and the writes of a transaction that throws', async (t) => {
@@ -34,7 +34,7 @@ t.test('the outbox', async (t) => {
     await t.rejects(
       realm.transact((tx) => {
         tx.realm.stmt("UPDATE realm SET description = 'rolled back'").run();
-        tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
+        tx.publish({ type: 'alert_words', alert_words: ['committed'] }, [1]);
         throw new Error('boom');
       }),
     );
@@ -52,7 +52,7 @@ t.test('group commit: actions of one turn share a commit, and a failing one undo
   const write = (name: string, fail: boolean) =>
     realm.transact((tx) => {
       tx.realm.stmt('INSERT INTO user_groups (name, description) VALUES (?, ?)').run(name, '');
-      tx.publish({ type: 'user_group', op: 'add', name }, [1]);
+      tx.publish({ type: 'alert_words', alert_words: [name] }, [1]);
       if (fail) throw new Error(`${name} failed`);
       return name;
     });
@@ -66,8 +66,8 @@ t.test('group commit: actions of one turn share a commit, and a failing one undo
   );
   t.strictSame(names, ['first', 'third']);
   t.strictSame(
-    delivered.map((d) => d.event['name']),
-    ['first', 'third'],
+    delivered.map((d) => eventField(d, 'alert_words')),
+    [['first'], ['third']],
   );
 });
 

@@ -34,7 +34,7 @@ t.test('woken polls are answered in slices', async (t) => {
   const parked = registered.map((queue, i) => queues.wait(queue, i + 1).then(() => answered++));
   // Scheduled before the delivery, so it runs after the delivery's turn and before any later one.
   const afterTheTurn = new Promise<number>((resolve) => setImmediate(() => resolve(answered)));
-  queues.deliver([{ event: { type: 'realm', op: 'update_dict' }, userIds }]);
+  queues.deliver([{ event: { type: 'realm', op: 'update_dict', property: 'default', data: {} }, userIds }]);
   t.strictSame(
     registered.map((queue) => queue.pending.length),
     userIds.map(() => 1),
@@ -54,7 +54,7 @@ t.test('a graceful stop answers every woken poll at once', async (t) => {
   const registered = userIds.map((userId) => queues.register(userId, OPTIONS));
   let answered = 0;
   const parked = registered.map((queue, i) => queues.wait(queue, i + 1).then(() => answered++));
-  queues.deliver([{ event: { type: 'realm', op: 'update_dict' }, userIds }]);
+  queues.deliver([{ event: { type: 'realm', op: 'update_dict', property: 'default', data: {} }, userIds }]);
   queues.stop();
   await Promise.all(parked);
   t.equal(answered, polls);

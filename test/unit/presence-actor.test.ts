@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { eventField } from '../helpers/unit-realm';
 import pino from 'pino';
 import { doUpdatePresence } from '../../workers/actions/presence';
 import { PresenceFlusher } from '../../workers/actors/presence';
@@ -46,7 +47,7 @@ t.test('presence and its flusher', async (t) => {
     t.strictSame(stored(), []);
     t.strictSame(ownerShown()?.['aggregated'], { client: 'website', status: 'active', timestamp: startS });
     t.strictSame(
-      events.map((e) => e.event['presence']),
+      events.map((e) => eventField(e, 'presence')),
       [{ website: { client: 'website', status: 'active', timestamp: startS, pushable: false } }],
     );
   });
@@ -67,7 +68,7 @@ t.test('presence and its flusher', async (t) => {
     doUpdatePresence(realm, owner, 'idle');
     t.strictSame(ownerShown()?.['aggregated'], { client: 'website', status: 'idle', timestamp: startS + 80 });
     t.strictSame(
-      events.map((e) => e.event['presence']),
+      events.map((e) => eventField(e, 'presence')),
       [{ website: { client: 'website', status: 'idle', timestamp: startS + 80, pushable: false } }],
     );
   });

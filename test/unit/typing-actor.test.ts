@@ -1,4 +1,5 @@
 import t from 'tap';
+import { eventField } from '../helpers/unit-realm';
 import { TypingActor, typingTickMs } from '../../workers/actors/typing';
 import { EventBus, type QueuedEvent } from '../../workers/events/outbox';
 import type { TypingEvent, TypingNotice } from '../../workers/events/typing';
@@ -29,7 +30,8 @@ function setUp(): { clock: FakeClock; actor: TypingActor; published: QueuedEvent
   return { clock, actor: new TypingActor({ events }, clock, EXPIRY_MS), published };
 }
 
-const ops = (published: QueuedEvent[]): string[] => published.map((queued) => `${String(queued.event['op'])}:${queued.userIds.join(',')}`);
+const ops = (published: QueuedEvent[]): string[] =>
+  published.map((queued) => `${String(eventField(queued, 'op'))}:${queued.userIds.join(',')}`);
 
 t.test('the tick is a second for the spec duration and finer for shortened ones', async (t) => {
   t.equal(typingTickMs(15_000), 1_000);
@@ -86,9 +88,9 @@ t.test('many conversations share one timer and expire in the sweep of their tick
   t.equal(clock.timers.size, 1, 'one timer for 200 pending conversations');
   t.equal(actor.pendingCount, 200);
   clock.advanceTo(START + EXPIRY_MS);
-  t.equal(published.filter((queued) => queued.event['op'] === 'stop').length, 100, 'the first tick stops the first hundred');
+  t.equal(published.filter((queued) => eventField(queued, 'op') === 'stop').length, 100, 'the first tick stops the first hundred');
   clock.advanceTo(START + EXPIRY_MS + 1_000);
-  t.equal(published.filter((queued) => queued.event['op'] === 'stop').length, 200, 'the next tick the rest');
+  t.equal(published.filter((queued) => eventField(queued, 'op') === 'stop').length, 200, 'the next tick the rest');
   t.equal(actor.pendingCount, 0);
 });
 

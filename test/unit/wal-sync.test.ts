@@ -27,7 +27,7 @@ t.test('durability off the shard thread', async (t) => {
     const commit = realm
       .transact((tx) => {
         tx.realm.stmt("UPDATE realm SET description = 'durable'").run();
-        tx.publish({ type: 'realm', op: 'update_dict' }, [1]);
+        tx.publish({ type: 'realm', op: 'update_dict', property: 'default', data: {} }, [1]);
         return 'done';
       })
       .then((value) => {
@@ -42,7 +42,11 @@ t.test('durability off the shard thread', async (t) => {
     t.equal(held.length, 1, 'a commit made while an fsync runs waits for the next one');
     held.shift()?.();
     t.equal(await commit, 'done');
-    t.strictSame(delivered, [{ event: { type: 'realm', op: 'update_dict' }, userIds: [1] }], 'its event after the fsync');
+    t.strictSame(
+      delivered,
+      [{ event: { type: 'realm', op: 'update_dict', property: 'default', data: {} }, userIds: [1] }],
+      'its event after the fsync',
+    );
     for (let turn = 0; turn < 100 && held.length === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
     t.equal(held.length, 1, 'then its own fsync starts');
     held.shift()?.();

@@ -13,6 +13,8 @@ import { checkFullName } from './users';
 import { changeRoleTxn, checkRoleChange, renameTxn } from './user-roles';
 import { syncFullMembersTxn } from './full-members';
 import { newUserSettingsJson } from '../queries/realm-user-defaults';
+import type { BotDefaults, createdBotSchema, ownBotSchema, updatedBotSchema } from '../schemas/objects';
+import type { z } from 'zod';
 
 /** Realm setting `bot_creation_policy` (api-notes §e): 1 everyone, 2 generic bots only, 3 administrators. */
 const BOT_CREATION_POLICY = { EVERYONE: 1, LIMIT_GENERIC_ONLY: 2, ADMINS_ONLY: 3 } as const;
@@ -91,7 +93,7 @@ function botEmail(realm: Realm, shortName: string): string {
 }
 
 /** POST /bots: creates the bot, owned by the actor; returns the response body's fields. */
-export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise<Record<string, unknown>> {
+export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise<z.input<typeof createdBotSchema>> {
   checkMemberOrAdmin(actor);
   const email = botEmail(realm, spec.shortName);
   const fullName = checkFullName(spec.fullName);
@@ -154,7 +156,7 @@ export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise
 }
 
 /** GET /bots: the caller's active bots, oldest first (the public server's listing). */
-export function listOwnBots(realm: Realm, actor: UserRow): Record<string, unknown>[] {
+export function listOwnBots(realm: Realm, actor: UserRow): z.input<typeof ownBotSchema>[] {
   checkMemberOrAdmin(actor);
   const rows = realm.stmt('SELECT id FROM users WHERE bot_owner_id = ? AND is_active = 1 ORDER BY date_joined, id').all(actor.id) as {
     id: number;
@@ -206,7 +208,7 @@ function streamSetting(realm: Realm, actor: UserRow, name: string | undefined): 
 }
 
 /** PATCH /bots/{bot_id}: each changed field, its events to the bot's administrators. */
-export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update: BotUpdate): Promise<Record<string, unknown>> {
+export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update: BotUpdate): Promise<z.input<typeof updatedBotSchema>> {
   checkMemberOrAdmin(actor);
   const bot = checkBotAccess(realm, actor, botId);
   const fullName = update.fullName === undefined ? undefined : checkFullName(update.fullName);
@@ -222,7 +224,7 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
     if (fullName !== undefined && fullName !== bot.full_name) renameTxn(tx, bot, fullName);
     if (update.role !== undefined && update.role !== bot.role) changeRoleTxn(tx, userById(r, botId) as UserRow, update.role);
     if (newOwner !== undefined && newOwner.id !== bot.bot_owner_id) changeOwnerTxn(tx, userById(r, botId) as UserRow, newOwner);
-    const settingsChanges: [string, string, unknown][] = [];
+    const settingsChanges: [string, keyof BotDefaults, unknown][] = [];
     if (sendingStream !== undefined) settingsChanges.push(['default_sending_stream_id', 'default_sending_stream', sendingStream]);
     if (registerStream !== undefined)
       settingsChanges.push(['default_events_register_stream_id', 'default_events_register_stream', registerStream]);
@@ -248,7 +250,7 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
     if (payloadUrl !== undefined || update.configData !== undefined) {
       publishBotUpdate(tx, botId, { services: botServices(current, botSettings(r, botId)) });
     }
-    const body: Record<string, unknown> = {
+    const body: z.input<typeof updatedBotSchema> = {
       full_name: current.full_name,
       avatar_url: avatarUrl(current),
       service_interface: update.serviceInterface,
@@ -257,7 +259,7 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
       ...botDefaults(r, botSettings(r, botId)),
     };
     const owner = current.bot_owner_id === null ? undefined : userById(r, current.bot_owner_id);
-    if (owner) body['bot_owner'] = owner.email;
+    if (owner) body.bot_owner = owner.email;
     return body;
   });
 }

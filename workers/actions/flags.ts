@@ -10,6 +10,7 @@ import { isSubscribed } from '../queries/streams';
 import { unreadMessageDetails } from '../queries/unread';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
+import type { Published } from '../events/published';
 
 /** api-notes Summary 14: the only flags a user may change. */
 export const EDITABLE_FLAGS: readonly MessageFlag[] = ['read', 'starred', 'collapsed'];
@@ -68,15 +69,15 @@ export function applyFlagChangeTxn(tx: Txn, user: UserRow, change: FlagChange, m
   }
   // Only changes are news: a request that changed nothing tells no client anything.
   if (changed.length === 0) return changed;
-  const event: { type: string } & Record<string, unknown> = {
-    type: 'update_message_flags',
-    op: change.op,
-    operation: change.op,
-    flag: change.flag,
-    messages: changed,
-    all: false,
-  };
-  if (markingUnread) event['message_details'] = unreadMessageDetails(realm, user.id, changed);
+  const fields = { type: 'update_message_flags' as const, flag: change.flag, messages: changed, all: false };
+  const event: Published<'update_message_flags'> = adding
+    ? { ...fields, op: 'add', operation: 'add' }
+    : {
+        ...fields,
+        op: 'remove',
+        operation: 'remove',
+        ...(markingUnread ? { message_details: unreadMessageDetails(realm, user.id, changed) } : {}),
+      };
   tx.publish(event, [user.id]);
   return changed;
 }

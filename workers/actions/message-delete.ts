@@ -9,6 +9,7 @@ import { subscriberIds, type StreamRow } from '../queries/streams';
 import { isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { accessStreamById } from '../queries/stream-access';
+import type { Published } from '../events/published';
 
 /**
  * DELETE /messages/{message_id} (api-notes §b): administrators always; otherwise the sender
@@ -59,14 +60,14 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
     for (const row of rowHolders.all(message.id) as { user_id: number }[]) audience.add(row.user_id);
     remove.run(message.id);
   }
-  const event: { type: string } & Record<string, unknown> = {
+  const event: Published<'delete_message'> = {
     type: 'delete_message',
     message_ids: messages.map((m) => m.id).sort((a, b) => a - b),
     message_type: first.stream_id === null ? 'private' : 'stream',
   };
   if (first.stream_id !== null) {
-    event['stream_id'] = first.stream_id;
-    event['topic'] = first.topic;
+    event.stream_id = first.stream_id;
+    event.topic = first.topic;
     for (const userId of subscriberIds(realm, first.stream_id)) audience.add(userId);
     for (const streamId of new Set(messages.map((m) => m.stream_id))) {
       if (streamId === null) continue;

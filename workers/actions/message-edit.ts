@@ -24,6 +24,7 @@ import {
 import { checkStreamPost, normalizeContent, normalizeTopic } from './messages';
 import { renderMessage, type RenderedMessage } from './render-message';
 import { accessStreamById } from '../queries/stream-access';
+import type { Published } from '../events/published';
 
 export interface UpdateMessageRequest {
   messageId: number;
@@ -139,16 +140,18 @@ function updateMessageTxn(tx: Txn, user: UserRow, plan: EditPlan, rendered: Rend
   const realm = tx.realm;
   const { message, stream, move } = plan;
   const editTimestamp = epochSeconds(realm.clock);
-  const event: { type: string } & Record<string, unknown> = {
+  const event: Published<'update_message'> = {
     type: 'update_message',
     user_id: user.id,
     edit_timestamp: editTimestamp,
     message_id: message.id,
+    message_ids: [message.id],
     rendering_only: false,
+    flags_by_user: {},
   };
   if (stream) {
-    event['stream_id'] = stream.id;
-    event['stream_name'] = stream.name;
+    event.stream_id = stream.id;
+    event.stream_name = stream.name;
   }
   const entry: EditHistoryEntry = { user_id: user.id, timestamp: editTimestamp };
 
@@ -172,8 +175,8 @@ function updateMessageTxn(tx: Txn, user: UserRow, plan: EditPlan, rendered: Rend
   let movedIds: number[] = [message.id];
   let lostAccess: number[] = [];
   if (move) {
-    event['propagate_mode'] = move.propagateMode;
-    event['orig_subject'] = message.topic;
+    event.propagate_mode = move.propagateMode;
+    event.orig_subject = message.topic;
     const moveEntry: EditHistoryEntry = { user_id: user.id, timestamp: editTimestamp };
     let links: string | null = null;
     if (move.newTopic !== null) {
@@ -183,7 +186,7 @@ function updateMessageTxn(tx: Txn, user: UserRow, plan: EditPlan, rendered: Rend
       Object.assign(moveEntry, { prev_topic: message.topic, topic: move.newTopic });
     }
     if (move.newStream.id !== move.stream.id) {
-      event['new_stream_id'] = move.newStream.id;
+      event.new_stream_id = move.newStream.id;
       Object.assign(moveEntry, { prev_stream: move.stream.id, stream: move.newStream.id });
     }
     Object.assign(entry, moveEntry);
@@ -199,7 +202,7 @@ function updateMessageTxn(tx: Txn, user: UserRow, plan: EditPlan, rendered: Rend
       .stmt('UPDATE messages SET last_edit_timestamp = ?, edit_history = ? WHERE id = ?')
       .run(editTimestamp, JSON.stringify(entries), message.id);
   }
-  event['message_ids'] = movedIds;
+  event.message_ids = movedIds;
 
   // api-notes §d update_message: users with a row, plus the original stream's subscribers when
   // its history is shared with them; each sees their own flags (`flags_by_user`, which the
@@ -212,7 +215,7 @@ function updateMessageTxn(tx: Txn, user: UserRow, plan: EditPlan, rendered: Rend
       if (!lost.has(userId) && !(userId in flagsByUser)) flagsByUser[userId] = ['read'];
     }
   }
-  event['flags_by_user'] = flagsByUser;
+  event.flags_by_user = flagsByUser;
   tx.publish(event, Object.keys(flagsByUser).map(Number));
 
   if (move) sendMoveNoticesTxn(tx, user, move, movedIds, { oldThread: request.notifyOldThread, newThread: request.notifyNewThread });

@@ -54,7 +54,7 @@ function publishAvatarChangesTxn(tx: Txn, user: UserRow, seeing: readonly number
   const url = avatarUrl(user);
   const person = {
     user_id: user.id,
-    avatar_source: hasUploadedAvatar(user) ? 'U' : 'G',
+    avatar_source: hasUploadedAvatar(user) ? ('U' as const) : ('G' as const),
     avatar_url: url,
     avatar_url_medium: url,
     avatar_version: user.avatar_version,

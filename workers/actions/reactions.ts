@@ -3,7 +3,7 @@
  * /messages/{message_id}/reactions", event `reaction` api-notes §d).
  */
 import { errors } from '../lib/errors';
-import { checkEmoji, emojiByName, type EmojiRef } from '../queries/emoji';
+import { checkEmoji, emojiByName, type EmojiRef, isReactionType } from '../queries/emoji';
 import { messageUpdateAudience } from '../queries/message-audience';
 import { accessMessage, userFlags, type MessageRow } from '../queries/messages';
 import type { UserRow } from '../queries/users';
@@ -80,6 +80,9 @@ export function checkRemoveReaction(realm: Realm, user: UserRow, messageId: numb
 }
 
 function publishReactionTxn(tx: Txn, op: 'add' | 'remove', user: UserRow, reaction: ResolvedReaction): void {
+  // Checked by checkEmoji, or read from a reaction stored after that check.
+  if (!isReactionType(reaction.reaction_type)) throw new Error(`unchecked reaction type ${reaction.reaction_type}`);
+  const reactionType = reaction.reaction_type;
   tx.publish(
     {
       type: 'reaction',
@@ -87,7 +90,7 @@ function publishReactionTxn(tx: Txn, op: 'add' | 'remove', user: UserRow, reacti
       message_id: reaction.message.id,
       emoji_name: reaction.emoji_name,
       emoji_code: reaction.emoji_code,
-      reaction_type: reaction.reaction_type,
+      reaction_type: reactionType,
       user_id: user.id,
       // api-notes §d: the legacy object says user_id, unlike message reactions' user.id.
       user: { user_id: user.id, email: user.email, full_name: user.full_name },

@@ -5,7 +5,12 @@ import type { Realm } from '../realm';
 import { accessStreamById, accessStreamByName } from '../queries/stream-access';
 import { streamById, streamByName, type StreamRow } from '../queries/streams';
 
+type VisibilityPolicy = (typeof VISIBILITY_POLICY)[keyof typeof VISIBILITY_POLICY];
 const POLICIES: readonly number[] = Object.values(VISIBILITY_POLICY);
+
+function isPolicy(value: number): value is VisibilityPolicy {
+  return POLICIES.includes(value);
+}
 
 /**
  * POST /user_topics: sets (1, 2) or removes (0) the user's policy for a topic, which need not
@@ -13,7 +18,7 @@ const POLICIES: readonly number[] = Object.values(VISIBILITY_POLICY);
  * decides which one it gets (api-notes §d).
  */
 export async function doSetTopicVisibility(realm: Realm, user: UserRow, streamId: number, rawTopic: string, policy: number): Promise<void> {
-  if (!POLICIES.includes(policy)) throw errors.invalidVisibilityPolicy();
+  if (!isPolicy(policy)) throw errors.invalidVisibilityPolicy();
   const stream = accessStreamById(realm, user, streamId, false);
   await setTopicVisibility(realm, user, stream, rawTopic, policy);
 }
@@ -45,7 +50,13 @@ export async function doUpdateMutedTopic(
   await setTopicVisibility(realm, user, stream, rawTopic, VISIBILITY_POLICY.NONE);
 }
 
-async function setTopicVisibility(realm: Realm, user: UserRow, stream: StreamRow, rawTopic: string, policy: number): Promise<void> {
+async function setTopicVisibility(
+  realm: Realm,
+  user: UserRow,
+  stream: StreamRow,
+  rawTopic: string,
+  policy: VisibilityPolicy,
+): Promise<void> {
   const topic = rawTopic.trim();
   const lastUpdated = Math.floor(realm.clock.now() / 1000);
   await realm.transact((tx) => {

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { checkFetchApiKey } from '../actions/users';
 import { openRoute } from '../lib/route';
+import { id } from '../schemas/objects';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/version';
 import { authenticationMethods, realmColumns, spectatorAccessEnabled } from '../queries/realm-settings';
 import { avatarUrl, userById } from '../queries/users';
+import { serverSettingsSchema } from '../schemas/results';
 
 /** GET /server_settings (api-notes §b): public facts a client needs before logging in. */
-export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
+export const getServerSettings = openRoute(z.object({}), serverSettingsSchema, ({ realm }) => {
   const owner = userById(realm, 1);
   // Read now, not from the row cached at open, so PATCH /realm shows at once.
   const columns = realmColumns(realm);
@@ -46,6 +48,7 @@ export const getServerSettings = openRoute(z.object({}), ({ realm }) => {
 /** POST /fetch_api_key (api-notes §b): `username` is the email. */
 export const postFetchApiKey = openRoute(
   z.object({ username: z.string(), password: z.string() }),
+  z.strictObject({ api_key: z.string(), email: z.string(), user_id: id }),
   async ({ realm }, { username, password }) => {
     const user = await checkFetchApiKey(realm, username, password);
     return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BinaryReply } from '../lib/binary-reply';
-import { openRoute, type Route } from '../lib/route';
+import { BYTES, openRoute, type Route } from '../lib/route';
 import { SERVICE_FEATURE_LEVEL, SERVICE_VERSION } from '../lib/version';
 
 /**
@@ -93,7 +93,7 @@ export function describeApi(routes: Readonly<Record<string, Route>>): JsonSchema
  */
 export function apiDescriptionRoute(routes: () => Readonly<Record<string, Route>>): Route {
   let bytes: Uint8Array | null = null;
-  return openRoute(z.object({}), () => {
+  return openRoute(z.object({}), BYTES, () => {
     bytes ??= new TextEncoder().encode(JSON.stringify(describeApi(routes())));
     return new BinaryReply(200, 'application/json', bytes);
   });

@@ -4,18 +4,18 @@ import { avatarKey, doDeleteAvatar, doSetAvatar } from '../actions/avatars';
 import { BinaryReply } from '../lib/binary-reply';
 import { errors } from '../lib/errors';
 import { imageReply } from '../lib/file-response';
-import { openRoute, userRoute } from '../lib/route';
+import { BYTES, openRoute, userRoute } from '../lib/route';
 import { imageByKey } from '../queries/attachments';
 import { avatarUrl, avatarUrlMedium, externalAvatarUrl, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
 /** POST /users/me/avatar: one image in any field. */
-export const postAvatar = userRoute(z.object({}), async ({ realm, user, frame }) => {
+export const postAvatar = userRoute(z.object({}), z.strictObject({ avatar_url: z.string() }), async ({ realm, user, frame }) => {
   const updated = await doSetAvatar(realm, user, frame.files);
   return { avatar_url: avatarUrl(updated) };
 });
 
-export const deleteAvatar = userRoute(z.object({}), async ({ realm, user }) => {
+export const deleteAvatar = userRoute(z.object({}), z.strictObject({ avatar_url: z.string() }), async ({ realm, user }) => {
   const updated = await doDeleteAvatar(realm, user);
   return { avatar_url: avatarUrl(updated) };
 });
@@ -31,7 +31,7 @@ function userByEmailOrId(realm: Realm, emailOrId: string): UserRow | undefined {
  * email, version 1. The request's query string goes along.
  */
 function avatarRedirect(medium: boolean) {
-  return openRoute(z.object({ email_or_id: z.string() }), ({ realm, frame }, p) => {
+  return openRoute(z.object({ email_or_id: z.string() }), BYTES, ({ realm, frame }, p) => {
     const user = userByEmailOrId(realm, p.email_or_id);
     let target = user ? (medium ? avatarUrlMedium(user) : avatarUrl(user)) : externalAvatarUrl(p.email_or_id, 1);
     const query = new URLSearchParams(frame.params).toString();
@@ -47,7 +47,7 @@ export const getAvatarMedium = avatarRedirect(true);
  * GET /user_avatars/{realm_id}/{user_id}[-medium].png (root): an uploaded avatar, 100 px square
  * or 500 px for `-medium`; an avatar stored before resizing has only its original, served for both.
  */
-export const getAvatarImage = openRoute(z.object({ realm_id: z.string(), avatar_file: z.string() }), ({ realm, frame }, p) => {
+export const getAvatarImage = openRoute(z.object({ realm_id: z.string(), avatar_file: z.string() }), BYTES, ({ realm, frame }, p) => {
   const match = /^(\d{1,15})(-medium)?\.png$/.exec(p.avatar_file);
   const userId = match ? Number(match[1]) : undefined;
   const medium = userId !== undefined && match?.[2] !== undefined ? imageByKey(realm, avatarKey(userId, 'medium')) : undefined;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { doCreateBot, doDeactivateBot, doUpdateBot, listOwnBots } from '../actions/bots';
 import { json, param } from '../lib/params';
 import { userRoute } from '../lib/route';
+import { createdBotSchema, EMPTY, ownBotSchema, updatedBotSchema } from '../schemas/objects';
 
 /* Bots (the public server's /bots endpoints; not in the reference OpenAPI). */
 
@@ -21,6 +22,7 @@ export const postBot = userRoute(
     default_events_register_stream: z.string().optional(),
     default_all_public_streams: param.optionalBool(),
   }),
+  createdBotSchema,
   async ({ realm, user }, p) =>
     doCreateBot(realm, user, {
       fullName: p.full_name,
@@ -37,7 +39,9 @@ export const postBot = userRoute(
 );
 
 /** GET /bots: `bots`, the caller's. */
-export const getBots = userRoute(z.object({}), ({ realm, user }) => ({ bots: listOwnBots(realm, user) }));
+export const getBots = userRoute(z.object({}), z.strictObject({ bots: z.array(ownBotSchema) }), ({ realm, user }) => ({
+  bots: listOwnBots(realm, user),
+}));
 
 /** PATCH /bots/{bot_id}. */
 export const patchBot = userRoute(
@@ -53,6 +57,7 @@ export const patchBot = userRoute(
     default_events_register_stream: z.string().optional(),
     default_all_public_streams: param.optionalBool(),
   }),
+  updatedBotSchema,
   async ({ realm, user }, p) =>
     doUpdateBot(realm, user, p.bot_id, {
       fullName: p.full_name,
@@ -68,7 +73,7 @@ export const patchBot = userRoute(
 );
 
 /** DELETE /bots/{bot_id}: deactivates the bot. */
-export const deleteBot = userRoute(z.object({ bot_id: param.id() }), async ({ realm, user }, p) => {
+export const deleteBot = userRoute(z.object({ bot_id: param.id() }), EMPTY, async ({ realm, user }, p) => {
   await doDeactivateBot(realm, user, p.bot_id);
   return {};
 });

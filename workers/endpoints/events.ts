@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkQueueNarrow } from '../events/narrow-filter';
-import { CAPABILITY_NAMES, type ClientCapabilities, type EventQueue, type QueueOptions } from '../events/queue';
+import { CAPABILITY_NAMES, type ClientCapabilities, type ClientEvent, type EventQueue, type QueueOptions } from '../events/queue';
 import { errors } from '../lib/errors';
 import { MAX_NARROW_TERMS } from '../lib/narrow';
 import { json, param } from '../lib/params';
@@ -10,6 +10,9 @@ import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../l
 import { initialState } from '../queries/register';
 import { spectatorAccessEnabled } from '../queries/realm-settings';
 import type { UserRow } from '../queries/users';
+import { clientEventSchema } from '../events/types';
+import { EMPTY } from '../schemas/objects';
+import { registerResultSchema } from '../schemas/results';
 
 const typeList = () => json(z.array(z.string()).optional());
 
@@ -64,6 +67,7 @@ export const postRegister = optionalUserRoute(
     slim_presence: param.bool(false),
     fetch_event_types: typeList(),
   }),
+  registerResultSchema,
   ({ realm, user }, p) => {
     if (user === null) {
       if (!spectatorAccessEnabled(realm)) throw errors.notLoggedIn();
@@ -78,7 +82,7 @@ export const postRegister = optionalUserRoute(
       queue: options,
     });
     const queueId = user === null ? null : realm.eventQueues.register(user.id, options).id;
-    return { queue_id: queueId, last_event_id: -1, ...versionKeys, ...state };
+    return { queue_id: queueId, last_event_id: -1 as const, ...versionKeys, ...state };
   },
 );
 
@@ -100,6 +104,7 @@ export const getEvents = userRoute(
     dont_block: param.bool(false),
     ...queueParams,
   }),
+  z.strictObject({ events: z.array(clientEventSchema), queue_id: z.string().optional() }),
   async (ctx, p) => {
     const queues = ctx.realm.eventQueues;
     if (p.queue_id === undefined) {
@@ -114,12 +119,13 @@ export const getEvents = userRoute(
     queue.acknowledge(p.last_event_id);
     queues.touch(queue);
     if (queue.isEmpty && !p.dont_block) await queues.wait(queue, ctx.frame.id);
-    return { events: queue.pending };
+    // Read-only to callers of the queue; the answer only serialises it.
+    return { events: queue.pending as ClientEvent[] };
   },
 );
 
 /** DELETE /events: the caller's queue goes away; a poll parked on it is answered. */
-export const deleteEvents = userRoute(z.object({ queue_id: z.string() }), (ctx, p) => {
+export const deleteEvents = userRoute(z.object({ queue_id: z.string() }), EMPTY, (ctx, p) => {
   ctx.realm.eventQueues.remove(ownQueue(ctx, p.queue_id));
   return {};
 });

@@ -6,6 +6,7 @@ import { userRoute } from '../lib/route';
 import { messageHistorySnapshots } from '../queries/message-history';
 import { accessMessage } from '../queries/messages';
 import { messageEditSettings } from '../queries/realm-settings';
+import { EMPTY, messageSnapshotSchema } from '../schemas/objects';
 
 /** PATCH /messages/{message_id} (SPEC §Endpoints): content, topic and stream edits; `subject` is a deprecated alias. */
 export const patchMessage = userRoute(
@@ -18,6 +19,7 @@ export const patchMessage = userRoute(
     content: z.string().optional(),
     stream_id: param.optionalInt(),
   }),
+  EMPTY,
   async ({ realm, user }, p) => {
     await doUpdateMessage(realm, user, {
       messageId: p.message_id,
@@ -34,8 +36,12 @@ export const patchMessage = userRoute(
 );
 
 /** GET /messages/{message_id}/history (openapi get-message-history): snapshots, oldest first. */
-export const getMessageHistory = userRoute(z.object({ message_id: param.id() }), ({ realm, user }, p) => {
-  if (!messageEditSettings(realm).allow_edit_history) throw errors.editHistoryDisabled();
-  const { message } = accessMessage(realm, user, p.message_id);
-  return { message_history: messageHistorySnapshots(message) };
-});
+export const getMessageHistory = userRoute(
+  z.object({ message_id: param.id() }),
+  z.strictObject({ message_history: z.array(messageSnapshotSchema) }),
+  ({ realm, user }, p) => {
+    if (!messageEditSettings(realm).allow_edit_history) throw errors.editHistoryDisabled();
+    const { message } = accessMessage(realm, user, p.message_id);
+    return { message_history: messageHistorySnapshots(message) };
+  },
+);

@@ -11,6 +11,11 @@ import { fetchedMessagesJson } from '../queries/message-json';
 import { resolveNarrow } from '../queries/narrow-resolve';
 import { realmSettings } from '../queries/realm-settings';
 import { resolveSpectatorNarrow } from '../queries/spectator-narrow';
+import { serialized } from '../lib/contract';
+import { fetchedMessageSchema, id } from '../schemas/objects';
+
+// api-notes §c: `newest` past every message answers 10^16, above the safe-integer range zod's int() keeps to.
+const anchorId = z.number().refine(Number.isInteger, 'an integer');
 
 // api-notes §b: at most 5000 messages per fetch.
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -33,6 +38,14 @@ export const getMessages = optionalUserRoute(
     // Default true for users, false for spectators, who may not ask for it (openapi get-messages).
     client_extavatar: param.optionalBool(),
     use_first_unread_anchor: param.bool(false),
+  }),
+  z.strictObject({
+    messages: serialized(z.array(fetchedMessageSchema)),
+    anchor: anchorId,
+    found_anchor: z.boolean(),
+    found_oldest: z.boolean(),
+    found_newest: z.boolean(),
+    history_limited: z.boolean(),
   }),
   ({ realm, user }, p) => {
     const settings = realmSettings(realm);
@@ -70,6 +83,7 @@ export const getMessages = optionalUserRoute(
 /** GET /messages/matches_narrow: which of `msg_ids` the viewer can read and match `narrow`. */
 export const getMatchesNarrow = userRoute(
   z.object({ msg_ids: param.messageIds(), narrow: json(z.array(z.unknown()).max(MAX_NARROW_TERMS)) }),
+  z.strictObject({ messages: z.record(z.string(), z.strictObject({ match_content: z.string(), match_subject: z.string() })) }),
   ({ realm, user }, p) => {
     const narrow = resolveNarrow(realm, user, parseNarrow(p.narrow));
     return { messages: matchesNarrow(realm, narrow, p.msg_ids) };
@@ -86,6 +100,14 @@ export const postFlagsForNarrow = userRoute(
     narrow: narrowParam(),
     op: z.string(),
     flag: z.string(),
+  }),
+  z.strictObject({
+    processed_count: z.number().int(),
+    updated_count: z.number().int(),
+    first_processed_id: id.nullable(),
+    last_processed_id: id.nullable(),
+    found_oldest: z.boolean(),
+    found_newest: z.boolean(),
   }),
   async ({ realm, user }, p) => {
     const update = checkFlagChange(p.op, p.flag);

@@ -7,6 +7,7 @@ import { OFFLINE_THRESHOLD_S, legacyPresence, presenceState } from '../queries/p
 import { realmSettings } from '../queries/realm-settings';
 import { userSettings } from '../queries/user-settings';
 import { userByEmail, userById } from '../queries/users';
+import { presenceStateSchema } from '../schemas/objects';
 
 /**
  * POST /users/me/presence (org): records the ping; answers with everyone's presence unless
@@ -19,6 +20,7 @@ export const postPresence = userRoute(
     new_user_input: param.bool(false),
     slim_presence: param.bool(false),
   }),
+  presenceStateSchema.partial(),
   ({ realm, user }, p) => {
     doUpdatePresence(realm, user, checkPresenceStatus(p.status));
     return p.ping_only ? {} : presenceState(realm, p.slim_presence);
@@ -26,25 +28,31 @@ export const postPresence = userRoute(
 );
 
 /** GET /realm/presence (org): every visible user's presence, keyed by email. */
-export const getRealmPresence = userRoute(z.object({}), ({ realm }) => presenceState(realm, false));
+export const getRealmPresence = userRoute(z.object({}), presenceStateSchema, ({ realm }) => presenceState(realm, false));
 
 /** GET /users/{user_id_or_email}/presence (org): one user's presence, "offline" past the threshold. */
-export const getUserPresence = userRoute(z.object({ user_id_or_email: z.string() }), ({ realm }, p) => {
-  const key = p.user_id_or_email;
-  const target = /^\d+$/.test(key) ? userById(realm, Number(key)) : userByEmail(realm, key);
-  if (!target || target.is_active === 0) throw errors.noSuchUser();
-  if (target.is_bot) throw errors.badRequest('Presence is not supported for bot users.');
-  const times = realm.presence.get(target.id);
-  if (!times || !userSettings(target).presence_enabled || realmSettings(realm).presence_disabled) {
-    throw errors.noPresenceData(key);
-  }
-  const presence = legacyPresence(times);
-  const now = Math.floor(realm.clock.now() / 1000);
-  const result: Record<string, Record<string, unknown>> = {};
-  for (const [client, info] of Object.entries(presence)) {
-    // Only the status and the timestamp (openapi get-user-presence).
-    const stale = client === 'aggregated' && now - Number(info['timestamp']) > OFFLINE_THRESHOLD_S;
-    result[client] = { status: stale ? 'offline' : info['status'], timestamp: info['timestamp'] };
-  }
-  return { presence: result };
-});
+export const getUserPresence = userRoute(
+  z.object({ user_id_or_email: z.string() }),
+  z.strictObject({
+    presence: z.record(z.string(), z.strictObject({ status: z.enum(['active', 'idle', 'offline']), timestamp: z.number().int() })),
+  }),
+  ({ realm }, p) => {
+    const key = p.user_id_or_email;
+    const target = /^\d+$/.test(key) ? userById(realm, Number(key)) : userByEmail(realm, key);
+    if (!target || target.is_active === 0) throw errors.noSuchUser();
+    if (target.is_bot) throw errors.badRequest('Presence is not supported for bot users.');
+    const times = realm.presence.get(target.id);
+    if (!times || !userSettings(target).presence_enabled || realmSettings(realm).presence_disabled) {
+      throw errors.noPresenceData(key);
+    }
+    const presence = legacyPresence(times);
+    const now = Math.floor(realm.clock.now() / 1000);
+    const result: Record<string, { status: 'active' | 'idle' | 'offline'; timestamp: number }> = {};
+    for (const [client, info] of Object.entries(presence)) {
+      // Only the status and the timestamp (openapi get-user-presence).
+      const stale = client === 'aggregated' && now - info.timestamp > OFFLINE_THRESHOLD_S;
+      result[client] = { status: stale ? 'offline' : info.status, timestamp: info.timestamp };
+    }
+    return { presence: result };
+  },
+);

@@ -4,12 +4,16 @@ import { doCreateProfileField, doDeleteProfileField, doReorderProfileFields, doU
 import { json, param } from '../lib/params';
 import { userRoute } from '../lib/route';
 import { listProfileFields } from '../queries/profile-fields';
+import { profileFieldSchema } from '../events/realm-payloads';
+import { EMPTY, id } from '../schemas/objects';
 
 // openapi create-custom-profile-field: a dict of strings or of dicts of strings.
 const fieldData = z.record(z.string(), z.union([z.string(), z.record(z.string(), z.string())]));
 
 /** GET /realm/profile_fields (openapi get-custom-profile-fields). */
-export const getProfileFields = userRoute(z.object({}), ({ realm }) => ({ custom_fields: listProfileFields(realm) }));
+export const getProfileFields = userRoute(z.object({}), z.strictObject({ custom_fields: z.array(profileFieldSchema) }), ({ realm }) => ({
+  custom_fields: listProfileFields(realm),
+}));
 
 /** POST /realm/profile_fields (openapi create-custom-profile-field; administrators). */
 export const postProfileField = userRoute(
@@ -20,6 +24,7 @@ export const postProfileField = userRoute(
     field_data: json(fieldData.default({})),
     display_in_profile_summary: param.bool(false),
   }),
+  z.strictObject({ id }),
   async ({ realm, user }, p) => ({
     id: await doCreateProfileField(realm, user, {
       name: p.name,
@@ -32,7 +37,7 @@ export const postProfileField = userRoute(
 );
 
 /** PATCH /realm/profile_fields (openapi reorder-custom-profile-fields; administrators). */
-export const patchProfileFieldOrder = userRoute(z.object({ order: param.intList() }), async ({ realm, user }, p) => {
+export const patchProfileFieldOrder = userRoute(z.object({ order: param.intList() }), EMPTY, async ({ realm, user }, p) => {
   await doReorderProfileFields(realm, user, p.order);
   return {};
 });
@@ -46,6 +51,7 @@ export const patchProfileField = userRoute(
     field_data: json(fieldData.optional()),
     display_in_profile_summary: param.optionalBool(),
   }),
+  EMPTY,
   async ({ realm, user }, p) => {
     await doUpdateProfileField(realm, user, p.field_id, {
       name: p.name,
@@ -58,7 +64,7 @@ export const patchProfileField = userRoute(
 );
 
 /** DELETE /realm/profile_fields/{field_id} (administrators). */
-export const deleteProfileField = userRoute(z.object({ field_id: param.id() }), async ({ realm, user }, p) => {
+export const deleteProfileField = userRoute(z.object({ field_id: param.id() }), EMPTY, async ({ realm, user }, p) => {
   await doDeleteProfileField(realm, user, p.field_id);
   return {};
 });
@@ -67,13 +73,13 @@ export const deleteProfileField = userRoute(z.object({ field_id: param.id() }), 
 export const profileDataParam = json(z.array(z.strictObject({ id: param.safeInt, value: z.union([z.string(), z.array(param.safeInt)]) })));
 
 /** PATCH /users/me/profile_data (openapi update-profile-data): `data` is a list of {id, value}. */
-export const patchOwnProfileData = userRoute(z.object({ data: profileDataParam }), async ({ realm, user }, p) => {
+export const patchOwnProfileData = userRoute(z.object({ data: profileDataParam }), EMPTY, async ({ realm, user }, p) => {
   await doUpdateProfileData(realm, user, user.id, p.data);
   return {};
 });
 
 /** DELETE /users/me/profile_data: `data` is a list of field IDs. */
-export const deleteOwnProfileData = userRoute(z.object({ data: param.intList() }), async ({ realm, user }, p) => {
+export const deleteOwnProfileData = userRoute(z.object({ data: param.intList() }), EMPTY, async ({ realm, user }, p) => {
   await doRemoveProfileData(realm, user, p.data);
   return {};
 });

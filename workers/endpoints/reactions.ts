@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { doAddReaction, doRemoveReaction } from '../actions/reactions';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
+import { EMPTY } from '../schemas/objects';
 
 /** POST /messages/{message_id}/reactions (api-notes §b); code and type are inferred from the name when absent. */
 export const postReaction = userRoute(
@@ -11,6 +12,7 @@ export const postReaction = userRoute(
     emoji_code: z.string().optional(),
     reaction_type: z.string().optional(),
   }),
+  EMPTY,
   async ({ realm, user }, p) => {
     await doAddReaction(realm, user, p.message_id, p.emoji_name, {
       emojiName: p.emoji_name,
@@ -29,6 +31,7 @@ export const deleteReaction = userRoute(
     emoji_code: z.string().optional(),
     reaction_type: z.string().optional(),
   }),
+  EMPTY,
   async ({ realm, user }, p) => {
     await doRemoveReaction(realm, user, p.message_id, {
       emojiName: p.emoji_name,

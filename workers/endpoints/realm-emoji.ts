@@ -3,14 +3,15 @@ import { z } from 'zod';
 import { doAddEmoji, doDeactivateEmoji, emojiImageKey } from '../actions/realm-emoji';
 import { errors } from '../lib/errors';
 import { imageReply } from '../lib/file-response';
-import { openRoute, userRoute } from '../lib/route';
+import { BYTES, openRoute, userRoute } from '../lib/route';
 import { imageByKey } from '../queries/attachments';
 import { emojiStillKey } from '../queries/realm-emoji';
 import { realmEmoji } from '../queries/register-realm';
+import { EMPTY, realmEmojiMapSchema } from '../schemas/objects';
 
 /** Serves the image kept under `keyOf(file)`. */
 function emojiImageRoute(keyOf: (file: string) => string) {
-  return openRoute(z.object({ realm_id: z.string(), emoji_file: z.string() }), ({ realm, frame }, p) => {
+  return openRoute(z.object({ realm_id: z.string(), emoji_file: z.string() }), BYTES, ({ realm, frame }, p) => {
     const image = imageByKey(realm, keyOf(p.emoji_file));
     if (!image) throw errors.fileNotFound();
     return imageReply(p.emoji_file, image, frame.range);
@@ -24,16 +25,18 @@ export const getEmojiImage = emojiImageRoute((file) => emojiImageKey(file));
 export const getEmojiStill = emojiImageRoute(emojiStillKey);
 
 /** GET /realm/emoji (openapi get-custom-emoji). */
-export const getRealmEmoji = userRoute(z.object({}), ({ realm }) => ({ emoji: realmEmoji(realm) }));
+export const getRealmEmoji = userRoute(z.object({}), z.strictObject({ emoji: realmEmojiMapSchema }), ({ realm }) => ({
+  emoji: realmEmoji(realm),
+}));
 
 /** POST /realm/emoji/{emoji_name}: one image in any field. */
-export const postRealmEmoji = userRoute(z.object({ emoji_name: z.string() }), async ({ realm, user, frame }, p) => {
+export const postRealmEmoji = userRoute(z.object({ emoji_name: z.string() }), EMPTY, async ({ realm, user, frame }, p) => {
   // Spaces are stored as underscores, as the public API does (so `:sparkle cat:` is `sparkle_cat`).
   await doAddEmoji(realm, user, p.emoji_name.trim().replace(/ /g, '_'), frame.files);
   return {};
 });
 
-export const deleteRealmEmoji = userRoute(z.object({ emoji_name: z.string() }), async ({ realm, user }, p) => {
+export const deleteRealmEmoji = userRoute(z.object({ emoji_name: z.string() }), EMPTY, async ({ realm, user }, p) => {
   await doDeactivateEmoji(realm, user, p.emoji_name);
   return {};
 });

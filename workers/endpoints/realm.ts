@@ -5,6 +5,8 @@ import { json, param } from '../lib/params';
 import { userRoute } from '../lib/route';
 import { TIME_LIMIT_DEFAULTS } from '../queries/realm-settings';
 import { USER_SETTING_DEFAULTS } from '../queries/user-settings';
+import { EMPTY } from '../schemas/objects';
+import { updatedRealmSettingsSchema } from '../schemas/results';
 
 /** An integer, or a word such as "unlimited", JSON-encoded or bare (clients send both). */
 function decodeIntOrWord(value: unknown): unknown {
@@ -37,6 +39,7 @@ const authenticationMethodsParam = json(z.record(z.string(), z.boolean()).option
 /** PATCH /realm (org): the realm's settings; the response names the changed ones. */
 export const patchRealm = userRoute(
   z.object({ ...shape, authentication_methods: authenticationMethodsParam }),
+  updatedRealmSettingsSchema,
   async ({ realm, user }, p) => {
     const { authentication_methods: methods, ...settings } = p;
     return doUpdateRealmSettings(realm, user, settings, methods);
@@ -51,7 +54,7 @@ for (const [name, fallback] of Object.entries(USER_SETTING_DEFAULTS)) {
 }
 
 /** PATCH /realm/user_settings_defaults (org): what new users start with. */
-export const patchRealmUserSettingsDefaults = userRoute(z.object(defaultsShape), async ({ realm, user }, p) => {
+export const patchRealmUserSettingsDefaults = userRoute(z.object(defaultsShape), EMPTY, async ({ realm, user }, p) => {
   await doUpdateRealmUserSettingsDefaults(realm, user, p);
   return {};
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { doConfirmEmailChange, doUpdateSettings } from '../actions/settings';
 import { param } from '../lib/params';
 import { openRoute, userRoute } from '../lib/route';
+import { EMPTY } from '../schemas/objects';
 
 const bool = param.optionalBool;
 const int = param.optionalInt;
@@ -63,7 +64,7 @@ const settingsParams = z.object({
  * that are the same handler since feature level 80. The response is the bare envelope with
  * `ignored_parameters_unsupported` (workers/dispatch.ts).
  */
-export const patchSettings = userRoute(settingsParams, async ({ realm, user, session }, values) => {
+export const patchSettings = userRoute(settingsParams, EMPTY, async ({ realm, user, session }, values) => {
   const { full_name, email, old_password, new_password, timezone, ...settings } = values;
   await doUpdateSettings(realm, user, {
     fullName: full_name,
@@ -78,6 +79,10 @@ export const patchSettings = userRoute(settingsParams, async ({ realm, user, ses
 });
 
 /** The link an email change sends (logged, no mail): opened without credentials, keyed by its token. */
-export const getEmailConfirm = openRoute(z.object({ token: z.string() }), async ({ realm }, { token }) => ({
-  email: await doConfirmEmailChange(realm, token),
-}));
+export const getEmailConfirm = openRoute(
+  z.object({ token: z.string() }),
+  z.strictObject({ email: z.string() }),
+  async ({ realm }, { token }) => ({
+    email: await doConfirmEmailChange(realm, token),
+  }),
+);

@@ -4,6 +4,7 @@ import { doUpdateStream } from '../actions/stream-update';
 import { doUnsubscribe } from '../actions/unsubscribe';
 import { json, param } from '../lib/params';
 import { userRoute } from '../lib/route';
+import { EMPTY } from '../schemas/objects';
 
 /** DELETE /users/me/subscriptions (api-notes §DELETE /users/me/subscriptions). */
 export const deleteSubscriptions = userRoute(
@@ -11,6 +12,7 @@ export const deleteSubscriptions = userRoute(
     subscriptions: json(z.array(z.string()).min(1)),
     principals: param.principals(),
   }),
+  z.strictObject({ removed: z.array(z.string()), not_removed: z.array(z.string()) }),
   async ({ realm, user }, p) => ({ ...(await doUnsubscribe(realm, user, p.subscriptions, p.principals)) }),
 );
 
@@ -40,6 +42,7 @@ export const patchStream = userRoute(
     can_remove_subscribers_group_id: param.optionalInt(),
     is_announcement_only: param.optionalBool(),
   }),
+  EMPTY,
   async ({ realm, user }, p) => ({
     ...(await doUpdateStream(realm, user, p.stream_id, {
       description: p.description,
@@ -56,6 +59,6 @@ export const patchStream = userRoute(
 );
 
 /** DELETE /streams/{stream_id}: archive (api-notes §Endpoints). */
-export const deleteStream = userRoute(z.object({ stream_id: param.id() }), async ({ realm, user }, p) => ({
+export const deleteStream = userRoute(z.object({ stream_id: param.id() }), EMPTY, async ({ realm, user }, p) => ({
   ...(await doArchiveStream(realm, user, p.stream_id)),
 }));

@@ -5,6 +5,7 @@ import { ROLE } from '../lib/roles';
 import { userRoute } from '../lib/route';
 import { isAdmin } from '../queries/users';
 import { listStreams, streamObject } from '../queries/streams';
+import { listedStreamSchema } from '../schemas/objects';
 
 /** GET /streams (SPEC §Endpoints). */
 export const getStreams = userRoute(
@@ -16,6 +17,7 @@ export const getStreams = userRoute(
     include_default: param.bool(false),
     include_owner_subscribed: param.bool(false),
   }),
+  z.strictObject({ streams: z.array(listedStreamSchema) }),
   ({ realm, user }, p) => {
     if (p.include_all_active && !isAdmin(user)) throw errors.badRequest('User not authorized for this query');
     const rows = listStreams(realm, user.id, {

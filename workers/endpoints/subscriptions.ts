@@ -33,6 +33,11 @@ export const postSubscriptions = userRoute(
     message_retention_days: z.preprocess(decodeRetention, retention.optional()),
     can_remove_subscribers_group_id: param.optionalInt(),
   }),
+  z.strictObject({
+    subscribed: z.record(z.string(), z.array(z.string())),
+    already_subscribed: z.record(z.string(), z.array(z.string())),
+    unauthorized: z.array(z.string()).optional(),
+  }),
   async ({ realm, user }, p) => {
     if (p.subscriptions.length * Math.max(1, p.principals?.length ?? 1) > MAX_SUBSCRIPTIONS_PER_REQUEST) {
       throw errors.badRequest(`Too many subscriptions in one request (limit: ${MAX_SUBSCRIPTIONS_PER_REQUEST} streams × users).`);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { doTyping } from '../actions/typing';
 import { decodeRecipients } from '../lib/recipients';
 import { userRoute } from '../lib/route';
+import { EMPTY } from '../schemas/objects';
 
 /**
  * POST /typing (SPEC POST /typing). `to` is decoded like POST /messages' recipients: the JSON
@@ -15,6 +16,7 @@ export const postTyping = userRoute(
     to: z.string(),
     topic: z.string().optional(),
   }),
+  EMPTY,
   ({ realm, user }, p) => {
     doTyping(realm, user, { type: p.type, op: p.op, to: decodeRecipients(p.to), topic: p.topic });
     return {};

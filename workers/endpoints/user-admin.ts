@@ -6,6 +6,7 @@ import { doUpdateUser } from '../actions/user-roles';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
 import { profileDataParam } from './profile-fields';
+import { EMPTY } from '../schemas/objects';
 
 /*
  * Account administration (openapi update-user, deactivate-user, reactivate-user,
@@ -15,6 +16,7 @@ import { profileDataParam } from './profile-fields';
 /** PATCH /users/{user_id}: `full_name`, `role`, `profile_data` (administrators). */
 export const patchUser = userRoute(
   z.object({ user_id: param.id(), full_name: z.string().optional(), role: param.optionalInt(), profile_data: profileDataParam.optional() }),
+  EMPTY,
   async ({ realm, user }, p) => {
     await doUpdateUser(realm, user, p.user_id, { fullName: p.full_name, role: p.role, profileData: p.profile_data });
     return {};
@@ -24,6 +26,7 @@ export const patchUser = userRoute(
 /** DELETE /users/{user_id}; `deactivation_notification_comment` is accepted: no mail is sent. */
 export const deleteUser = userRoute(
   z.object({ user_id: param.id(), deactivation_notification_comment: z.string().max(2000).optional() }),
+  EMPTY,
   async ({ realm, user }, p) => {
     await doDeactivateUser(realm, user, p.user_id);
     return {};
@@ -31,30 +34,30 @@ export const deleteUser = userRoute(
 );
 
 /** POST /users/{user_id}/reactivate. */
-export const postReactivateUser = userRoute(z.object({ user_id: param.id() }), async ({ realm, user }, p) => {
+export const postReactivateUser = userRoute(z.object({ user_id: param.id() }), EMPTY, async ({ realm, user }, p) => {
   await doReactivateUser(realm, user, p.user_id);
   return {};
 });
 
 /** DELETE /users/me. */
-export const deleteOwnUser = userRoute(z.object({}), async ({ realm, user }) => {
+export const deleteOwnUser = userRoute(z.object({}), EMPTY, async ({ realm, user }) => {
   await doDeactivateOwnUser(realm, user);
   return {};
 });
 
 /** POST /users/me/api_key/regenerate: `api_key`, the new key. */
-export const postRegenerateApiKey = userRoute(z.object({}), async ({ realm, user }) => ({
+export const postRegenerateApiKey = userRoute(z.object({}), z.strictObject({ api_key: z.string() }), async ({ realm, user }) => ({
   api_key: await doRegenerateApiKey(realm, user),
 }));
 
 /** POST /users/me/muted_users/{muted_user_id}. */
-export const postMutedUser = userRoute(z.object({ muted_user_id: param.id() }), async ({ realm, user }, p) => {
+export const postMutedUser = userRoute(z.object({ muted_user_id: param.id() }), EMPTY, async ({ realm, user }, p) => {
   await doMuteUser(realm, user, p.muted_user_id);
   return {};
 });
 
 /** DELETE /users/me/muted_users/{muted_user_id}. */
-export const deleteMutedUser = userRoute(z.object({ muted_user_id: param.id() }), async ({ realm, user }, p) => {
+export const deleteMutedUser = userRoute(z.object({ muted_user_id: param.id() }), EMPTY, async ({ realm, user }, p) => {
   await doUnmuteUser(realm, user, p.muted_user_id);
   return {};
 });

@@ -3,10 +3,12 @@ import { doSetTopicVisibility, doUpdateMutedTopic } from '../actions/user-topics
 import { errors } from '../lib/errors';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
+import { EMPTY } from '../schemas/objects';
 
 /** POST /user_topics (SPEC); the policy's range is checked by the action (BAD_REQUEST). */
 export const postUserTopic = userRoute(
   z.object({ stream_id: param.int(), topic: z.string(), visibility_policy: param.int() }),
+  EMPTY,
   async ({ realm, user }, p) => {
     await doSetTopicVisibility(realm, user, p.stream_id, p.topic, p.visibility_policy);
     return {};
@@ -24,6 +26,7 @@ export const patchMutedTopic = userRoute(
     topic: z.string(),
     op: z.enum(['add', 'remove']),
   }),
+  EMPTY,
   async ({ realm, user }, p) => {
     if (p.stream_id !== undefined && p.stream !== undefined) throw errors.incompatibleParameters(['stream_id', 'stream']);
     const ref = p.stream_id !== undefined ? { id: p.stream_id } : p.stream !== undefined ? { name: p.stream } : null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base, id } from './payload-fields';
+import { id } from './payload-fields';
 
 /* The realm_bot events (api-notes §d; the reference OpenAPI's Bot and BasicBot). */
 
@@ -38,13 +38,12 @@ const botUpdate = z
   .refine((bot) => Object.keys(bot).length === 2, { message: 'exactly one changed property' });
 
 export const realmBotEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('realm_bot'), op: z.literal('add'), bot: botSchema }),
-  z.strictObject({ ...base, type: z.literal('realm_bot'), op: z.literal('update'), bot: botUpdate }),
+  z.strictObject({ type: z.literal('realm_bot'), op: z.literal('add'), bot: botSchema }),
+  z.strictObject({ type: z.literal('realm_bot'), op: z.literal('update'), bot: botUpdate }),
   z.strictObject({
-    ...base,
     type: z.literal('realm_bot'),
     op: z.literal('remove'),
     bot: z.strictObject({ user_id: id, full_name: z.string() }),
   }),
-  z.strictObject({ ...base, type: z.literal('realm_bot'), op: z.literal('delete'), bot: z.strictObject({ user_id: id }) }),
+  z.strictObject({ type: z.literal('realm_bot'), op: z.literal('delete'), bot: z.strictObject({ user_id: id }) }),
 ]);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { REACTION_TYPES } from '../queries/emoji';
-import { base, id, ids, timestamp } from './payload-fields';
+import { id, ids, REACTION_TYPES, timestamp } from './payload-fields';
 
 /** Message events as clients receive them (api-notes §d); composed in workers/events/types.ts. */
 
@@ -44,7 +43,6 @@ export const messageObjectSchema = z.strictObject({
 });
 
 export const messageEvent = z.strictObject({
-  ...base,
   type: z.literal('message'),
   message: messageObjectSchema,
   flags: z.array(z.string()),
@@ -55,7 +53,6 @@ const propagateMode = z.enum(['change_one', 'change_later', 'change_all']);
 
 /** api-notes §d update_message: always-present keys, then per kind of edit. */
 export const updateMessageEvent = z.strictObject({
-  ...base,
   type: z.literal('update_message'),
   user_id: id.nullable(),
   edit_timestamp: timestamp,
@@ -81,7 +78,6 @@ export const updateMessageEvent = z.strictObject({
 /** With `bulk_message_deletion`: all IDs at once; without it one event per `message_id`. */
 export const deleteMessageEvent = z
   .strictObject({
-    ...base,
     type: z.literal('delete_message'),
     message_type: z.enum(['stream', 'private']),
     message_ids: ids.optional(),
@@ -97,7 +93,6 @@ export const deleteMessageEvent = z
   });
 
 const reactionFields = {
-  ...base,
   type: z.literal('reaction'),
   message_id: id,
   emoji_name: z.string(),
@@ -113,7 +108,6 @@ export const reactionEvent = z.discriminatedUnion('op', [
 ]);
 
 const flagFields = {
-  ...base,
   type: z.literal('update_message_flags'),
   flag: z.string(),
   messages: ids,

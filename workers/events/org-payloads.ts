@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { base } from './payload-fields';
 
 /** Events of the organization's settings that realm-payloads.ts does not declare (api-notes §d). */
 export const realmUserSettingsDefaultsEvent = z.strictObject({
-  ...base,
   type: z.literal('realm_user_settings_defaults'),
   op: z.literal('update'),
   property: z.string(),

@@ -1,10 +1,12 @@
+import type { PublishedEvent } from './published';
+
 /**
  * Events an action queues while its transaction runs. They reach event queues only after the
  * commit (the realm drains the outbox then); a rollback drops them, so no client ever sees
  * an event for a write that did not happen.
  */
 export interface QueuedEvent {
-  event: { type: string } & Record<string, unknown>;
+  event: PublishedEvent;
   userIds: readonly number[];
 }
 
@@ -14,6 +16,9 @@ export type EventListener = (events: readonly QueuedEvent[]) => void;
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
 
+  /** `check` (CONTRACT_CHECKS, tests only) throws on an event that breaks its schema. */
+  constructor(readonly check?: (event: unknown) => void) {}
+
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -21,6 +26,7 @@ export class EventBus {
 
   /** An event that no transaction carries (an actor's, like typing): delivered at once. */
   publish(event: QueuedEvent['event'], userIds: readonly number[]): void {
+    this.check?.(event);
     this.deliver([{ event, userIds }]);
   }
 

@@ -5,5 +5,5 @@ export const id = z.number().int();
 export const ids = z.array(id);
 export const timestamp = z.number().int();
 
-/** Every event carries its per-queue counter. */
-export const base = { id } as const;
+/** The kinds of emoji a reaction names (api-notes §d reaction). */
+export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'] as const;

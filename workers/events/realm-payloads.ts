@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base, id, ids, timestamp } from './payload-fields';
+import { id, ids, timestamp } from './payload-fields';
 
 /** Settings, realm data, personal data, group, presence and heartbeat events (api-notes §d); composed in workers/events/types.ts. */
 
@@ -9,7 +9,6 @@ const settingValue = z.union([z.boolean(), z.number(), z.string()]);
 
 export const userSettingsEvent = z.discriminatedUnion('op', [
   z.strictObject({
-    ...base,
     type: z.literal('user_settings'),
     op: z.literal('update'),
     property: z.string(),
@@ -21,7 +20,6 @@ export const userSettingsEvent = z.discriminatedUnion('op', [
 
 /** Legacy twins of user_settings, only for queues without `user_settings_object`. */
 export const updateDisplaySettingsEvent = z.strictObject({
-  ...base,
   type: z.literal('update_display_settings'),
   user: z.string(),
   setting_name: z.string(),
@@ -29,7 +27,6 @@ export const updateDisplaySettingsEvent = z.strictObject({
   language_name: z.string().optional(),
 });
 export const updateGlobalNotificationsEvent = z.strictObject({
-  ...base,
   type: z.literal('update_global_notifications'),
   user: z.string(),
   notification_name: z.string(),
@@ -38,7 +35,6 @@ export const updateGlobalNotificationsEvent = z.strictObject({
 
 export const realmEvent = z.discriminatedUnion('op', [
   z.strictObject({
-    ...base,
     type: z.literal('realm'),
     op: z.literal('update'),
     property: z.string(),
@@ -46,33 +42,29 @@ export const realmEvent = z.discriminatedUnion('op', [
     extra_data: z.strictObject({ upload_quota: z.number().int() }).optional(),
   }),
   z.strictObject({
-    ...base,
     type: z.literal('realm'),
     op: z.literal('update_dict'),
     property: z.enum(['default', 'icon', 'logo', 'night_logo']),
     data: z.record(z.string(), z.unknown()),
   }),
-  z.strictObject({ ...base, type: z.literal('realm'), op: z.literal('deactivated'), realm_id: id }),
+  z.strictObject({ type: z.literal('realm'), op: z.literal('deactivated'), realm_id: id }),
 ]);
 
 // --- Realm data ---------------------------------------------------------------------------------
 
 export const linkifierSchema = z.strictObject({ id, pattern: z.string(), url_template: z.string() });
 export const realmLinkifiersEvent = z.strictObject({
-  ...base,
   type: z.literal('realm_linkifiers'),
   realm_linkifiers: z.array(linkifierSchema),
 });
 
 export const realmPlaygroundsEvent = z.strictObject({
-  ...base,
   type: z.literal('realm_playgrounds'),
   realm_playgrounds: z.array(z.strictObject({ id, name: z.string(), lexer_language: z.string(), url_prefix: z.string() })),
 });
 
 export const realmEmojiEvent = z.discriminatedUnion('op', [
   z.strictObject({
-    ...base,
     type: z.literal('realm_emoji'),
     op: z.literal('update'),
     realm_emoji: z.record(
@@ -89,27 +81,26 @@ export const realmEmojiEvent = z.discriminatedUnion('op', [
   }),
 ]);
 
+/** A custom profile field (openapi CustomProfileField), as register, GET and the event show it. */
+export const profileFieldSchema = z.strictObject({
+  id,
+  type: z.number().int(),
+  name: z.string(),
+  hint: z.string(),
+  field_data: z.string(),
+  order: z.number().int(),
+  display_in_profile_summary: z.boolean().optional(),
+});
+
 export const customProfileFieldsEvent = z.strictObject({
-  ...base,
   type: z.literal('custom_profile_fields'),
-  fields: z.array(
-    z.strictObject({
-      id,
-      type: z.number().int(),
-      name: z.string(),
-      hint: z.string(),
-      field_data: z.string(),
-      order: z.number().int(),
-      display_in_profile_summary: z.boolean().optional(),
-    }),
-  ),
+  fields: z.array(profileFieldSchema),
 });
 
 // --- Personal data ------------------------------------------------------------------------------
 
 /** api-notes §d user_status: the user plus only the fields that changed. */
 export const userStatusEvent = z.strictObject({
-  ...base,
   type: z.literal('user_status'),
   user_id: id,
   away: z.boolean().optional(),
@@ -120,7 +111,6 @@ export const userStatusEvent = z.strictObject({
 });
 
 export const userTopicEvent = z.strictObject({
-  ...base,
   type: z.literal('user_topic'),
   stream_id: id,
   topic_name: z.string(),
@@ -129,13 +119,12 @@ export const userTopicEvent = z.strictObject({
   visibility_policy: z.union([z.literal(0), z.literal(1), z.literal(2)]),
 });
 
-export const alertWordsEvent = z.strictObject({ ...base, type: z.literal('alert_words'), alert_words: z.array(z.string()) });
+export const alertWordsEvent = z.strictObject({ type: z.literal('alert_words'), alert_words: z.array(z.string()) });
 
 /** The legacy reading pointer moved (POST /users/me/pointer); to the user only. */
-export const pointerEvent = z.strictObject({ ...base, type: z.literal('pointer'), pointer: id });
+export const pointerEvent = z.strictObject({ type: z.literal('pointer'), pointer: id });
 
 export const mutedUsersEvent = z.strictObject({
-  ...base,
   type: z.literal('muted_users'),
   muted_users: z.array(z.strictObject({ id, timestamp })),
 });
@@ -153,16 +142,16 @@ export const scheduledMessageSchema = z.strictObject({
 });
 export const scheduledMessagesEvent = z.discriminatedUnion('op', [
   z.strictObject({
-    ...base,
     type: z.literal('scheduled_messages'),
     op: z.literal('add'),
     scheduled_messages: z.array(scheduledMessageSchema),
   }),
-  z.strictObject({ ...base, type: z.literal('scheduled_messages'), op: z.literal('update'), scheduled_message: scheduledMessageSchema }),
-  z.strictObject({ ...base, type: z.literal('scheduled_messages'), op: z.literal('remove'), scheduled_message_id: id }),
+  z.strictObject({ type: z.literal('scheduled_messages'), op: z.literal('update'), scheduled_message: scheduledMessageSchema }),
+  z.strictObject({ type: z.literal('scheduled_messages'), op: z.literal('remove'), scheduled_message_id: id }),
 ]);
 
-const draftSchema = z.strictObject({
+/** openapi Draft, as GET /drafts and the drafts events show it. */
+export const draftObjectSchema = z.strictObject({
   id,
   type: z.enum(['stream', 'private', '']),
   to: ids,
@@ -171,12 +160,13 @@ const draftSchema = z.strictObject({
   timestamp,
 });
 export const draftsEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('drafts'), op: z.literal('add'), drafts: z.array(draftSchema) }),
-  z.strictObject({ ...base, type: z.literal('drafts'), op: z.literal('update'), draft: draftSchema }),
-  z.strictObject({ ...base, type: z.literal('drafts'), op: z.literal('remove'), draft_id: id }),
+  z.strictObject({ type: z.literal('drafts'), op: z.literal('add'), drafts: z.array(draftObjectSchema) }),
+  z.strictObject({ type: z.literal('drafts'), op: z.literal('update'), draft: draftObjectSchema }),
+  z.strictObject({ type: z.literal('drafts'), op: z.literal('remove'), draft_id: id }),
 ]);
 
-const attachmentObject = z.strictObject({
+/** The attachment of GET /attachments and the attachment events. */
+export const attachmentObjectSchema = z.strictObject({
   id,
   name: z.string(),
   size: z.number().int(),
@@ -186,21 +176,18 @@ const attachmentObject = z.strictObject({
 });
 export const attachmentEvent = z.discriminatedUnion('op', [
   z.strictObject({
-    ...base,
     type: z.literal('attachment'),
     op: z.literal('add'),
-    attachment: attachmentObject,
+    attachment: attachmentObjectSchema,
     upload_space_used: z.number().int(),
   }),
   z.strictObject({
-    ...base,
     type: z.literal('attachment'),
     op: z.literal('update'),
-    attachment: attachmentObject,
+    attachment: attachmentObjectSchema,
     upload_space_used: z.number().int(),
   }),
   z.strictObject({
-    ...base,
     type: z.literal('attachment'),
     op: z.literal('remove'),
     attachment: z.strictObject({ id }),
@@ -218,9 +205,9 @@ export const userGroupSchema = z.strictObject({
   direct_subgroup_ids: ids,
   is_system_group: z.boolean(),
 });
-const groupFields = { ...base, type: z.literal('user_group'), group_id: id };
+const groupFields = { type: z.literal('user_group'), group_id: id };
 export const userGroupEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('user_group'), op: z.literal('add'), group: userGroupSchema }),
+  z.strictObject({ type: z.literal('user_group'), op: z.literal('add'), group: userGroupSchema }),
   z.strictObject({
     ...groupFields,
     op: z.literal('update'),
@@ -237,7 +224,6 @@ export const userGroupEvent = z.discriminatedUnion('op', [
 // --- Presence and the queue itself ----------------------------------------------------------------
 
 export const presenceEvent = z.strictObject({
-  ...base,
   type: z.literal('presence'),
   user_id: id,
   email: z.string(),
@@ -248,4 +234,4 @@ export const presenceEvent = z.strictObject({
   ),
 });
 
-export const heartbeatEvent = z.strictObject({ ...base, type: z.literal('heartbeat') });
+export const heartbeatEvent = z.strictObject({ type: z.literal('heartbeat') });

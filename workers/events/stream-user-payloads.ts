@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base, id, ids, timestamp } from './payload-fields';
+import { id, ids, timestamp } from './payload-fields';
 
 /** Stream, subscription, user and typing events (api-notes §d); composed in workers/events/types.ts. */
 
@@ -41,30 +41,27 @@ export const subscriptionObjectSchema = z.strictObject({
 });
 
 export const subscriptionEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('subscription'), op: z.literal('add'), subscriptions: z.array(subscriptionObjectSchema) }),
+  z.strictObject({ type: z.literal('subscription'), op: z.literal('add'), subscriptions: z.array(subscriptionObjectSchema) }),
   z.strictObject({
-    ...base,
     type: z.literal('subscription'),
     op: z.literal('remove'),
     subscriptions: z.array(z.strictObject({ name: z.string(), stream_id: id })),
   }),
   z.strictObject({
-    ...base,
     type: z.literal('subscription'),
     op: z.literal('update'),
     stream_id: id,
     property: z.string(),
     value: z.union([z.boolean(), z.number(), z.string()]),
   }),
-  z.strictObject({ ...base, type: z.literal('subscription'), op: z.literal('peer_add'), stream_ids: ids, user_ids: ids }),
-  z.strictObject({ ...base, type: z.literal('subscription'), op: z.literal('peer_remove'), stream_ids: ids, user_ids: ids }),
+  z.strictObject({ type: z.literal('subscription'), op: z.literal('peer_add'), stream_ids: ids, user_ids: ids }),
+  z.strictObject({ type: z.literal('subscription'), op: z.literal('peer_remove'), stream_ids: ids, user_ids: ids }),
 ]);
 
 export const streamEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamObjectSchema) }),
-  z.strictObject({ ...base, type: z.literal('stream'), op: z.literal('delete'), streams: z.array(streamObjectSchema) }),
+  z.strictObject({ type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamObjectSchema) }),
+  z.strictObject({ type: z.literal('stream'), op: z.literal('delete'), streams: z.array(streamObjectSchema) }),
   z.strictObject({
-    ...base,
     type: z.literal('stream'),
     op: z.literal('update'),
     stream_id: id,
@@ -105,7 +102,7 @@ export const personSchema = z.strictObject({
 });
 
 /** realm_user update: `user_id` plus exactly one of these groups of keys. */
-const personUpdate = z.union([
+export const personUpdate = z.union([
   z.strictObject({ user_id: id, full_name: z.string() }),
   z.strictObject({
     user_id: id,
@@ -128,10 +125,9 @@ const personUpdate = z.union([
 ]);
 
 export const realmUserEvent = z.discriminatedUnion('op', [
-  z.strictObject({ ...base, type: z.literal('realm_user'), op: z.literal('add'), person: personSchema }),
-  z.strictObject({ ...base, type: z.literal('realm_user'), op: z.literal('update'), person: personUpdate }),
+  z.strictObject({ type: z.literal('realm_user'), op: z.literal('add'), person: personSchema }),
+  z.strictObject({ type: z.literal('realm_user'), op: z.literal('update'), person: personUpdate }),
   z.strictObject({
-    ...base,
     type: z.literal('realm_user'),
     op: z.literal('remove'),
     person: z.strictObject({ user_id: id, full_name: z.string() }),
@@ -140,7 +136,7 @@ export const realmUserEvent = z.discriminatedUnion('op', [
 
 const typingPerson = z.strictObject({ user_id: id, email: z.string() });
 function typingEventFor<Op extends 'start' | 'stop'>(op: Op) {
-  const fields = { ...base, type: z.literal('typing'), op: z.literal(op), sender: typingPerson };
+  const fields = { type: z.literal('typing'), op: z.literal(op), sender: typingPerson };
   return z.discriminatedUnion('message_type', [
     z.strictObject({ ...fields, message_type: z.literal('private'), recipients: z.array(typingPerson) }),
     z.strictObject({ ...fields, message_type: z.literal('stream'), stream_id: id, topic: z.string() }),

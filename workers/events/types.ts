@@ -31,11 +31,13 @@ import { realmUserSettingsDefaultsEvent } from './org-payloads';
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
  * OpenAPI's event schemas, with the spec's neutral names), as ONE discriminated union: by
  * `type`, then by `op` where the event has one. Objects are strict where api-notes says the
- * keys are exact, so an extra or a missing key fails. Used by tests; the hot path never runs it.
+ * keys are exact, so an extra or a missing key fails. The payloads carry no `id`: the queue
+ * numbers each event (clientEventSchema). What actions publish is published.ts's union; the
+ * queues shape it into these (events/shape.ts).
  */
 
-/** Every event a client can receive from GET /events. */
-export const clientEventSchema = z.discriminatedUnion('type', [
+/** Every event payload a client can receive, without the queue's `id`. */
+export const eventPayloadSchema = z.discriminatedUnion('type', [
   messageEvent,
   updateMessageEvent,
   deleteMessageEvent,
@@ -72,12 +74,18 @@ export const clientEventSchema = z.discriminatedUnion('type', [
   realmUserSettingsDefaultsEvent,
 ]);
 
-export type ClientEventPayload = z.infer<typeof clientEventSchema>;
+/** An event as GET /events answers it: its queue's `id`, then a payload of the union. */
+export const clientEventSchema = z
+  .looseObject({ id: z.number().int() })
+  .transform(({ id: _id, ...payload }) => payload)
+  .pipe(eventPayloadSchema);
+
+export type ClientEventPayload = z.output<typeof eventPayloadSchema>;
 export type ClientEventType = ClientEventPayload['type'];
 
 /** The declared `type` strings, for the check that nothing ships undeclared. */
 export function declaredEventTypes(): string[] {
-  return clientEventSchema.options
+  return eventPayloadSchema.options
     .map((option) => {
       const values = option._zod.propValues?.['type'];
       return values ? [...values].map(String) : [];

@@ -19,13 +19,26 @@ export interface UserContext extends RouteContext {
   user: UserRow;
 }
 
+/** A route that answers a file's bytes or a redirect, not the JSON envelope. */
+export const BYTES = 'bytes';
+
+/**
+ * What a route answers on success: the fields beside `result` and `msg` (a strict zod object,
+ * the wire contract of its 200 body), or BYTES.
+ */
+export type ResultSchema = z.ZodObject | typeof BYTES;
+
+/** What a handler returns for its result schema: the body's fields as the schema takes them. */
+export type ResultOf<R extends ResultSchema> = R extends z.ZodObject ? z.input<R> : BinaryReply;
+
 /** Extra fields of a success response (merged beside `result` and `msg`), or bytes (files). */
 export type HandlerResult = Record<string, unknown> | BinaryReply;
 
-/** A route with its parameter types erased, as the realm dispatches it. */
+/** A route with its parameter and result types erased, as the realm dispatches it. */
 export interface Route {
   auth: 'user' | 'none' | 'optional';
   params: z.ZodObject;
+  result: ResultSchema;
   aliases: Readonly<Record<string, string>>;
   run(ctx: RouteContext, values: unknown): HandlerResult | Promise<HandlerResult>;
 }
@@ -35,32 +48,43 @@ interface RouteOptions {
   aliases?: Readonly<Record<string, string>>;
 }
 
-/** An endpoint that needs an authenticated user (the default for the API). */
-export function userRoute<S extends z.ZodObject>(
+type Handler<C, S extends z.ZodObject, R extends ResultSchema> = (ctx: C, values: z.output<S>) => ResultOf<R> | Promise<ResultOf<R>>;
+
+function route<C extends RouteContext, S extends z.ZodObject, R extends ResultSchema>(
+  auth: Route['auth'],
   params: S,
-  handler: (ctx: UserContext, values: z.output<S>) => HandlerResult | Promise<HandlerResult>,
-  options: RouteOptions = {},
+  result: R,
+  handler: Handler<C, S, R>,
+  options: RouteOptions,
 ): Route {
   return {
-    auth: 'user',
+    auth,
     params,
+    result,
     aliases: options.aliases ?? {},
-    run: (ctx, values) => handler(ctx as UserContext, values as z.output<S>),
+    // The dispatcher authenticates before it runs a route, so `ctx` is the context `auth` promises.
+    run: (ctx, values) => handler(ctx as C, values as z.output<S>),
   };
 }
 
-/** An endpoint open without credentials (server settings, fetching an API key). */
-export function openRoute<S extends z.ZodObject>(
+/** An endpoint that needs an authenticated user (the default for the API). */
+export function userRoute<S extends z.ZodObject, R extends ResultSchema>(
   params: S,
-  handler: (ctx: RouteContext, values: z.output<S>) => HandlerResult | Promise<HandlerResult>,
+  result: R,
+  handler: Handler<UserContext, S, R>,
   options: RouteOptions = {},
 ): Route {
-  return {
-    auth: 'none',
-    params,
-    aliases: options.aliases ?? {},
-    run: (ctx, values) => handler(ctx, values as z.output<S>),
-  };
+  return route('user', params, result, handler, options);
+}
+
+/** An endpoint open without credentials (server settings, fetching an API key). */
+export function openRoute<S extends z.ZodObject, R extends ResultSchema>(
+  params: S,
+  result: R,
+  handler: Handler<RouteContext, S, R>,
+  options: RouteOptions = {},
+): Route {
+  return route('none', params, result, handler, options);
 }
 
 // register: optional authentication (SPEC §Authentication 3)
@@ -68,15 +92,11 @@ export function openRoute<S extends z.ZodObject>(
  * An endpoint that serves both users and, when the realm allows spectators, callers without
  * credentials: sent credentials are checked as for a user route; none gives `user: null`.
  */
-export function optionalUserRoute<S extends z.ZodObject>(
+export function optionalUserRoute<S extends z.ZodObject, R extends ResultSchema>(
   params: S,
-  handler: (ctx: RouteContext, values: z.output<S>) => HandlerResult | Promise<HandlerResult>,
+  result: R,
+  handler: Handler<RouteContext, S, R>,
   options: RouteOptions = {},
 ): Route {
-  return {
-    auth: 'optional',
-    params,
-    aliases: options.aliases ?? {},
-    run: (ctx, values) => handler(ctx, values as z.output<S>),
-  };
+  return route('optional', params, result, handler, options);
 }

@@ -6,6 +6,8 @@ import type { Realm } from '../realm';
 import { accessMessage } from './messages';
 import { spectatorAccessEnabled } from './realm-settings';
 import type { UserRow } from './users';
+import type { z } from 'zod';
+import type { attachmentObjectSchema } from '../events/realm-payloads';
 
 export interface AttachmentRow {
   id: number;
@@ -36,7 +38,7 @@ export function uploadSpaceUsed(realm: Realm): number {
 }
 
 /** The attachment object of GET /attachments and the `attachment` event (api-notes §d). */
-export function attachmentObject(realm: Realm, row: AttachmentRow): Record<string, unknown> {
+export function attachmentObject(realm: Realm, row: AttachmentRow): z.input<typeof attachmentObjectSchema> {
   const messages = realm
     .stmt(
       `SELECT m.id, m.date_sent FROM attachment_messages am JOIN messages m ON m.id = am.message_id

@@ -1,6 +1,7 @@
 import { isAdminRole } from '../lib/roles';
 import type { Realm } from '../realm';
 import { avatarUrl, userById, type UserRow } from './users';
+import type { BotDefaults, BotObject } from '../schemas/objects';
 
 /** A bot's row in bot_settings (migration 8): default streams and its service. */
 export interface BotSettingsRow {
@@ -28,7 +29,7 @@ function streamName(realm: Realm, streamId: number | null): string | null {
 }
 
 /** The reference OpenAPI's bot `services`: one entry for outgoing-webhook and embedded bots. */
-export function botServices(bot: UserRow, settings: BotSettingsRow | undefined): Record<string, unknown>[] {
+export function botServices(bot: UserRow, settings: BotSettingsRow | undefined): BotObject['services'] {
   if (!settings) return [];
   if (bot.bot_type === BOT_TYPE.OUTGOING_WEBHOOK) {
     return [{ base_url: settings.service_base_url ?? '', interface: settings.service_interface ?? 1, token: settings.service_token ?? '' }];
@@ -40,7 +41,7 @@ export function botServices(bot: UserRow, settings: BotSettingsRow | undefined):
 }
 
 /** The default-stream fields of a bot, by stream name (api-notes §e realm_bots, POST /bots). */
-export function botDefaults(realm: Realm, settings: BotSettingsRow | undefined): Record<string, unknown> {
+export function botDefaults(realm: Realm, settings: BotSettingsRow | undefined): BotDefaults {
   return {
     default_sending_stream: streamName(realm, settings?.default_sending_stream_id ?? null),
     default_events_register_stream: streamName(realm, settings?.default_events_register_stream_id ?? null),
@@ -49,7 +50,7 @@ export function botDefaults(realm: Realm, settings: BotSettingsRow | undefined):
 }
 
 /** The reference OpenAPI's `Bot`: what realm_bot add and `realm_bots` carry (API key included). */
-export function botObject(realm: Realm, bot: UserRow): Record<string, unknown> {
+export function botObject(realm: Realm, bot: UserRow): BotObject {
   const settings = botSettings(realm, bot.id);
   return {
     email: bot.email,

@@ -1,9 +1,10 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { streamObject, type StreamRow } from './streams';
+import type { StreamObject } from '../schemas/objects';
 
 /** The realm's default streams as stream objects without `is_default` (SPEC POST /register). */
-export function defaultStreamObjects(realm: Realm): Record<string, unknown>[] {
+export function defaultStreamObjects(realm: Realm): StreamObject[] {
   const rows = realm.stmt('SELECT * FROM streams WHERE is_default = 1 AND deactivated = 0 ORDER BY id').all() as StreamRow[];
   return rows.map((row) => streamObject(row));
 }
@@ -35,7 +36,7 @@ export function groupStreamIds(realm: Realm, groupId: number): number[] {
 }
 
 /** register's `realm_default_stream_groups` and the event's list (openapi DefaultStreamGroup), by name. */
-export function defaultStreamGroupObjects(realm: Realm): Record<string, unknown>[] {
+export function defaultStreamGroupObjects(realm: Realm): { name: string; id: number; description: string; streams: StreamObject[] }[] {
   const groups = realm.stmt('SELECT id, name, description FROM default_stream_groups ORDER BY name').all() as DefaultStreamGroupRow[];
   const streamsOf = realm.stmt(
     `SELECT s.* FROM default_stream_group_streams g JOIN streams s ON s.id = g.stream_id

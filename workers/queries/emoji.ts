@@ -2,11 +2,13 @@
  * Emoji resolution in a realm's three namespaces (SPEC "Emoji reaction types"), shared by
  * reactions and (later) user status. Rules as api-notes §b "POST /messages/{message_id}/reactions".
  */
+import { REACTION_TYPES } from '../events/payload-fields';
 import { errors } from '../lib/errors';
 import { SERVICE_EXTRA_EMOJI_NAME, emojiCodeForName, emojiNameForCode } from '../markdown/emoji';
 import type { Realm } from '../realm';
 
-export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'] as const;
+// Declared beside the event schemas, which sit below the realm (no import cycle through it).
+export { REACTION_TYPES };
 
 export type ReactionType = (typeof REACTION_TYPES)[number];
 

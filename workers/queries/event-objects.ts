@@ -3,6 +3,7 @@ import { canSeeStream, streamObject, subscriberIds, type StreamRow } from './str
 import { personalProperties, subscriptionSettings } from './subscription-properties';
 import { userObject, type Viewer } from './people';
 import type { UserRow } from './users';
+import type { SubscriptionObject, UserObject } from '../schemas/objects';
 
 /*
  * The objects that events carry and the users who may see them (api-notes §d), beside the
@@ -15,7 +16,7 @@ import type { UserRow } from './users';
  * `notification_settings_null` capability gets them resolved (events/shape.ts) from the
  * internal `inherited_settings`.
  */
-export function subscriptionObject(realm: Realm, userId: number, stream: StreamRow): Record<string, unknown> {
+export function subscriptionObject(realm: Realm, userId: number, stream: StreamRow): SubscriptionObject {
   const settings = subscriptionSettings(realm, userId, stream.id);
   if (!settings) throw new Error(`no subscription of user ${userId} to stream ${stream.id}`);
   return { ...streamObject(stream), ...personalProperties(settings, null), subscribers: subscriberIds(realm, stream.id) };
@@ -37,7 +38,7 @@ export function streamAudience(realm: Realm, stream: StreamRow): number[] {
  * api-notes §d realm_user add: the person as GET /users shows them to `viewer` (SPEC User
  * delivery_email); `profile_data` only for people (SPEC User.profile_data).
  */
-export function personObject(realm: Realm, viewer: Viewer, user: UserRow): Record<string, unknown> {
+export function personObject(realm: Realm, viewer: Viewer, user: UserRow): UserObject {
   const person = userObject(realm, viewer, user, { clientExtavatar: false });
   return person;
 }

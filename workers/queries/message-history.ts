@@ -1,5 +1,6 @@
 import { highlightHtmlDifferences } from '../lib/html-diff';
 import type { MessageRow } from './messages';
+import type { MessageSnapshot } from '../schemas/objects';
 
 /** One stored entry of `messages.edit_history` (SPEC §Resources, Edit-history entry). */
 export interface EditHistoryEntry {
@@ -25,13 +26,13 @@ export function storedEditHistory(message: MessageRow): EditHistoryEntry[] {
  * original snapshot has only `topic`, `content`, `rendered_content`, `timestamp`, `user_id`.
  * A snapshot that changed the content has `content_html_diff`, its rendering against the one before.
  */
-export function messageHistorySnapshots(message: MessageRow): Record<string, unknown>[] {
+export function messageHistorySnapshots(message: MessageRow): MessageSnapshot[] {
   let content = message.content;
   let renderedContent = message.rendered_content;
   let topic = message.topic;
-  const snapshots: Record<string, unknown>[] = [];
+  const snapshots: MessageSnapshot[] = [];
   for (const entry of storedEditHistory(message)) {
-    const snapshot: Record<string, unknown> = {
+    const snapshot: MessageSnapshot = {
       content,
       rendered_content: renderedContent,
       timestamp: entry.timestamp,
@@ -39,19 +40,19 @@ export function messageHistorySnapshots(message: MessageRow): Record<string, unk
       user_id: entry.user_id,
     };
     if (entry.prev_topic !== undefined) {
-      snapshot['prev_topic'] = entry.prev_topic;
+      snapshot.prev_topic = entry.prev_topic;
       topic = entry.prev_topic;
     }
     if (entry.prev_content !== undefined) {
-      snapshot['prev_content'] = entry.prev_content;
-      snapshot['prev_rendered_content'] = entry.prev_rendered_content ?? '';
-      snapshot['content_html_diff'] = highlightHtmlDifferences(entry.prev_rendered_content ?? '', renderedContent);
+      snapshot.prev_content = entry.prev_content;
+      snapshot.prev_rendered_content = entry.prev_rendered_content ?? '';
+      snapshot.content_html_diff = highlightHtmlDifferences(entry.prev_rendered_content ?? '', renderedContent);
       content = entry.prev_content;
       renderedContent = entry.prev_rendered_content ?? '';
     }
     if (entry.prev_stream !== undefined) {
-      snapshot['prev_stream'] = entry.prev_stream;
-      snapshot['stream'] = entry.stream;
+      snapshot.prev_stream = entry.prev_stream;
+      snapshot.stream = entry.stream;
     }
     snapshots.push(snapshot);
   }

@@ -140,8 +140,8 @@ function readMessages(realm: Realm, ids: readonly number[]): Map<number, Message
 function messageText(realm: Realm, message: MessageRow, options: MessageOptions, lookups: MessageLookups): Buffer {
   const object = sharedMessageFields(realm, message, options.applyMarkdown, lookups);
   // SPEC Message.avatar_url: null unless the sender uploaded one (files: its URL cannot be computed).
-  if (options.clientExtavatar && !isUploadedAvatarUrl(object['avatar_url'])) object['avatar_url'] = null;
-  if (!options.editHistory) delete object['edit_history'];
+  if (options.clientExtavatar && !isUploadedAvatarUrl(object.avatar_url)) object.avatar_url = null;
+  if (!options.editHistory) delete object.edit_history;
   const json = JSON.stringify(object);
   return Buffer.from(json.slice(0, -1));
 }

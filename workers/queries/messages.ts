@@ -3,6 +3,7 @@ import { flagNames, HISTORICAL_FLAGS } from '../lib/flags';
 import type { Realm } from '../realm';
 import { canReadStreamHistory, streamById } from './streams';
 import { avatarUrl, userById, type UserRow } from './users';
+import type { FetchedMessage, MessageObject } from '../schemas/objects';
 
 export interface MessageRow {
   id: number;
@@ -48,7 +49,8 @@ export function accessMessage(realm: Realm, user: UserRow, messageId: number): {
   throw errors.invalidMessage();
 }
 
-type Reaction = Record<string, unknown>;
+type Reaction = MessageObject['reactions'][number];
+type DirectRecipient = Exclude<MessageObject['display_recipient'], string>[number];
 
 interface ReactionRow {
   message_id: number;
@@ -81,7 +83,7 @@ export class MessageLookups {
   private readonly users = new Map<number, UserRow>();
   private readonly avatarUrls = new Map<number, string>();
   private readonly streamNames = new Map<number, string>();
-  private readonly conversations = new Map<number, Record<string, unknown>[]>();
+  private readonly conversations = new Map<number, DirectRecipient[]>();
   private reactionsByMessage: Map<number, Reaction[]> | null = null;
 
   constructor(private readonly realm: Realm) {}
@@ -99,7 +101,7 @@ export class MessageLookups {
     return url;
   }
 
-  displayRecipient(message: MessageRow): string | Record<string, unknown>[] {
+  displayRecipient(message: MessageRow): string | DirectRecipient[] {
     if (message.stream_id !== null) {
       let name = this.streamNames.get(message.stream_id);
       if (name === undefined) this.streamNames.set(message.stream_id, (name = streamById(this.realm, message.stream_id)?.name ?? ''));
@@ -161,10 +163,11 @@ export function messageObject(
   flags: number,
   applyMarkdown: boolean,
   lookups: MessageLookups = new MessageLookups(realm),
-): Record<string, unknown> {
-  const object = sharedMessageFields(realm, message, applyMarkdown, lookups);
-  object['flags'] = flagNames(flags);
-  return object;
+): FetchedMessage {
+  const object: Omit<FetchedMessage, 'flags'> & { flags?: string[] } = sharedMessageFields(realm, message, applyMarkdown, lookups);
+  // Added to the object rather than spread into a copy: sharedMessageFields says why.
+  object.flags = flagNames(flags);
+  return object as FetchedMessage;
 }
 
 /**
@@ -172,14 +175,9 @@ export function messageObject(
  * `flags` rather than deleting it after, since a deleted property leaves V8 a slow dictionary
  * object that JSON.stringify serialises several times slower.
  */
-export function sharedMessageFields(
-  realm: Realm,
-  message: MessageRow,
-  applyMarkdown: boolean,
-  lookups: MessageLookups,
-): Record<string, unknown> {
+export function sharedMessageFields(realm: Realm, message: MessageRow, applyMarkdown: boolean, lookups: MessageLookups): MessageObject {
   const sender = lookups.user(message.sender_id);
-  const object: Record<string, unknown> = {
+  const object: MessageObject = {
     id: message.id,
     sender_id: sender.id,
     sender_email: sender.email,
@@ -196,13 +194,14 @@ export function sharedMessageFields(
     subject: message.topic,
     submessages: [],
     timestamp: message.date_sent,
-    topic_links: JSON.parse(message.topic_links) as unknown,
+    // Stored as the renderer wrote them (a JSON list of {text, url}).
+    topic_links: JSON.parse(message.topic_links) as MessageObject['topic_links'],
     type: message.stream_id !== null ? 'stream' : 'private',
   };
-  if (message.stream_id !== null) object['stream_id'] = message.stream_id;
+  if (message.stream_id !== null) object.stream_id = message.stream_id;
   if (message.last_edit_timestamp !== null) {
-    object['last_edit_timestamp'] = message.last_edit_timestamp;
-    if (message.edit_history) object['edit_history'] = JSON.parse(message.edit_history) as unknown;
+    object.last_edit_timestamp = message.last_edit_timestamp;
+    if (message.edit_history) object.edit_history = JSON.parse(message.edit_history) as MessageObject['edit_history'];
   }
   return object;
 }

@@ -6,6 +6,7 @@ import { avatarUrl, hasUploadedAvatar, isoDate, userByEmail, userById, type User
 import { profileDataOf, type ProfileData } from './profile-fields';
 import { realmSettings } from './realm-settings';
 import { newUserSettings } from './realm-user-defaults';
+import type { UserObject } from '../schemas/objects';
 
 /** SPEC PATCH /settings `email_address_visibility`: who may see a user's real email. */
 export const EMAIL_VISIBILITY = {
@@ -82,9 +83,9 @@ export interface UserObjectOptions {
 }
 
 /** SPEC User, as `viewer` may see `target` (GET /users*, register's lists, realm_user add). */
-export function userObject(realm: Realm, viewer: Viewer | null, target: UserRow, options: UserObjectOptions): Record<string, unknown> {
+export function userObject(realm: Realm, viewer: Viewer | null, target: UserRow, options: UserObjectOptions): UserObject {
   const seesEmail = canSeeDeliveryEmail(viewer, target);
-  const person: Record<string, unknown> = {
+  const person: UserObject = {
     user_id: target.id,
     delivery_email: seesEmail ? target.delivery_email : null,
     email: target.email,
@@ -103,10 +104,10 @@ export function userObject(realm: Realm, viewer: Viewer | null, target: UserRow,
     avatar_version: target.avatar_version,
   };
   if (target.is_bot === 1) {
-    person['bot_type'] = target.bot_type;
-    person['bot_owner_id'] = target.bot_owner_id;
+    person.bot_type = target.bot_type;
+    person.bot_owner_id = target.bot_owner_id;
   } else if (options.includeProfileData !== false) {
-    person['profile_data'] = options.profileDataByUser ? (options.profileDataByUser.get(target.id) ?? {}) : profileDataOf(realm, target.id);
+    person.profile_data = options.profileDataByUser ? (options.profileDataByUser.get(target.id) ?? {}) : profileDataOf(realm, target.id);
   }
   return person;
 }

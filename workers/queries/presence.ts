@@ -3,6 +3,7 @@ import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import { realmSettings } from './realm-settings';
 import { userSettings } from './user-settings';
+import type { LegacyClientPresence, PresenceState } from '../schemas/objects';
 
 /*
  * Presence as the public API shows it (7.0, feature level 178): only the last ping and the
@@ -30,7 +31,7 @@ export function legacyStatus(times: PresenceTimes): { status: 'active' | 'idle';
 }
 
 /** The legacy per-user object: `website` and `aggregated` with the same data. */
-export function legacyPresence(times: PresenceTimes): Record<string, Record<string, unknown>> {
+export function legacyPresence(times: PresenceTimes): Record<string, LegacyClientPresence> {
   const { status, timestamp } = legacyStatus(times);
   return {
     [PRESENCE_CLIENT]: { client: PRESENCE_CLIENT, status, timestamp, pushable: false },
@@ -39,7 +40,7 @@ export function legacyPresence(times: PresenceTimes): Record<string, Record<stri
 }
 
 /** The slim per-user object (SPEC POST /register slim_presence). */
-export function slimPresence(times: PresenceTimes): Record<string, number> {
+export function slimPresence(times: PresenceTimes): { active_timestamp: number; idle_timestamp: number } {
   return { active_timestamp: times.lastActive ?? times.lastConnected, idle_timestamp: times.lastConnected };
 }
 
@@ -63,10 +64,10 @@ const visibleUsers = versionedCache((realm: Realm): Map<number, VisibleUser> => 
  * Every visible user's presence, keyed by email (legacy) or user ID (slim); empty when the
  * realm turned presence off (`presence_disabled`).
  */
-export function realmPresences(realm: Realm, slim: boolean): Record<string, unknown> {
+export function realmPresences(realm: Realm, slim: boolean): PresenceState['presences'] {
   if (realmSettings(realm).presence_disabled) return {};
   const users = visibleUsers(realm);
-  const presences: Record<string, unknown> = {};
+  const presences: PresenceState['presences'] = {};
   for (const [userId, times] of realm.presence.entries()) {
     const user = users.get(userId);
     if (!user) continue;
@@ -77,6 +78,6 @@ export function realmPresences(realm: Realm, slim: boolean): Record<string, unkn
 }
 
 /** The `presence` fetch type (api-notes §e). */
-export function presenceState(realm: Realm, slim: boolean): Record<string, unknown> {
+export function presenceState(realm: Realm, slim: boolean): PresenceState {
   return { presences: realmPresences(realm, slim), server_timestamp: realm.clock.now() / 1000 };
 }

@@ -5,6 +5,7 @@ import { authenticationMethods, realmColumns, realmSettings } from './realm-sett
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
 import { realmEmojiStillUrl, realmEmojiUrl } from './realm-emoji';
+import type { RealmEmojiMap } from '../schemas/objects';
 
 /** Which data types POST /register fetches: the request's list, or null for all. */
 export type Wants = (type: string) => boolean;
@@ -111,14 +112,14 @@ interface RealmEmojiRow {
 }
 
 /** `realm_emoji` (api-notes §e): keyed by ID, deactivated ones included. */
-export function realmEmoji(realm: Realm): Record<string, unknown> {
+export function realmEmoji(realm: Realm): RealmEmojiMap {
   // An emoji is animated when its upload left a still first frame beside it (actions/realm-emoji.ts).
   const rows = realm
     .stmt(
       "SELECT id, name, file_name, author_id, deactivated, EXISTS (SELECT 1 FROM images WHERE key = 'emoji/still/' || realm_emoji.id || '.png') AS animated FROM realm_emoji ORDER BY id",
     )
     .all() as RealmEmojiRow[];
-  const emoji: Record<string, unknown> = {};
+  const emoji: RealmEmojiMap = {};
   for (const row of rows) {
     const url = realmEmojiUrl(row.file_name);
     emoji[String(row.id)] = {

@@ -10,6 +10,8 @@ import {
 } from './subscription-properties';
 import type { UserRow } from './users';
 import { defaultStreamGroupObjects } from './default-streams';
+import type { neverSubscribedSchema, SubscriptionObject } from '../schemas/objects';
+import type { z } from 'zod';
 
 interface SubscriptionRow extends SubscriptionSettingsRow {
   stream_id: number;
@@ -22,27 +24,33 @@ export interface StreamStateOptions {
   notificationSettingsNull: boolean;
 }
 
+interface SubscriptionState {
+  subscriptions: SubscriptionObject[];
+  unsubscribed: SubscriptionObject[];
+  never_subscribed: z.input<typeof neverSubscribedSchema>[];
+}
+
 /** `subscription` (api-notes §e): `subscriptions`, `unsubscribed`, `never_subscribed`. */
-export function subscriptionState(realm: Realm, user: UserRow, options: StreamStateOptions): Record<string, unknown> {
+export function subscriptionState(realm: Realm, user: UserRow, options: StreamStateOptions): SubscriptionState {
   const subs = realm
     .stmt(`SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`)
     .all(user.id) as SubscriptionRow[];
   const byStream = new Map(subs.map((sub) => [sub.stream_id, sub]));
   const streams = realm.stmt('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[];
-  const subscriptions: Record<string, unknown>[] = [];
-  const unsubscribed: Record<string, unknown>[] = [];
-  const neverSubscribed: Record<string, unknown>[] = [];
+  const subscriptions: SubscriptionObject[] = [];
+  const unsubscribed: SubscriptionObject[] = [];
+  const neverSubscribed: z.input<typeof neverSubscribedSchema>[] = [];
   // Without the capability a null (inherit) is replaced by the user's own setting.
   const inherited = options.notificationSettingsNull ? null : inheritedDefaults(user);
   for (const stream of streams) {
     const sub = byStream.get(stream.id);
     const active = sub?.active === 1;
-    const record: Record<string, unknown> = { ...streamObject(stream) };
-    if (sub) Object.assign(record, personalProperties(sub, inherited));
-    if (options.includeSubscribers && canSeeStream(user.role, active, stream)) record['subscribers'] = subscriberIds(realm, stream.id);
-    if (active) subscriptions.push(record);
-    else if (sub) unsubscribed.push(record);
-    else if (canSeeStream(user.role, false, stream)) neverSubscribed.push({ ...record, stream_weekly_traffic: null });
+    const subscribers =
+      options.includeSubscribers && canSeeStream(user.role, active, stream) ? { subscribers: subscriberIds(realm, stream.id) } : {};
+    if (sub)
+      (active ? subscriptions : unsubscribed).push({ ...streamObject(stream), ...personalProperties(sub, inherited), ...subscribers });
+    else if (canSeeStream(user.role, false, stream))
+      neverSubscribed.push({ ...streamObject(stream), ...subscribers, stream_weekly_traffic: null });
   }
   return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
 }

@@ -9,6 +9,8 @@ import { userObject, type UserObjectOptions } from './people';
 import { avatarUrl, avatarUrlMedium, type UserRow } from './users';
 import { mutedUsers } from './accounts';
 import { botsFor } from './bots';
+import type { userGroupSchema } from '../events/realm-payloads';
+import type { z } from 'zod';
 
 interface PersonRow extends UserRow {
   is_system_bot: number;
@@ -64,7 +66,7 @@ function withoutIsActive(person: Record<string, unknown>): Record<string, unknow
 }
 
 /** `realm_user_groups` (api-notes §e): every group with its direct members and subgroups. */
-export function userGroupsState(realm: Realm): Record<string, unknown>[] {
+export function userGroupsState(realm: Realm): z.input<typeof userGroupSchema>[] {
   const groups = realm.stmt('SELECT id, name, description, is_system_group FROM user_groups ORDER BY id').all() as {
     id: number;
     name: string;

@@ -1,4 +1,6 @@
 import type { Realm } from '../realm';
+import type { z } from 'zod';
+import type { scheduledMessageSchema } from '../events/realm-payloads';
 
 /** recipients.kind values (migration 1), reused by scheduled_messages.recipient_kind. */
 export const RECIPIENT_KIND = { STREAM: 2, DIRECT: 3 } as const;
@@ -52,17 +54,17 @@ export function dueScheduledMessageIds(realm: Realm, nowSeconds: number): number
 }
 
 /** The API's scheduled message object (openapi ScheduledMessage; api-notes §d). */
-export function scheduledMessageObject(row: ScheduledMessageRow): Record<string, unknown> {
+export function scheduledMessageObject(row: ScheduledMessageRow): z.input<typeof scheduledMessageSchema> {
   const isStream = row.recipient_kind === RECIPIENT_KIND.STREAM;
-  const object: Record<string, unknown> = {
+  // Keys in the order the public API writes them: the topic between `to` and `content`.
+  return {
     scheduled_message_id: row.id,
     type: isStream ? 'stream' : 'private',
-    to: isStream ? row.stream_id : (JSON.parse(row.direct_to ?? '[]') as number[]),
+    to: isStream ? (row.stream_id as number) : (JSON.parse(row.direct_to ?? '[]') as number[]),
+    ...(isStream ? { topic: row.topic } : {}),
+    content: row.content,
+    rendered_content: row.rendered_content,
+    scheduled_delivery_timestamp: row.scheduled_timestamp,
+    failed: row.failed === 1,
   };
-  if (isStream) object['topic'] = row.topic;
-  object['content'] = row.content;
-  object['rendered_content'] = row.rendered_content;
-  object['scheduled_delivery_timestamp'] = row.scheduled_timestamp;
-  object['failed'] = row.failed === 1;
-  return object;
 }

@@ -2,6 +2,7 @@ import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import type { UserRow } from './users';
+import type { StreamObject } from '../schemas/objects';
 
 export interface StreamRow {
   id: number;
@@ -119,8 +120,8 @@ export function subscriberIds(realm: Realm, streamId: number): number[] {
 }
 
 /** The API's stream object (SPEC §Resources, Stream). */
-export function streamObject(row: StreamRow, includeIsDefault = false): Record<string, unknown> {
-  const stream: Record<string, unknown> = {
+export function streamObject(row: StreamRow, includeIsDefault = false): StreamObject {
+  const stream: StreamObject = {
     stream_id: row.id,
     name: row.name,
     description: row.description,
@@ -135,7 +136,7 @@ export function streamObject(row: StreamRow, includeIsDefault = false): Record<s
     is_announcement_only: row.stream_post_policy === STREAM_POST_POLICY.ADMINS,
     can_remove_subscribers_group_id: row.can_remove_subscribers_group_id,
   };
-  if (includeIsDefault) stream['is_default'] = row.is_default === 1;
+  if (includeIsDefault) stream.is_default = row.is_default === 1;
   return stream;
 }
 

@@ -1,6 +1,7 @@
 import type { Realm } from '../realm';
 import { userSettings } from './user-settings';
 import type { UserRow } from './users';
+import type { PersonalProperties } from '../schemas/objects';
 
 /** A subscription's personal settings as stored (null: the user's global setting applies). */
 export interface SubscriptionSettingsRow {
@@ -44,11 +45,12 @@ export function inheritedDefaults(user: Pick<UserRow, 'settings'>): Record<Inher
  * `inherited` null keeps a null as null (capability `notification_settings_null`); otherwise
  * a null becomes the user's own setting.
  */
-export function personalProperties(
-  sub: SubscriptionSettingsRow,
-  inherited: Record<InheritedProperty, boolean> | null,
-): Record<string, unknown> {
-  const properties: Record<string, unknown> = {
+export function personalProperties(sub: SubscriptionSettingsRow, inherited: Record<InheritedProperty, boolean> | null): PersonalProperties {
+  const resolved = (name: InheritedProperty): boolean | null => {
+    const stored = sub[name];
+    return stored === null ? (inherited === null ? null : inherited[name]) : stored === 1;
+  };
+  return {
     color: sub.color,
     is_muted: sub.is_muted === 1,
     in_home_view: sub.is_muted === 0,
@@ -57,12 +59,12 @@ export function personalProperties(
     email_address: '',
     // The public API's value for a stream without a week of history.
     stream_weekly_traffic: null,
+    desktop_notifications: resolved('desktop_notifications'),
+    audible_notifications: resolved('audible_notifications'),
+    push_notifications: resolved('push_notifications'),
+    email_notifications: resolved('email_notifications'),
+    wildcard_mentions_notify: resolved('wildcard_mentions_notify'),
   };
-  for (const name of INHERITED_PROPERTIES) {
-    const stored = sub[name];
-    properties[name] = stored === null ? (inherited === null ? null : inherited[name]) : stored === 1;
-  }
-  return properties;
 }
 
 export function subscriptionSettings(realm: Realm, userId: number, streamId: number): SubscriptionSettingsRow | undefined {

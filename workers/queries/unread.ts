@@ -9,19 +9,19 @@ const MENTION_BITS = FLAG_BIT.mentioned | FLAG_BIT.wildcard_mentioned;
  * needs to put the messages back into its unread counts. `user_ids` excludes the user (empty for
  * a message to oneself); `unmuted_stream_msg` reflects the stream's mute state.
  */
-export function unreadMessageDetails(realm: Realm, userId: number, messageIds: readonly number[]): Record<string, unknown> {
-  const details: Record<string, unknown> = {};
+export function unreadMessageDetails(realm: Realm, userId: number, messageIds: readonly number[]): Record<string, UnreadMessageDetail> {
+  const details: Record<string, UnreadMessageDetail> = {};
   for (const id of messageIds) {
     const message = messageById(realm, id);
     if (!message) continue;
     const flags = userFlags(realm, userId, id) ?? 0;
-    const entry: Record<string, unknown> = {};
+    let entry: UnreadMessageDetail;
     if (message.stream_id !== null) {
       const sub = realm
         .stmt('SELECT is_muted FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
         .get(userId, message.stream_id) as { is_muted: number } | undefined;
       const unmuted = sub?.is_muted === 0;
-      Object.assign(entry, { type: 'stream', stream_id: message.stream_id, topic: message.topic, unmuted_stream_msg: unmuted });
+      entry = { type: 'stream', stream_id: message.stream_id, topic: message.topic, unmuted_stream_msg: unmuted };
     } else {
       const row = realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as
         { direct_key: string } | undefined;
@@ -29,9 +29,9 @@ export function unreadMessageDetails(realm: Realm, userId: number, messageIds: r
         .split(',')
         .map(Number)
         .filter((member) => member !== userId);
-      Object.assign(entry, { type: 'private', user_ids: members.sort((a, b) => a - b) });
+      entry = { type: 'private', user_ids: members.sort((a, b) => a - b) };
     }
-    if ((flags & MENTION_BITS) !== 0) entry['mentioned'] = true;
+    if ((flags & MENTION_BITS) !== 0) entry.mentioned = true;
     details[String(id)] = entry;
   }
   return details;
@@ -61,6 +61,16 @@ export const UNREAD_IDS = 'SELECT message_id FROM user_messages WHERE user_id = 
 export const UNREAD_IDS_IN_CONVERSATION = `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
   WHERE um.user_id = ? AND um.flags & 1 = 0 AND m.recipient_id = ? AND (? IS NULL OR m.topic = ? COLLATE NOCASE)
   ORDER BY um.message_id`;
+
+/** One message's entry of update_message_flags' `message_details` (api-notes §d). */
+export interface UnreadMessageDetail {
+  type: 'stream' | 'private';
+  stream_id?: number;
+  topic?: string;
+  unmuted_stream_msg?: boolean;
+  user_ids?: number[];
+  mentioned?: boolean;
+}
 
 /** Has the user a message in this topic? (index messages_stream_topic, then the user's row by key) */
 export function hasMessageInTopic(realm: Realm, userId: number, streamId: number, topic: string): boolean {

@@ -3,6 +3,8 @@ import { UPLOADED_AVATAR_PREFIX } from '../lib/avatar-url';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { profileDataOf } from './profile-fields';
+import type { ownUserSchema } from '../schemas/objects';
+import type { z } from 'zod';
 
 export interface UserRow {
   id: number;
@@ -101,8 +103,8 @@ export function maxMessageId(realm: Realm, userId: number): number {
 }
 
 /** GET /users/me (SPEC §Resources, Own user). */
-export function ownUser(realm: Realm, user: UserRow): Record<string, unknown> {
-  const own: Record<string, unknown> = {
+export function ownUser(realm: Realm, user: UserRow): z.input<typeof ownUserSchema> {
+  const own: z.input<typeof ownUserSchema> = {
     avatar_url: avatarUrl(user),
     avatar_version: user.avatar_version,
     email: user.email,
@@ -120,6 +122,6 @@ export function ownUser(realm: Realm, user: UserRow): Record<string, unknown> {
     user_id: user.id,
     delivery_email: user.delivery_email,
   };
-  if (!user.is_bot) own['profile_data'] = profileDataOf(realm, user.id);
+  if (!user.is_bot) own.profile_data = profileDataOf(realm, user.id);
   return own;
 }
