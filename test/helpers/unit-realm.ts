@@ -10,9 +10,9 @@ import { Renderer } from '../../workers/render/pool';
 /**
  * A new realm on a fresh data directory, opened on this thread as a shard opens it, for unit
  * tests of actions and actors; its owner is "O" (o@<subdomain>.test). Given a `clock`, the
- * realm's actions read the time from it.
+ * realm's actions read the time from it; given an `eventCheck`, each published event passes it.
  */
-export async function newUnitRealm(subdomain: string, clock?: Clock): Promise<Realm> {
+export async function newUnitRealm(subdomain: string, clock?: Clock, eventCheck?: (event: unknown) => void): Promise<Realm> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-unit-'));
   const created = await createRealm(dataDir, { subdomain, name: subdomain, ownerEmail: `o@${subdomain}.test`, ownerName: 'O' });
   return new Realm(subdomain, created.file, {
@@ -21,6 +21,7 @@ export async function newUnitRealm(subdomain: string, clock?: Clock): Promise<Re
     log: pino({ level: 'silent' }),
     renderer: new Renderer(0),
     ...(clock ? { clock } : {}),
+    ...(eventCheck ? { eventCheck } : {}),
   });
 }
 

@@ -8,7 +8,9 @@ import { JsonBytes } from './json-bytes';
  * JSON it is sent as). A body or event that breaks its schema is a server bug, answered 500
  * with the route or event and the zod issue paths, so every test that reaches it fails.
  */
-export class ContractViolation extends Error {}
+export class ContractViolation extends Error {
+  override name = 'ContractViolation';
+}
 
 /** A pre-serialised value (lib/json-bytes.ts) of what `schema` describes, validated as its JSON. */
 export function serialized<T extends z.ZodType>(schema: T) {
