@@ -200,6 +200,14 @@ export class Realm {
   }
 
   /**
+   * `stmt` with the row type its table's reader declares (workers/queries/<table>.ts): the one
+   * place a row's TypeScript type is asserted, instead of a cast at every read.
+   */
+  rows<Row, Params extends unknown[] = unknown[]>(sql: string): Statement<Params, Row> {
+    return this.stmt(sql) as Statement<Params, Row>;
+  }
+
+  /**
    * A prepared statement whose rows come as arrays of the selected columns, in order: for wide
    * rows read by the hundred, where better-sqlite3 building each row object costs as much as
    * the read itself. Cached apart from `stmt`, whose statements give objects.

@@ -1,6 +1,6 @@
 import { generateApiKey } from '../lib/secrets';
 import { botAdministratorIds } from '../queries/accounts';
-import { userById, type UserRow } from '../queries/users';
+import { type UserRow, storedUser } from '../queries/users';
 import type { Realm } from '../realm';
 
 /**
@@ -13,7 +13,7 @@ export function doRegenerateApiKey(realm: Realm, user: UserRow): Promise<string>
     const apiKey = generateApiKey();
     tx.realm.stmt('UPDATE users SET api_key = ? WHERE id = ?').run(apiKey, user.id);
     if (user.is_bot === 1) {
-      const bot = userById(tx.realm, user.id) as UserRow;
+      const bot = storedUser(tx.realm, user.id);
       tx.publish({ type: 'realm_bot', op: 'update', bot: { user_id: user.id, api_key: apiKey } }, botAdministratorIds(tx.realm, bot));
     }
     return apiKey;

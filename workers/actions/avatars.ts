@@ -4,7 +4,7 @@ import { errors } from '../lib/errors';
 import { AVATAR_SIZE, MEDIUM_AVATAR_SIZE, squareAvatar } from '../lib/image-resize';
 import { sniffImageType } from '../lib/image-type';
 import { avatarChangesDisabled } from '../queries/realm-emoji';
-import { activeUserIds, avatarUrl, avatarUrlMedium, isAdmin, userById, type UserRow } from '../queries/users';
+import { activeUserIds, avatarUrl, avatarUrlMedium, isAdmin, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 
 const MIB = 1024 * 1024;
@@ -63,7 +63,7 @@ export function avatarKey(userId: number, version: AvatarVersion = 'default'): s
 
 function setSourceTxn(tx: Txn, userId: number, source: 'U' | 'G'): UserRow {
   tx.realm.stmt('UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?').run(source, userId);
-  const updated = userById(tx.realm, userId) as UserRow;
+  const updated = storedUser(tx.realm, userId);
   tx.publish(
     {
       type: 'realm_user',

@@ -6,7 +6,7 @@ import { generateApiKey } from '../lib/secrets';
 import { activeUserNamed, botAdministratorIds, canAdministerUser, isSystemBot, roleGroupId } from '../queries/accounts';
 import { BOT_TYPE, botDefaults, botObject, botServices, botSettings } from '../queries/bots';
 import { canSeeStream, isSubscribed, streamByName } from '../queries/streams';
-import { activeUserIds, avatarUrl, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
+import { activeUserIds, avatarUrl, userByDeliveryEmail, userByEmail, userById, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { deactivateBotTxn } from './deactivation';
 import { checkFullName } from './users';
@@ -140,7 +140,7 @@ export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise
         hasService ? generateApiKey() : null,
         JSON.stringify(spec.configData),
       );
-    const bot = userById(tx.realm, botId) as UserRow;
+    const bot = storedUser(tx.realm, botId);
     const everyone = activeUserIds(tx.realm);
     publishPersonAddedTxn(tx, bot);
     const group = roleGroupId(tx.realm, ROLE.MEMBER);
@@ -222,8 +222,8 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
   return realm.transact((tx) => {
     const r = tx.realm;
     if (fullName !== undefined && fullName !== bot.full_name) renameTxn(tx, bot, fullName);
-    if (update.role !== undefined && update.role !== bot.role) changeRoleTxn(tx, userById(r, botId) as UserRow, update.role);
-    if (newOwner !== undefined && newOwner.id !== bot.bot_owner_id) changeOwnerTxn(tx, userById(r, botId) as UserRow, newOwner);
+    if (update.role !== undefined && update.role !== bot.role) changeRoleTxn(tx, storedUser(r, botId), update.role);
+    if (newOwner !== undefined && newOwner.id !== bot.bot_owner_id) changeOwnerTxn(tx, storedUser(r, botId), newOwner);
     const settingsChanges: [string, keyof BotDefaults, unknown][] = [];
     if (sendingStream !== undefined) settingsChanges.push(['default_sending_stream_id', 'default_sending_stream', sendingStream]);
     if (registerStream !== undefined)
@@ -246,7 +246,7 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
     }
     if (update.configData !== undefined)
       r.stmt('UPDATE bot_settings SET config_data = ? WHERE bot_id = ?').run(JSON.stringify(update.configData), botId);
-    const current = userById(r, botId) as UserRow;
+    const current = storedUser(r, botId);
     if (payloadUrl !== undefined || update.configData !== undefined) {
       publishBotUpdate(tx, botId, { services: botServices(current, botSettings(r, botId)) });
     }
@@ -265,7 +265,7 @@ export function doUpdateBot(realm: Realm, actor: UserRow, botId: number, update:
 }
 
 function publishBotUpdate(tx: Txn, botId: number, fields: Record<string, unknown>): void {
-  const bot = userById(tx.realm, botId) as UserRow;
+  const bot = storedUser(tx.realm, botId);
   tx.publish({ type: 'realm_bot', op: 'update', bot: { user_id: botId, ...fields } }, botAdministratorIds(tx.realm, bot));
 }
 
@@ -279,7 +279,7 @@ function changeOwnerTxn(tx: Txn, bot: UserRow, owner: UserRow): void {
   const r = tx.realm;
   const previous = bot.bot_owner_id === null ? undefined : userById(r, bot.bot_owner_id);
   r.stmt('UPDATE users SET bot_owner_id = ? WHERE id = ?').run(owner.id, bot.id);
-  const updated = userById(r, bot.id) as UserRow;
+  const updated = storedUser(r, bot.id);
   if (previous && previous.is_active === 1 && !isAdminRole(previous.role)) {
     tx.publish({ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [previous.id]);
   }

@@ -5,7 +5,7 @@ import { activeUserNamed, botAdministratorIds, botsOwnedBy, hasOtherActiveAccoun
 import { botObject } from '../queries/bots';
 import { streamAudience } from '../queries/event-objects';
 import { streamById } from '../queries/streams';
-import { activeUserIds, isAdmin, userById, type UserRow } from '../queries/users';
+import { activeUserIds, isAdmin, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { checkTargetUser, isLastOwner } from './user-roles';
 import { endSessionsTxn } from './sessions';
@@ -51,7 +51,7 @@ export async function doDeactivateUser(realm: Realm, actor: UserRow, userId: num
   const target = checkTargetUser(realm, userId, { allowDeactivated: false, allowBots: false });
   if (target.role === ROLE.OWNER && actor.role !== ROLE.OWNER) throw errors.mustBeOwner();
   const gone = await realm.transact((tx) => {
-    const current = userById(tx.realm, userId) as UserRow;
+    const current = storedUser(tx.realm, userId);
     if (current.is_active === 0) throw errors.userIsDeactivated();
     if (isLastOwner(tx.realm, current)) throw errors.deactivateLastOwner();
     return deactivateTxn(tx, current);
@@ -62,7 +62,7 @@ export async function doDeactivateUser(realm: Realm, actor: UserRow, userId: num
 /** DELETE /users/me (openapi deactivate-own-user): never the last account, nor the last owner. */
 export async function doDeactivateOwnUser(realm: Realm, user: UserRow): Promise<void> {
   const gone = await realm.transact((tx) => {
-    const current = userById(tx.realm, user.id) as UserRow;
+    const current = storedUser(tx.realm, user.id);
     if (!hasOtherActiveAccount(tx.realm, current.id)) throw errors.cannotDeactivateLastUser(false);
     if (isLastOwner(tx.realm, current)) throw errors.cannotDeactivateLastUser(true);
     return deactivateTxn(tx, current);
@@ -84,7 +84,7 @@ export async function doReactivateUser(realm: Realm, actor: UserRow, userId: num
   if (!isAdmin(actor)) throw errors.mustBeAdmin();
   checkTargetUser(realm, userId, { allowDeactivated: true, allowBots: true });
   await realm.transact((tx) => {
-    const current = userById(tx.realm, userId) as UserRow;
+    const current = storedUser(tx.realm, userId);
     if (current.is_active === 1) throw errors.userAlreadyActive();
     // A bot comes back only under a name no active account took meanwhile (the public API).
     if (current.is_bot === 1 && activeUserNamed(tx.realm, current.full_name)) throw errors.botNameTaken();
@@ -95,7 +95,7 @@ export async function doReactivateUser(realm: Realm, actor: UserRow, userId: num
 export function reactivateTxn(tx: Txn, user: UserRow): void {
   const realm = tx.realm;
   realm.stmt('UPDATE users SET is_active = 1 WHERE id = ?').run(user.id);
-  const active = userById(realm, user.id) as UserRow;
+  const active = storedUser(realm, user.id);
   publishPersonAddedTxn(tx, active);
   if (active.is_bot === 1) tx.publish({ type: 'realm_bot', op: 'add', bot: botObject(realm, active) }, botAdministratorIds(realm, active));
   for (const streamId of subscribedStreamIds(realm, user.id)) {

@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from '../lib/secrets';
 import { apiEmailFor, EMAIL_VISIBILITY, realmFlag } from '../queries/people';
 import { DISPLAY_SETTINGS, NOTIFICATION_SETTINGS } from '../queries/register-settings';
 import { userSettings, type UserSettings } from '../queries/user-settings';
-import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
+import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { publishApiEmailChangeTxn, publishDeliveryEmailChangesTxn } from './people-events';
 import { publishAwayTxn } from './user-status';
@@ -157,7 +157,7 @@ function publishSettingChangeTxn(tx: Txn, user: UserRow, name: string, value: st
  * `user<id>@` one (SPEC User.email), and viewers who gained or lost the real email learn it.
  */
 function applyVisibilityChangeTxn(tx: Txn, before: UserRow, everyone: readonly number[]): void {
-  const after = userById(tx.realm, before.id) as UserRow;
+  const after = storedUser(tx.realm, before.id);
   const visibility = userSettings(after).email_address_visibility;
   const apiEmail = apiEmailFor(tx.realm, after.id, after.delivery_email, visibility);
   if (apiEmail !== after.email) {
@@ -182,7 +182,7 @@ export async function doConfirmEmailChange(realm: Realm, token: string): Promise
     const visibility = userSettings(before).email_address_visibility;
     const apiEmail = apiEmailFor(tx.realm, before.id, pending.new_email, visibility);
     tx.realm.stmt('UPDATE users SET delivery_email = ?, email = ? WHERE id = ?').run(pending.new_email, apiEmail, before.id);
-    const after = userById(tx.realm, before.id) as UserRow;
+    const after = storedUser(tx.realm, before.id);
     if (visibility === EMAIL_VISIBILITY.EVERYONE) publishApiEmailChangeTxn(tx, after, activeUserIds(tx.realm));
     publishDeliveryEmailChangesTxn(tx, before, after);
     return pending.new_email;

@@ -5,7 +5,7 @@ import { ROLE } from '../lib/roles';
 import { streamAudience, subscriptionObject } from '../queries/event-objects';
 import { inheritedDefaults } from '../queries/subscription-properties';
 import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
-import { isAdmin, userByEmail, userById, type UserRow } from '../queries/users';
+import { isAdmin, userByEmail, userById, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { newStreamNoticeTxn } from './stream-notices';
 import { notificationsStreamTxn, sendNoticeTxn, silentMention, streamLink } from './notifications';
@@ -229,7 +229,7 @@ export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds
     const stream = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(streamId) as StreamRow;
     // api-notes §d subscription add: the whole subscription, to the subscribed user only.
     for (const userId of newUsers) {
-      const subscriber = userById(tx.realm, userId) as UserRow;
+      const subscriber = storedUser(tx.realm, userId);
       tx.publish(
         {
           type: 'subscription',

@@ -2,7 +2,7 @@ import { errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import { activeHumanOwnerCount, botAdministratorIds, isSystemBot, roleGroupId, visibleStreamsForRole } from '../queries/accounts';
 import { streamObject } from '../queries/streams';
-import { activeUserIds, isAdmin, userById, type UserRow } from '../queries/users';
+import { activeUserIds, isAdmin, userById, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { checkFullName } from './users';
 import { checkProfileData, writeProfileDataTxn, type ProfileDataUpdate } from './profile-data';
@@ -102,7 +102,7 @@ export function doUpdateUser(realm: Realm, actor: UserRow, userId: number, updat
   const fullName = update.fullName !== undefined && update.fullName.trim() !== '' ? checkFullName(update.fullName) : undefined;
   const profileData = update.profileData === undefined ? undefined : checkProfileData(realm, actor, userId, update.profileData);
   return realm.transact((tx) => {
-    const current = userById(tx.realm, userId) as UserRow;
+    const current = storedUser(tx.realm, userId);
     if (update.role !== undefined && update.role !== current.role) {
       // Again inside the transaction: a concurrent demotion may have left this one the last owner.
       checkRoleChange(tx.realm, actor, current, update.role);

@@ -3,7 +3,7 @@ import { epochSeconds } from '../lib/clock';
 import { ROLE, systemGroupNameForRole } from '../lib/roles';
 import { generateApiKey, hashPassword, verifyPassword } from '../lib/secrets';
 import { apiEmailFor, defaultEmailVisibilityForNewUsers, EMAIL_VISIBILITY } from '../queries/people';
-import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
+import { activeUserIds, isAdmin, userByDeliveryEmail, userByEmail, type UserRow, storedUser } from '../queries/users';
 import type { Realm } from '../realm';
 import { publishPersonAddedTxn } from './people-events';
 import { subscribeUsersTxn } from './subscriptions';
@@ -91,7 +91,7 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
         .stmt("UPDATE users SET email = ?, settings = json_set(settings, '$.email_address_visibility', ?) WHERE id = ?")
         .run(apiEmailFor(tx.realm, userId, email, visibility), visibility, userId);
     }
-    const created = userById(tx.realm, userId) as UserRow;
+    const created = storedUser(tx.realm, userId);
     const everyone = activeUserIds(realm);
     publishPersonAddedTxn(tx, created);
     tx.publish({ type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [userId] }, everyone);

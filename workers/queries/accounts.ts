@@ -71,7 +71,7 @@ export function canAdministerUser(actor: UserRow, target: UserRow): boolean {
 
 /** The live streams a user with `role` may see (queries/streams canSeeStream), by id. */
 export function visibleStreamsForRole(realm: Realm, userId: number, role: number): Map<number, StreamRow> {
-  const streams = realm.stmt('SELECT * FROM streams WHERE deactivated = 0').all() as StreamRow[];
+  const streams = realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0').all();
   const subscribed = new Set(
     (realm.stmt('SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1').all(userId) as { stream_id: number }[]).map(
       (row) => row.stream_id,

@@ -5,7 +5,7 @@ import type { StreamObject } from '../schemas/objects';
 
 /** The realm's default streams as stream objects without `is_default` (SPEC POST /register). */
 export function defaultStreamObjects(realm: Realm): StreamObject[] {
-  const rows = realm.stmt('SELECT * FROM streams WHERE is_default = 1 AND deactivated = 0 ORDER BY id').all() as StreamRow[];
+  const rows = realm.rows<StreamRow, []>('SELECT * FROM streams WHERE is_default = 1 AND deactivated = 0 ORDER BY id').all();
   return rows.map((row) => streamObject(row));
 }
 

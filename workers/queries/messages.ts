@@ -2,7 +2,7 @@ import { errors } from '../lib/errors';
 import { flagNames, HISTORICAL_FLAGS } from '../lib/flags';
 import type { Realm } from '../realm';
 import { canReadStreamHistory, streamById } from './streams';
-import { avatarUrl, userById, type UserRow } from './users';
+import { avatarUrl, type UserRow, storedUser } from './users';
 import type { FetchedMessage, MessageObject } from '../schemas/objects';
 
 export interface MessageRow {
@@ -90,7 +90,7 @@ export class MessageLookups {
 
   user(id: number): UserRow {
     let user = this.users.get(id);
-    if (!user) this.users.set(id, (user = userById(this.realm, id) as UserRow));
+    if (!user) this.users.set(id, (user = storedUser(this.realm, id)));
     return user;
   }
 

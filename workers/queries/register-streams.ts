@@ -36,7 +36,7 @@ export function subscriptionState(realm: Realm, user: UserRow, options: StreamSt
     .stmt(`SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`)
     .all(user.id) as SubscriptionRow[];
   const byStream = new Map(subs.map((sub) => [sub.stream_id, sub]));
-  const streams = realm.stmt('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[];
+  const streams = realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all();
   const subscriptions: SubscriptionObject[] = [];
   const unsubscribed: SubscriptionObject[] = [];
   const neverSubscribed: z.input<typeof neverSubscribedSchema>[] = [];
@@ -82,16 +82,17 @@ export function streamsState(realm: Realm, user: UserRow, wants: Wants, options:
 }
 
 function defaultStreams(realm: Realm): StreamRow[] {
-  return realm.stmt('SELECT * FROM streams WHERE is_default = 1 AND deactivated = 0 ORDER BY id').all() as StreamRow[];
+  return realm.rows<StreamRow, []>('SELECT * FROM streams WHERE is_default = 1 AND deactivated = 0 ORDER BY id').all();
 }
 
 /** What a spectator may see (SPEC §Authentication 3): web-public streams only. */
 export function spectatorStreamsState(realm: Realm, wants: Wants): Record<string, unknown> {
   const state: Record<string, unknown> = {};
   const webPublic = () =>
-    (realm.stmt('SELECT * FROM streams WHERE is_web_public = 1 AND deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[]).map(
-      (row) => streamObject(row),
-    );
+    realm
+      .rows<StreamRow, []>('SELECT * FROM streams WHERE is_web_public = 1 AND deactivated = 0 ORDER BY name COLLATE NOCASE')
+      .all()
+      .map((row) => streamObject(row));
   if (wants('stream')) state['streams'] = webPublic();
   if (wants('subscription')) {
     state['subscriptions'] = [];

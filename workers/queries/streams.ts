@@ -42,11 +42,11 @@ function foldNocase(name: string): string {
 }
 
 function readStreamByName(realm: Realm, name: string): StreamRow | undefined {
-  return realm.stmt('SELECT * FROM streams WHERE name = ? COLLATE NOCASE AND deactivated = 0').get(name) as StreamRow | undefined;
+  return realm.rows<StreamRow, [string]>('SELECT * FROM streams WHERE name = ? COLLATE NOCASE AND deactivated = 0').get(name);
 }
 
 function readStreamById(realm: Realm, id: number): StreamRow | undefined {
-  return realm.stmt('SELECT * FROM streams WHERE id = ? AND deactivated = 0').get(id) as StreamRow | undefined;
+  return realm.rows<StreamRow, [number]>('SELECT * FROM streams WHERE id = ? AND deactivated = 0').get(id);
 }
 
 export function streamByName(realm: Realm, name: string): StreamRow | undefined {
@@ -151,7 +151,7 @@ export interface StreamListOptions {
 /** GET /streams: the union of the requested classes, by name. */
 export function listStreams(realm: Realm, userId: number, options: StreamListOptions): StreamRow[] {
   if (options.includeAllActive) {
-    return realm.stmt('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all() as StreamRow[];
+    return realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all();
   }
   const clauses: string[] = [];
   const args: number[] = [];
@@ -167,5 +167,5 @@ export function listStreams(realm: Realm, userId: number, options: StreamListOpt
   }
   if (clauses.length === 0) return [];
   const sql = `SELECT * FROM streams WHERE deactivated = 0 AND (${clauses.join(' OR ')}) ORDER BY name COLLATE NOCASE`;
-  return realm.stmt(sql).all(...args) as StreamRow[];
+  return realm.rows<StreamRow>(sql).all(...args);
 }

@@ -38,15 +38,22 @@ export function booleanSetting(user: UserRow, name: string, fallback: boolean): 
 }
 
 export function userByEmail(realm: Realm, email: string): UserRow | undefined {
-  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE email = ? COLLATE NOCASE`).get(email) as UserRow | undefined;
+  return realm.rows<UserRow, [string]>(`SELECT ${USER_COLUMNS} FROM users WHERE email = ? COLLATE NOCASE`).get(email);
 }
 
 export function userByDeliveryEmail(realm: Realm, email: string): UserRow | undefined {
-  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE delivery_email = ? COLLATE NOCASE`).get(email) as UserRow | undefined;
+  return realm.rows<UserRow, [string]>(`SELECT ${USER_COLUMNS} FROM users WHERE delivery_email = ? COLLATE NOCASE`).get(email);
 }
 
 export function userById(realm: Realm, id: number): UserRow | undefined {
-  return realm.stmt(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(id) as UserRow | undefined;
+  return realm.rows<UserRow, [number]>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(id);
+}
+
+/** A user the caller knows exists (read again inside its own transaction, after a write). */
+export function storedUser(realm: Realm, id: number): UserRow {
+  const user = userById(realm, id);
+  if (!user) throw new Error(`user ${id} vanished inside its transaction`);
+  return user;
 }
 
 /** Everyone an organization-wide event goes to. */
