@@ -1,38 +1,8 @@
 import { z } from 'zod';
 import { checkEvent } from '../lib/contract';
-import { realmBotEvent } from './account-payloads';
-import { deleteMessageEvent, messageObjectSchema, reactionEvent, updateMessageEvent, updateMessageFlagsEvent } from './message-payloads';
-import { realmUserSettingsDefaultsEvent } from './org-payloads';
-import {
-  alertWordsEvent,
-  attachmentEvent,
-  customProfileFieldsEvent,
-  draftsEvent,
-  heartbeatEvent,
-  mutedUsersEvent,
-  pointerEvent,
-  presenceEvent,
-  realmEmojiEvent,
-  realmEvent,
-  realmLinkifiersEvent,
-  realmPlaygroundsEvent,
-  scheduledMessagesEvent,
-  updateDisplaySettingsEvent,
-  updateGlobalNotificationsEvent,
-  userGroupEvent,
-  userSettingsEvent,
-  userStatusEvent,
-  userTopicEvent,
-} from './realm-payloads';
-import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
-import {
-  personUpdate,
-  realmUserEvent,
-  streamEvent,
-  subscriptionEvent,
-  subscriptionObjectSchema,
-  typingEvent,
-} from './stream-user-payloads';
+import { EVENTS_DELIVERED_AS_PUBLISHED } from './delivered-as-published';
+import { messageObjectSchema, updateMessageEvent } from './message-payloads';
+import { personUpdate, realmUserEvent, subscriptionEvent, subscriptionObjectSchema } from './stream-user-payloads';
 
 /*
  * What an action publishes (tx.publish) or an actor hands the bus, before each queue shapes
@@ -94,37 +64,9 @@ const publishedRealmUserEvent = z.discriminatedUnion('op', [
 export const publishedEventSchema = z.discriminatedUnion('type', [
   publishedMessageEvent,
   publishedUpdateMessageEvent,
-  deleteMessageEvent,
-  reactionEvent,
-  updateMessageFlagsEvent,
   publishedSubscriptionEvent,
-  streamEvent,
   publishedRealmUserEvent,
-  typingEvent,
-  userSettingsEvent,
-  updateDisplaySettingsEvent,
-  updateGlobalNotificationsEvent,
-  realmEvent,
-  realmLinkifiersEvent,
-  realmPlaygroundsEvent,
-  realmEmojiEvent,
-  userStatusEvent,
-  userTopicEvent,
-  userGroupEvent,
-  attachmentEvent,
-  customProfileFieldsEvent,
-  alertWordsEvent,
-  scheduledMessagesEvent,
-  draftsEvent,
-  mutedUsersEvent,
-  pointerEvent,
-  presenceEvent,
-  heartbeatEvent,
-  mutedTopicsEvent,
-  defaultStreamsEvent,
-  defaultStreamGroupsEvent,
-  realmBotEvent,
-  realmUserSettingsDefaultsEvent,
+  ...EVENTS_DELIVERED_AS_PUBLISHED,
 ]);
 
 export type PublishedEvent = z.input<typeof publishedEventSchema>;

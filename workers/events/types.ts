@@ -1,31 +1,7 @@
 import { z } from 'zod';
-import { messageEvent, updateMessageEvent, deleteMessageEvent, reactionEvent, updateMessageFlagsEvent } from './message-payloads';
-import {
-  userSettingsEvent,
-  updateDisplaySettingsEvent,
-  updateGlobalNotificationsEvent,
-  realmEvent,
-  realmLinkifiersEvent,
-  realmPlaygroundsEvent,
-  realmEmojiEvent,
-  customProfileFieldsEvent,
-  userStatusEvent,
-  userTopicEvent,
-  alertWordsEvent,
-  mutedUsersEvent,
-  pointerEvent,
-  scheduledMessagesEvent,
-  draftsEvent,
-  attachmentEvent,
-  userGroupEvent,
-  presenceEvent,
-  heartbeatEvent,
-} from './realm-payloads';
-import { subscriptionEvent, streamEvent, realmUserEvent, typingEvent } from './stream-user-payloads';
-// stream-prefs
-import { defaultStreamGroupsEvent, defaultStreamsEvent, mutedTopicsEvent } from './stream-prefs-payloads';
-import { realmBotEvent } from './account-payloads';
-import { realmUserSettingsDefaultsEvent } from './org-payloads';
+import { EVENTS_DELIVERED_AS_PUBLISHED } from './delivered-as-published';
+import { messageEvent, updateMessageEvent } from './message-payloads';
+import { realmUserEvent, subscriptionEvent } from './stream-user-payloads';
 
 /*
  * Every event payload as a client receives it from GET /events (api-notes §d, the reference
@@ -40,38 +16,9 @@ import { realmUserSettingsDefaultsEvent } from './org-payloads';
 export const eventPayloadSchema = z.discriminatedUnion('type', [
   messageEvent,
   updateMessageEvent,
-  deleteMessageEvent,
-  reactionEvent,
-  updateMessageFlagsEvent,
   subscriptionEvent,
-  streamEvent,
   realmUserEvent,
-  typingEvent,
-  userSettingsEvent,
-  updateDisplaySettingsEvent,
-  updateGlobalNotificationsEvent,
-  realmEvent,
-  realmLinkifiersEvent,
-  realmPlaygroundsEvent,
-  realmEmojiEvent,
-  userStatusEvent,
-  userTopicEvent,
-  userGroupEvent,
-  attachmentEvent,
-  customProfileFieldsEvent,
-  alertWordsEvent,
-  scheduledMessagesEvent,
-  draftsEvent,
-  mutedUsersEvent,
-  pointerEvent,
-  presenceEvent,
-  heartbeatEvent,
-  // stream-prefs
-  mutedTopicsEvent,
-  defaultStreamsEvent,
-  defaultStreamGroupsEvent,
-  realmBotEvent,
-  realmUserSettingsDefaultsEvent,
+  ...EVENTS_DELIVERED_AS_PUBLISHED,
 ]);
 
 /** An event as GET /events answers it: its queue's `id`, then a payload of the union. */
