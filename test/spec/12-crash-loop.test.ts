@@ -14,6 +14,26 @@ import { realmOnAnotherShard } from '../helpers/shards';
 // (10 in npm test), each a second or two of writing.
 
 const CYCLES = Number(process.env['CRASH_CYCLES'] ?? 10);
+// Periodic snapshots every 200 ms, so that some kills land while a shard is copying a realm.
+const SERVER_ENV = { SHARDS: '2', BACKUP_INTERVAL: '0.2', BACKUP_KEEP: '3' };
+
+/** Returns as soon as a snapshot is being written (a new `.partial` copy), or after 2 s. */
+async function waitForSnapshotUnderWay(dataDir: string, seen: ReadonlySet<string>): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline) {
+    if (snapshotFiles(dataDir).partial.some((file) => !seen.has(file))) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** The snapshots of every realm under `dataDir`: complete ones, and copies a kill interrupted. */
+function snapshotFiles(dataDir: string): { complete: string[]; partial: string[] } {
+  const root = path.join(dataDir, 'backups');
+  const all = fs.existsSync(root)
+    ? fs.readdirSync(root).flatMap((realm) => fs.readdirSync(path.join(root, realm)).map((name) => path.join(root, realm, name)))
+    : [];
+  return { complete: all.filter((file) => file.endsWith('.sqlite3')), partial: all.filter((file) => file.endsWith('.partial')) };
+}
 const WRITERS_PER_REALM = 3;
 
 interface Written {
@@ -37,7 +57,7 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
   const seed = Number(process.env['CRASH_SEED'] ?? Date.now() % 100_000);
   t.comment(`seed ${seed} (CRASH_SEED replays it)`);
   const next = random(seed);
-  let server: TestServer = await startServer({ env: { SHARDS: '2' } });
+  let server: TestServer = await startServer({ env: SERVER_ENV });
   const { dataDir, port } = server;
   t.teardown(() => server.stop());
 
@@ -53,6 +73,8 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
 
   let acknowledged = 0;
   let worstRestartMs = 0;
+  let killsDuringSnapshot = 0;
+  const partialsSeen = new Set<string>();
   for (let cycle = 0; cycle < CYCLES; cycle++) {
     let running = true;
     const writer = async (realm: (typeof realms)[number], index: number): Promise<void> => {
@@ -102,12 +124,17 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
     };
     const writers = realms.flatMap((realm) => Array.from({ length: WRITERS_PER_REALM }, (_, i) => writer(realm, i)));
     await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(next() * 1200)));
+    // Every other cycle aims its kill at a snapshot under way (one is copied every 200 ms).
+    if (cycle % 2 === 1) await waitForSnapshotUnderWay(dataDir, partialsSeen);
     await server.kill();
+    const interrupted = snapshotFiles(dataDir).partial.filter((file) => !partialsSeen.has(file));
+    if (interrupted.length > 0) killsDuringSnapshot++;
+    for (const file of interrupted) partialsSeen.add(file);
     running = false;
     await Promise.all(writers);
 
     const restartStarted = Date.now();
-    server = await startServer({ dataDir, port, env: { SHARDS: '2' } });
+    server = await startServer({ dataDir, port, env: SERVER_ENV });
     worstRestartMs = Math.max(worstRestartMs, Date.now() - restartStarted);
   }
 
@@ -146,4 +173,17 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
     t.strictSame(db.pragma('integrity_check', { simple: true }), 'ok', `${name} passes integrity_check`);
     db.close();
   }
+  // A snapshot is renamed into place only when complete: every one there is a whole database.
+  const { complete } = snapshotFiles(dataDir);
+  const damaged = complete.filter((file) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.pragma('integrity_check', { simple: true }) !== 'ok';
+    } finally {
+      db.close();
+    }
+  });
+  t.comment(`${killsDuringSnapshot} of ${CYCLES} kills landed during a snapshot; ${complete.length} snapshots kept`);
+  t.ok(complete.length > 0, `snapshots were written (${complete.length})`);
+  t.strictSame(damaged, [], 'every snapshot kept passes integrity_check');
 });
