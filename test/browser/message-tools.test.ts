@@ -128,6 +128,8 @@ if (skip !== null) {
       await boApi.post('/mark_all_as_read');
       for (const text of ['Fresh one', 'Fresh two'])
         await adaApi.post('/messages', { type: 'stream', to: STREAM, topic: 'news', content: text });
+      // Firefox runs a background page's animation frames (which draw and check the view) only now and then.
+      await boPage.bringToFront();
       await openView(boPage, `#narrow/stream/${await streamId(adaApi)}/topic/news`);
       const line = messageFeed(boPage).getByRole('separator', { name: 'New messages', exact: true });
       await line.waitFor();
