@@ -19,6 +19,7 @@ const FILE_ROUTES = [
   'GET /~/avatar/{email_or_id}',
   'GET /~/avatar/{email_or_id}/medium',
   'GET /~/user_avatars/{realm_id}/{avatar_file}',
+  'GET /~/user_avatars/{realm_id}/emoji/images/still/{emoji_file}',
   'GET /~/user_avatars/{realm_id}/emoji/images/{emoji_file}',
   'GET /~/thumbnail',
 ];
