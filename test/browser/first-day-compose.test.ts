@@ -65,6 +65,20 @@ if (skip !== null) {
       const texts = await feedTexts(adaPage);
       t.ok(texts.indexOf(failing) >= 0 && texts.indexOf(failing) < texts.indexOf(later), 'the failed message stays before the newer one');
 
+      // Another view and back: what was typed is not lost.
+      const shownView = await adaPage.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash);
+      await adaPage.evaluate((hash) => {
+        (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
+      }, `#narrow/dm/${bo.id}`);
+      await item.waitFor({ state: 'detached' });
+      await adaPage.evaluate((hash) => {
+        (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
+      }, shownView);
+      await item.getByText('Not sent', { exact: true }).waitFor();
+      await messageItem(adaPage, later).waitFor();
+      const back = await feedTexts(adaPage);
+      t.ok(back.indexOf(failing) >= 0 && back.indexOf(failing) < back.indexOf(later), 'after another view it is still there, in its place');
+
       await adaPage.unroute('**/json/messages');
       await item.getByRole('button', { name: 'Retry', exact: true }).click();
       await messageItem(boPage, failing).waitFor();
@@ -76,6 +90,7 @@ if (skip !== null) {
       await adaPage.route('**/json/messages', (route) =>
         route.request().method() === 'POST' ? route.abort('connectionfailed') : route.continue(),
       );
+      await fillStream(adaPage, 'outage');
       await messageBox(adaPage).fill(dropped);
       await adaPage.getByRole('button', { name: 'Send', exact: true }).click();
       await messageItem(adaPage, dropped).getByRole('button', { name: 'Discard', exact: true }).click();

@@ -64,7 +64,9 @@ export class ChatStore {
   private fetching: 'older' | 'newer' | null = null;
   private localCounter = 0;
   /** What each shown local echo asks the server for, until it is sent or discarded. */
-  private readonly unsent = new Map<string, { params: Record<string, string | number | number[]> }>();
+  // Sends not yet taken by the server; a failed one keeps its echo, so that a view opened later
+  // shows it again with Retry and Discard instead of losing what was typed.
+  private readonly unsent = new Map<string, { params: Record<string, string | number | number[]>; failed?: ListedMessage | undefined }>();
 
   constructor(
     narrow: Narrow,
@@ -208,8 +210,16 @@ export class ChatStore {
   open(wanted: Narrow): void {
     const narrow = this.state.snapshot ? withoutMe(wanted, this.state.snapshot.me.user_id) : wanted;
     if (sameNarrow(narrow, this.state.narrow) && this.state.snapshot) return;
-    this.set({ narrow, list: emptyList(narrow) });
+    this.set({ narrow, list: this.withFailedEchoes(emptyList(narrow)) });
     if (this.state.snapshot) void this.fetchAround('open');
+  }
+
+  /** The messages that failed to send and belong in `list`'s view, in the place they had. */
+  private withFailedEchoes(list: MessageList): MessageList {
+    const me = this.state.snapshot?.me.user_id;
+    if (me === undefined) return list;
+    const failed = [...this.unsent.values()].flatMap(({ failed }) => (failed && matchesNarrow(list.narrow, failed, me) ? [failed] : []));
+    return failed.length === 0 ? list : { ...list, messages: [...list.messages, ...failed] };
   }
 
   private async fetchPage(narrow: Narrow, anchor: string | number, before: number, after: number): Promise<Page | null> {
@@ -355,6 +365,7 @@ export class ChatStore {
       if (isSignedOut(error)) this.deps.signIn();
       this.set({ list: failLocalEcho(this.state.list, localId) });
       if (!shown) this.unsent.delete(localId);
+      else pending.failed = this.state.list.messages.find((message) => message.localId === localId);
       throw shown ? new UnsentMessage(error) : error;
     }
   }
