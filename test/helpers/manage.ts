@@ -16,3 +16,21 @@ export function manage(args: string[], env: Record<string, string>): ManageResul
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** A user as `manage --json` prints one. */
+export interface CliUser {
+  user_id: number;
+  email: string;
+  full_name: string;
+  role: string;
+  is_bot: boolean;
+  is_active: boolean;
+  api_key?: string;
+  password?: string;
+}
+
+/** The one JSON object a `--json` command printed; throws when it failed. */
+export function json<T>(result: ManageResult): T {
+  if (result.status !== 0) throw new Error(`manage failed (${String(result.status)}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}

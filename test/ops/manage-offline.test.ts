@@ -1,27 +1,11 @@
 import path from 'node:path';
 import t from 'tap';
 import { ApiClient } from '../helpers/http';
-import { manage, type ManageResult } from '../helpers/manage';
+import { json, manage, type CliUser } from '../helpers/manage';
 import { startServer } from '../helpers/server';
 
 // issue 23 "Management CLI": the account and realm commands on the files with no server; the
 // server started afterwards serves what they did (test/ops/manage-users.test.ts: with a server).
-
-interface CliUser {
-  user_id: number;
-  email: string;
-  full_name: string;
-  role: string;
-  is_bot: boolean;
-  is_active: boolean;
-  api_key?: string;
-  password?: string;
-}
-
-function json<T>(result: ManageResult): T {
-  if (result.status !== 0) throw new Error(`manage failed (${String(result.status)}): ${result.stderr}`);
-  return JSON.parse(result.stdout) as T;
-}
 
 t.test('the same commands on the files with no server', async (t) => {
   const first = await startServer();

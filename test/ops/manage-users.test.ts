@@ -1,27 +1,11 @@
 import t from 'tap';
 import { EventReader } from '../helpers/events';
 import { ApiClient } from '../helpers/http';
-import { manage, type ManageResult } from '../helpers/manage';
+import { json, manage, type CliUser } from '../helpers/manage';
 import { startServer, type Credentials } from '../helpers/server';
 
 // issue 23 "Management CLI": the account and realm commands, against a running server (the
 // change shows at once in the API and its events) and on the files with no server.
-
-interface CliUser {
-  user_id: number;
-  email: string;
-  full_name: string;
-  role: string;
-  is_bot: boolean;
-  is_active: boolean;
-  api_key?: string;
-  password?: string;
-}
-
-function json<T>(result: ManageResult): T {
-  if (result.status !== 0) throw new Error(`manage failed (${String(result.status)}): ${result.stderr}`);
-  return JSON.parse(result.stdout) as T;
-}
 
 const DEACTIVATED_REALM = { result: 'error', msg: 'This organization has been deactivated', code: 'REALM_DEACTIVATED' };
 
