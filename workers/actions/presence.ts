@@ -3,7 +3,7 @@ import type { PresenceTimes } from '../lib/presence';
 import { OFFLINE_THRESHOLD_S, PRESENCE_CLIENT, legacyStatus } from '../queries/presence';
 import { realmSettings } from '../queries/realm-settings';
 import { userSettings } from '../queries/user-settings';
-import { activeUserIds, type UserRow } from '../queries/users';
+import { activeUserIdsUpTo, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 
 export type PresenceStatus = 'active' | 'idle';
@@ -14,10 +14,19 @@ export function checkPresenceStatus(status: string): PresenceStatus {
 }
 
 /**
+ * The public server's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS: a realm of more active
+ * users gets no presence events (everyone coming online would wake everyone's poll, work that
+ * grows with the square of the realm); its clients see presence in the answers to their own
+ * pings, every minute.
+ */
+export const MAX_REALM_SIZE_FOR_PRESENCE_EVENTS = 100;
+
+/**
  * A presence ping (POST /users/me/presence): recorded in the shard's memory, not written (the
  * presence actor flushes). Others hear of it with a `presence` event when the user comes online
  * or what they show changes; the event carries what register would now show (legacyStatus),
- * so an `idle` ping soon after an active one changes nothing. A user with `presence_enabled`
+ * so an `idle` ping soon after an active one changes nothing; a realm of over
+ * MAX_REALM_SIZE_FOR_PRESENCE_EVENTS active users hears nothing this way. A user with `presence_enabled`
  * off is not recorded at all.
  */
 export function doUpdatePresence(realm: Realm, user: UserRow, status: PresenceStatus): void {
@@ -26,6 +35,8 @@ export function doUpdatePresence(realm: Realm, user: UserRow, status: PresenceSt
   const before = realm.presence.record(user.id, now, status === 'active');
   const after = realm.presence.get(user.id);
   if (!after || !shouldAnnounce(before, after, now) || realmSettings(realm).presence_disabled) return;
+  const receivers = activeUserIdsUpTo(realm, MAX_REALM_SIZE_FOR_PRESENCE_EVENTS + 1);
+  if (receivers.length > MAX_REALM_SIZE_FOR_PRESENCE_EVENTS) return;
   const shown = legacyStatus(after);
   // No write to commit: the event goes out at once, as typing's do (workers/events/outbox.ts).
   realm.events.publish(
@@ -36,7 +47,7 @@ export function doUpdatePresence(realm: Realm, user: UserRow, status: PresenceSt
       server_timestamp: realm.clock.now() / 1000,
       presence: { [PRESENCE_CLIENT]: { client: PRESENCE_CLIENT, status: shown.status, timestamp: shown.timestamp, pushable: false } },
     },
-    activeUserIds(realm),
+    receivers,
   );
 }
 

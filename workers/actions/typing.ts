@@ -6,11 +6,18 @@
 import type { TypingEvent, TypingNotice, TypingParticipant } from '../events/typing';
 import { errors } from '../lib/errors';
 import { accessStreamById } from '../queries/stream-access';
-import { subscriberIds } from '../queries/streams';
+import { subscriberIdsUpTo } from '../queries/streams';
 import { userSettings } from '../queries/user-settings';
 import { userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 import { checkStreamPost } from './messages';
+
+/**
+ * The public server's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: stream typing is not delivered
+ * in a stream of more subscribers, whose every typist would wake every subscriber's poll (the
+ * work grows with the stream's size times its typists).
+ */
+export const MAX_STREAM_SIZE_FOR_TYPING = 100;
 
 export interface TypingRequest {
   /** `private` is the deprecated name of `direct` (SPEC POST /typing). */
@@ -26,7 +33,8 @@ export interface TypingRequest {
  * the direct ones) and builds the notice. Receivers (the issue: "to the recipients (not the
  * sender)"): direct typing goes to the other active participants, so typing to oneself
  * notifies no one; stream typing to the stream's other active subscribers, of whose queues
- * only those with `stream_typing_notifications` keep it (events/shape.ts).
+ * only those with `stream_typing_notifications` keep it (events/shape.ts), and no one in a
+ * stream of over MAX_STREAM_SIZE_FOR_TYPING subscribers.
  */
 export function checkTyping(realm: Realm, sender: UserRow, request: TypingRequest): TypingNotice {
   if (request.to.length === 0) throw errors.emptyToList();
@@ -48,10 +56,11 @@ export function checkTyping(realm: Realm, sender: UserRow, request: TypingReques
       stream_id: stream.id,
       topic: request.topic,
     };
+    const subscribers = subscriberIdsUpTo(realm, stream.id, MAX_STREAM_SIZE_FOR_TYPING + 1);
     return {
       conversationKey: JSON.stringify([sender.id, 'stream', stream.id, request.topic]),
       event,
-      userIds: subscriberIds(realm, stream.id).filter((id) => id !== sender.id),
+      userIds: subscribers.length > MAX_STREAM_SIZE_FOR_TYPING ? [] : subscribers.filter((id) => id !== sender.id),
     };
   }
   if (!userSettings(sender).send_private_typing_notifications) throw errors.typingDisabled('direct');
@@ -76,6 +85,7 @@ export function checkTyping(realm: Realm, sender: UserRow, request: TypingReques
 /** POST /typing: validates and hands the notice to the realm's typing actor. */
 export function doTyping(realm: Realm, sender: UserRow, request: TypingRequest): void {
   const notice = checkTyping(realm, sender, request);
+  if (notice.userIds.length === 0) return;
   if (!realm.typing) throw new Error('the typing actor is not attached to this realm');
   realm.typing.notify(notice);
 }

@@ -119,6 +119,17 @@ export function subscriberIds(realm: Realm, streamId: number): number[] {
   return rows.map((r) => r.id);
 }
 
+/** At most `limit` of the stream's active subscribers: enough to tell a stream is too large. */
+export function subscriberIdsUpTo(realm: Realm, streamId: number, limit: number): number[] {
+  const rows = realm
+    .stmt(
+      `SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
+       WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 LIMIT ?`,
+    )
+    .all(streamId, limit) as { id: number }[];
+  return rows.map((r) => r.id);
+}
+
 /** The API's stream object (SPEC §Resources, Stream). */
 export function streamObject(row: StreamRow, includeIsDefault = false): StreamObject {
   const stream: StreamObject = {

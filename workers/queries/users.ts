@@ -61,6 +61,17 @@ export function activeUserIds(realm: Realm): number[] {
   return (realm.stmt('SELECT id FROM users WHERE is_active = 1').all() as { id: number }[]).map((r) => r.id);
 }
 
+/**
+ * At most `limit` of the realm's own active users (the system bots are not its people): enough
+ * to tell a realm is larger than `limit`.
+ */
+export function activeUserIdsUpTo(realm: Realm, limit: number): number[] {
+  return realm
+    .rows<{ id: number }, [number]>('SELECT id FROM users WHERE is_active = 1 AND is_system_bot = 0 LIMIT ?')
+    .all(limit)
+    .map((r) => r.id);
+}
+
 export function isAdmin(user: UserRow): boolean {
   return user.role <= ROLE.ADMINISTRATOR;
 }
