@@ -68,9 +68,12 @@ const BOTTOM_STICK_PX = 80;
 export function MessageView({ store, state, replies }: { store: ChatStore; state: ChatState; replies: ReplyRequests }) {
   const { list, snapshot, unread, listVersion, loadingOlder } = state;
   // The "New messages" line sits where the unread messages began when the view opened, and
-  // stays there while they are read (the public API's page draws the same line).
+  // stays there while they are read (the public API's page draws the same line). The fetched
+  // list's own flags count too: its newest messages' events may not have reached the page yet.
   const firstUnreadOnOpen = useMemo(
-    () => list.messages.find((message) => message.localId === undefined && isUnread(unread, message.id))?.id,
+    () =>
+      list.messages.find((message) => message.localId === undefined && (isUnread(unread, message.id) || !message.flags.includes('read')))
+        ?.id,
     // eslint-disable-next-line react-hooks/exhaustive-deps -- recomputed only when a fresh list arrives
     [listVersion],
   );
