@@ -12,7 +12,7 @@ import { fieldsFor, fieldsOfMessage, NO_FIELDS, type Fields } from './compose-fi
 import { resolveRecipients } from './recipient-rules';
 import { RecipientFields } from './recipients';
 import { MessageBox } from './message-box';
-import { enhanceContent, handleContentClick } from './message-content';
+import { MessageHtml } from './message-html';
 import type { ReplyRequests } from './reply';
 import type { ChatState, ChatStore } from './store';
 import { UnsentMessage } from './store-deps';
@@ -30,7 +30,6 @@ export function Compose({ store, state, replies }: { store: ChatStore; state: Ch
   const [progress, setProgress] = useState<number | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const textarea = useRef<HTMLTextAreaElement | null>(null);
-  const previewBox = useRef<HTMLDivElement | null>(null);
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
   const myId = snapshot?.me.user_id;
@@ -60,14 +59,14 @@ export function Compose({ store, state, replies }: { store: ChatStore; state: Ch
     // eslint-disable-next-line react-hooks/exhaustive-deps -- a new snapshot alone must not refill them
   }, [narrow, drafts]);
 
-  // A click on a message (not on its links or buttons) makes its conversation the one written to.
+  // A click on a message (not on its links or buttons, nor in a dialog it opened) makes its conversation the one written to.
   const clicked = useRef({ list: state.list, snapshot, drafts });
   clicked.current = { list: state.list, snapshot, drafts };
   useEffect(() => {
     const follow = (event: MouseEvent) => {
       const target = event.target instanceof Element ? event.target : null;
       const article = target?.closest<HTMLElement>('.feed article[data-message-id]');
-      if (!article || target?.closest('a, button, input, select, textarea, [role="menu"], .message-extras')) return;
+      if (!article || target?.closest('a, button, input, select, textarea, dialog, [role="menu"], .message-extras')) return;
       const { list, snapshot: shown, drafts: saved } = clicked.current;
       const message = list.messages.find((candidate) => String(candidate.id) === article.dataset['messageId']);
       if (!message || !shown) return;
@@ -103,10 +102,6 @@ export function Compose({ store, state, replies }: { store: ChatStore; state: Ch
       }),
     [replies, drafts],
   );
-
-  useLayoutEffect(() => {
-    if (previewBox.current && myId !== undefined) enhanceContent(previewBox.current, myId, emojiset);
-  }, [preview, myId, emojiset]);
 
   const changeFields = (change: Partial<Fields>) => {
     const next = { ...fields, ...change };
@@ -226,14 +221,7 @@ export function Compose({ store, state, replies }: { store: ChatStore; state: Ch
         />
       ) : (
         // The server renders the preview and sanitizes it, as it does every message.
-        <div
-          ref={previewBox}
-          class="preview message-content"
-          aria-label="Preview"
-          dangerouslySetInnerHTML={{ __html: preview }}
-          onClick={handleContentClick}
-          onKeyDown={handleContentClick}
-        />
+        <MessageHtml html={preview} class="preview message-content" label="Preview" myId={myId} emojiset={emojiset} />
       )}
       <div class="compose-actions">
         <label class="upload-button">

@@ -1,9 +1,11 @@
 /** One message: sender (once per run), time, the server's HTML, edited marker, reactions and actions. */
 import { memo } from 'preact/compat';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ChatSnapshot } from '../common/types';
 import type { ListedMessage } from '../state/message-list';
-import { enhanceContent, handleContentClick } from './message-content';
+import { EditHistoryDialog } from './edit-history';
+import { offersEditHistory } from './edit-history-versions';
+import { MessageHtml } from './message-html';
 import { MessageActions, ProfileCard, ReactionBar } from './panels';
 import { MessageTools } from './message-tools';
 import { requestQuote, type ReplyRequests } from './reply';
@@ -32,13 +34,9 @@ interface MessageItemProps {
 }
 
 function MessageItemBody({ message, snapshot, showSender, unread, onUnsent, replies }: MessageItemProps) {
-  const content = useRef<HTMLDivElement>(null);
   const [profileOpen, setProfileOpen] = useState(false);
-  const myId = snapshot.me.user_id;
-  const emojiset = snapshot.userSettings['emojiset'];
-  useLayoutEffect(() => {
-    if (content.current) enhanceContent(content.current, myId, emojiset);
-  }, [message.content, message.match_content, myId, emojiset]);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const showHistory = offersEditHistory(snapshot.realm, message) ? () => setHistoryOpen(true) : undefined;
   const sender = snapshot.users.get(message.sender_id);
   const name = sender?.full_name ?? message.sender_full_name;
   // Only avatars served here: the page's CSP admits no other origin's images.
@@ -81,15 +79,21 @@ function MessageItemBody({ message, snapshot, showSender, unread, onUnsent, repl
       <time class="message-time" dateTime={new Date(message.timestamp * 1000).toISOString()}>
         {formatTime(message.timestamp, twentyFourHour)}
       </time>
-      {/* The server sanitizes message HTML; it is shown as it is. */}
-      <div
-        ref={content}
+      <MessageHtml
+        html={message.match_content ?? message.content}
         class={message.is_me_message ? 'message-content me-message' : 'message-content'}
-        dangerouslySetInnerHTML={{ __html: message.match_content ?? message.content }}
-        onClick={handleContentClick}
-        onKeyDown={handleContentClick}
+        myId={snapshot.me.user_id}
+        emojiset={snapshot.userSettings['emojiset']}
       />
-      {message.last_edit_timestamp !== undefined && <span class="edited">(edited)</span>}
+      {message.last_edit_timestamp !== undefined &&
+        (showHistory ? (
+          <button type="button" class="edited" aria-haspopup="dialog" title="Show the edit history" onClick={showHistory}>
+            (edited)
+          </button>
+        ) : (
+          <span class="edited">(edited)</span>
+        ))}
+      {historyOpen && <EditHistoryDialog snapshot={snapshot} message={message} onClose={() => setHistoryOpen(false)} />}
       {message.sendState === 'sending' && <span class="send-state">Sending…</span>}
       {message.sendState === 'failed' && (
         <span class="send-state failed">
@@ -110,7 +114,12 @@ function MessageItemBody({ message, snapshot, showSender, unread, onUnsent, repl
         <div class="message-extras">
           <ReactionBar snapshot={snapshot} message={message} />
           <MessageTools message={message} replies={replies} />
-          <MessageActions snapshot={snapshot} message={message} onQuote={(quoted) => void requestQuote(replies, quoted, snapshot)} />
+          <MessageActions
+            snapshot={snapshot}
+            message={message}
+            onQuote={(quoted) => void requestQuote(replies, quoted, snapshot)}
+            onShowHistory={showHistory}
+          />
         </div>
       )}
     </article>

@@ -38,6 +38,25 @@ export interface Message {
   match_subject?: string;
 }
 
+/**
+ * One version of a message in GET /messages/{message_id}/history, oldest first. An edit that
+ * changed the content has `content_html_diff`: the new rendering with the words inserted and
+ * deleted marked `highlight_text_inserted` / `highlight_text_deleted` (openapi get-message-history).
+ */
+export interface MessageSnapshot {
+  content: string;
+  rendered_content: string;
+  timestamp: number;
+  topic: string;
+  user_id: number | null;
+  prev_topic?: string;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  content_html_diff?: string;
+  prev_stream?: number;
+  stream?: number;
+}
+
 export interface User {
   user_id: number;
   email: string;

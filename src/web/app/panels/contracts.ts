@@ -31,11 +31,13 @@ export interface ReactionBarProps extends SnapshotProps {
   message: Message;
 }
 
-/** One message's menu: quote and reply, edit, delete, star, move or resolve its topic, mute its topic. */
+/** One message's menu: quote and reply, edit, delete, star, move or resolve its topic, mute its topic, its edit history. */
 export interface MessageActionsProps extends SnapshotProps {
   message: Message;
   /** Opens compose on the message's conversation, with the message quoted. */
   onQuote: (message: Message) => void;
+  /** Opens the message's edit history; absent when the message has none the person may see. */
+  onShowHistory?: (() => void) | undefined;
 }
 
 /** A person's card, opened from a sender's name or avatar. */

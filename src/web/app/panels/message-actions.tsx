@@ -17,7 +17,7 @@ interface MenuItem {
   run: () => void;
 }
 
-export function MessageActions({ snapshot, message, onQuote }: MessageActionsProps) {
+export function MessageActions({ snapshot, message, onQuote, onShowHistory }: MessageActionsProps) {
   const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [notice, setNotice] = useState('');
@@ -54,6 +54,7 @@ export function MessageActions({ snapshot, message, onQuote }: MessageActionsPro
         void action.run(() => api.post('/user_topics', { stream_id: streamId, topic: message.subject, visibility_policy: muted ? 0 : 1 })),
     });
   }
+  if (onShowHistory) items.push({ label: 'Edit history', run: onShowHistory });
   items.push({
     label: 'Copy link to message',
     run: () => {
