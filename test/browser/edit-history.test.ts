@@ -21,7 +21,7 @@ interface ShownVersion {
   changes: string[];
   /** The version's content as text, or null when the version shows none. */
   content: string | null;
-  marks: { class: string; text: string; decoration: string }[];
+  marks: { class: string; role: string | null; text: string; decoration: string }[];
 }
 
 /** What the dialog shows of each version, in order. */
@@ -37,6 +37,7 @@ function shownVersions(dialog: Locator): Promise<ShownVersion[]> {
         content: content?.textContent ?? null,
         marks: [...(content?.querySelectorAll('.highlight_text_inserted, .highlight_text_deleted') ?? [])].map((mark) => ({
           class: mark.className,
+          role: mark.getAttribute('role'),
           text: mark.textContent ?? '',
           decoration: view.getComputedStyle(mark).textDecorationLine,
         })),
@@ -94,9 +95,9 @@ if (skip !== null) {
         changes: [],
         content: 'Meet at two noon today please',
         marks: [
-          { class: 'highlight_text_inserted', text: 'two', decoration: 'underline' },
-          { class: 'highlight_text_deleted', text: 'noon', decoration: 'line-through' },
-          { class: 'highlight_text_inserted', text: 'please', decoration: 'underline' },
+          { class: 'highlight_text_inserted', role: 'insertion', text: 'two', decoration: 'underline' },
+          { class: 'highlight_text_deleted', role: 'deletion', text: 'noon', decoration: 'line-through' },
+          { class: 'highlight_text_inserted', role: 'insertion', text: 'please', decoration: 'underline' },
         ],
       },
       {

@@ -1,7 +1,8 @@
 /**
  * What the page adds to the server's message HTML once it is in the DOM: emoji characters in
  * emoji spans, spoilers that open on click, links that open in a new tab (except uploads, which
- * the session cookie lets the browser show here), and a highlight on mentions of me.
+ * the session cookie lets the browser show here), a highlight on mentions of me, and the roles
+ * that announce the edit history's diff marks as insertions and deletions.
  */
 import { emojiImageUrl, emojiText } from '../common/emoji';
 import { imageOfPreview, openImage } from './image-viewer';
@@ -23,6 +24,9 @@ export function enhanceContent(root: HTMLElement, myId: number, emojiset: unknow
   for (const mention of root.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
     if (mention.dataset['userId'] === String(myId)) mention.classList.add('mention-of-me');
   }
+  // content_html_diff (GET /messages/{message_id}/history) marks changed words with these classes.
+  for (const mark of root.querySelectorAll('.highlight_text_inserted')) mark.setAttribute('role', 'insertion');
+  for (const mark of root.querySelectorAll('.highlight_text_deleted')) mark.setAttribute('role', 'deletion');
   for (const header of root.querySelectorAll<HTMLElement>('.spoiler-header')) {
     header.tabIndex = 0;
     header.setAttribute('role', 'button');
