@@ -42,10 +42,12 @@ type TitleOf = { document: { title: string } };
 
 /** Waits until the tab's title starts with `prefix` (or, with `absent`, until it does not). */
 async function titleStarts(page: Page, prefix: string, absent = false): Promise<void> {
-  await page.waitForFunction(([start, not]) => (globalThis as unknown as TitleOf).document.title.startsWith(start) !== not, [
-    prefix,
-    absent,
-  ] as const);
+  // Polled on a timer, not on animation frames, which a browser may hold back for a window it draws rarely.
+  await page.waitForFunction(
+    ([start, not]) => (globalThis as unknown as TitleOf).document.title.startsWith(start) !== not,
+    [prefix, absent] as const,
+    { polling: 100 },
+  );
 }
 
 function seen(page: Page): Promise<Seen> {
@@ -54,7 +56,7 @@ function seen(page: Page): Promise<Seen> {
 
 /** Waits until the page has shown `count` notifications, and returns them. */
 async function notesAfter(page: Page, count: number): Promise<Seen['notes']> {
-  await page.waitForFunction((wanted) => (globalThis as unknown as { seen: Seen }).seen.notes.length >= wanted, count);
+  await page.waitForFunction((wanted) => (globalThis as unknown as { seen: Seen }).seen.notes.length >= wanted, count, { polling: 100 });
   return (await seen(page)).notes;
 }
 
