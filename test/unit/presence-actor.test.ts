@@ -8,7 +8,7 @@ import { doUpdatePresence } from '../../workers/actions/presence';
 import { PresenceFlusher } from '../../workers/actors/presence';
 import { createRealm } from '../../workers/db/create-realm';
 import type { QueuedEvent } from '../../workers/events/outbox';
-import { presenceState } from '../../workers/queries/presence';
+import { presenceStateJson } from '../../workers/queries/presence';
 import { userById, type UserRow } from '../../workers/queries/users';
 import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
@@ -34,7 +34,9 @@ t.test('presence and its flusher', async (t) => {
   realm.events.subscribe((batch) => events.push(...batch));
   const stored = () => realm.stmt('SELECT user_id, last_connected_time, last_active_time FROM user_presence').all();
   const ownerShown = () =>
-    (presenceState(realm, false)['presences'] as Record<string, Record<string, Record<string, unknown>>>)['o@here.test'];
+    (JSON.parse(Buffer.concat(presenceStateJson(realm, false).presences.pieces).toString()) as Record<string, Record<string, unknown>>)[
+      'o@here.test'
+    ];
   const startS = startMs / 1000;
 
   await t.test('arms ONE timer for the interval', async (t) => {

@@ -3,20 +3,15 @@ import { checkPresenceStatus, doUpdatePresence } from '../actions/presence';
 import { errors } from '../lib/errors';
 import { param } from '../lib/params';
 import { userRoute } from '../lib/route';
-import { OFFLINE_THRESHOLD_S, legacyPresence, realmPresencesJson } from '../queries/presence';
+import { OFFLINE_THRESHOLD_S, legacyPresence, presenceStateJson } from '../queries/presence';
 import { realmSettings } from '../queries/realm-settings';
 import { userSettings } from '../queries/user-settings';
 import { userByEmail, userById } from '../queries/users';
 import { serialized } from '../lib/contract';
 import { presenceStateSchema } from '../schemas/objects';
-import type { Realm } from '../realm';
 
 /** The presences travel pre-serialised (queries/presence.ts keeps each entry's JSON). */
 const presenceAnswerSchema = presenceStateSchema.extend({ presences: serialized(presenceStateSchema.shape.presences) });
-
-function presenceAnswer(realm: Realm, slim: boolean) {
-  return { presences: realmPresencesJson(realm, slim), server_timestamp: realm.clock.now() / 1000 };
-}
 
 /**
  * POST /users/me/presence (org): records the ping; answers with everyone's presence unless
@@ -32,12 +27,12 @@ export const postPresence = userRoute(
   presenceAnswerSchema.partial(),
   ({ realm, user }, p) => {
     doUpdatePresence(realm, user, checkPresenceStatus(p.status));
-    return p.ping_only ? {} : presenceAnswer(realm, p.slim_presence);
+    return p.ping_only ? {} : presenceStateJson(realm, p.slim_presence);
   },
 );
 
 /** GET /realm/presence (org): every visible user's presence, keyed by email. */
-export const getRealmPresence = userRoute(z.object({}), presenceAnswerSchema, ({ realm }) => presenceAnswer(realm, false));
+export const getRealmPresence = userRoute(z.object({}), presenceAnswerSchema, ({ realm }) => presenceStateJson(realm, false));
 
 /** GET /users/{user_id_or_email}/presence (org): one user's presence, "offline" past the threshold. */
 export const getUserPresence = userRoute(

@@ -4,7 +4,7 @@ import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import { realmSettings } from './realm-settings';
 import { userSettings } from './user-settings';
-import type { LegacyClientPresence, PresenceState } from '../schemas/objects';
+import type { LegacyClientPresence } from '../schemas/objects';
 
 /*
  * Presence as the public API shows it (7.0, feature level 178): only the last ping and the
@@ -61,28 +61,6 @@ const visibleUsers = versionedCache((realm: Realm): Map<number, VisibleUser> => 
   return new Map(rows.filter((row) => userSettings(row).presence_enabled).map((row): [number, VisibleUser] => [row.id, row]));
 });
 
-/**
- * Every visible user's presence, keyed by email (legacy) or user ID (slim); empty when the
- * realm turned presence off (`presence_disabled`).
- */
-export function realmPresences(realm: Realm, slim: boolean): PresenceState['presences'] {
-  if (realmSettings(realm).presence_disabled) return {};
-  const users = visibleUsers(realm);
-  const presences: PresenceState['presences'] = {};
-  for (const [userId, times] of realm.presence.entries()) {
-    const user = users.get(userId);
-    if (!user) continue;
-    if (slim) presences[String(userId)] = slimPresence(times);
-    else presences[user.email] = legacyPresence(times);
-  }
-  return presences;
-}
-
-/** The `presence` fetch type (api-notes §e). */
-export function presenceState(realm: Realm, slim: boolean): PresenceState {
-  return { presences: realmPresences(realm, slim), server_timestamp: realm.clock.now() / 1000 };
-}
-
 /** A user's entry in the presences object as JSON (`"key":{...}`), in the slim or legacy form. */
 interface EntryJson {
   slim?: Buffer;
@@ -125,4 +103,13 @@ export function realmPresencesJson(realm: Realm, slim: boolean): JsonBytes {
   }
   pieces.push(CLOSE);
   return new JsonBytes(pieces);
+}
+
+/**
+ * The `presence` fetch type (api-notes §e), also POST /users/me/presence's answer: every
+ * visible user's presence, keyed by email (legacy) or user ID (slim); empty when the realm
+ * turned presence off (`presence_disabled`).
+ */
+export function presenceStateJson(realm: Realm, slim: boolean): { presences: JsonBytes; server_timestamp: number } {
+  return { presences: realmPresencesJson(realm, slim), server_timestamp: realm.clock.now() / 1000 };
 }

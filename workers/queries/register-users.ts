@@ -1,7 +1,7 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { profileDataByUser } from './profile-fields';
-import { presenceState } from './presence';
+import { presenceStateJson } from './presence';
 import { passesRealmPolicy, streamPolicySettings } from './realm-settings';
 import { userStatusState } from './user-status';
 import type { Wants } from './register-realm';
@@ -9,6 +9,7 @@ import { userObject, type UserObjectOptions } from './people';
 import { avatarUrl, avatarUrlMedium, type UserRow } from './users';
 import { mutedUsers } from './accounts';
 import { botsFor } from './bots';
+import { realmUsersJson } from './register-users-json';
 import type { userGroupSchema } from '../events/realm-payloads';
 import type { z } from 'zod';
 
@@ -31,7 +32,7 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const canCreatePrivate = passesRealmPolicy(realm, user, policies.create_private_stream_policy);
   return {
     // api-notes §e: active users without `is_active`; SPEC User.delivery_email as `user` may see it
-    realm_users: people.filter((row) => row.is_active === 1).map((row) => withoutIsActive(userObject(realm, user, row, options))),
+    realm_users: realmUsersJson(realm, user, options.clientExtavatar),
     realm_non_active_users: people.filter((row) => row.is_active === 0).map((row) => userObject(realm, user, row, options)),
     cross_realm_bots: rows
       .filter((row) => row.is_system_bot === 1)
@@ -125,7 +126,7 @@ export function peopleState(
   if (wants('realm_user_groups')) state['realm_user_groups'] = userGroupsState(realm);
   // Statuses and presence (SPEC User status; api-notes §e `presence`)
   if (wants('user_status')) state['user_status'] = userStatusState(realm);
-  if (wants('presence')) Object.assign(state, presenceState(realm, options.slimPresence));
+  if (wants('presence')) Object.assign(state, presenceStateJson(realm, options.slimPresence));
   if (wants('muted_users')) state['muted_users'] = mutedUsers(realm, user.id);
   return state;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serialized } from '../lib/contract';
 import { realmUserSettingsDefaultsEvent } from '../events/org-payloads';
 import { draftObjectSchema, profileFieldSchema, scheduledMessageSchema, userGroupSchema } from '../events/realm-payloads';
 import { personSchema, streamObjectSchema, subscriptionObjectSchema } from '../events/stream-user-payloads';
@@ -47,7 +48,7 @@ export const registerResultSchema = z.looseObject({
   service_feature_level: z.number().int(),
   service_version: z.string(),
   service_merge_base: z.string(),
-  realm_users: z.array(registeredPerson).optional(),
+  realm_users: serialized(z.array(registeredPerson)).optional(),
   // The reference's User schema, is_active included; its prose says the key is absent here, but
   // clients (and the page) read it, and the reference's own User object allows it.
   realm_non_active_users: z.array(personSchema).optional(),
@@ -58,7 +59,7 @@ export const registerResultSchema = z.looseObject({
   streams: z.array(streamObjectSchema).optional(),
   realm_user_groups: z.array(userGroupSchema).optional(),
   user_status: z.record(z.string(), userStatusSchema).optional(),
-  presences: presenceStateSchema.shape.presences.optional(),
+  presences: serialized(presenceStateSchema.shape.presences).optional(),
   server_timestamp: z.number().optional(),
   realm_emoji: realmEmojiMapSchema.optional(),
   custom_profile_fields: z.array(profileFieldSchema).optional(),
