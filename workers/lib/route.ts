@@ -48,13 +48,24 @@ interface RouteOptions {
   aliases?: Readonly<Record<string, string>>;
 }
 
-type Handler<C, S extends z.ZodObject, R extends ResultSchema> = (ctx: C, values: z.output<S>) => ResultOf<R> | Promise<ResultOf<R>>;
+/** Every key of `T`, or of any member when `T` is a union of objects. */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+
+/**
+ * What a handler may return for the result `Shape`: a `T` assignable to it with no key beyond
+ * its keys. TypeScript checks excess properties only where an object literal meets its declared
+ * type, which a callback's inferred return type never does; this makes `tsc` reject an added
+ * field as the contract check (lib/contract.ts) would at run time.
+ */
+export type NoExtraKeys<T, Shape> = Shape & Record<Exclude<KeysOf<T>, keyof Shape>, never>;
+
+type Handler<C, S extends z.ZodObject, T> = (ctx: C, values: z.output<S>) => T | Promise<T>;
 
 function route<C extends RouteContext, S extends z.ZodObject, R extends ResultSchema>(
   auth: Route['auth'],
   params: S,
   result: R,
-  handler: Handler<C, S, R>,
+  handler: Handler<C, S, ResultOf<R>>,
   options: RouteOptions,
 ): Route {
   return {
@@ -68,20 +79,20 @@ function route<C extends RouteContext, S extends z.ZodObject, R extends ResultSc
 }
 
 /** An endpoint that needs an authenticated user (the default for the API). */
-export function userRoute<S extends z.ZodObject, R extends ResultSchema>(
+export function userRoute<S extends z.ZodObject, R extends ResultSchema, T extends NoExtraKeys<T, ResultOf<R>>>(
   params: S,
   result: R,
-  handler: Handler<UserContext, S, R>,
+  handler: Handler<UserContext, S, T>,
   options: RouteOptions = {},
 ): Route {
   return route('user', params, result, handler, options);
 }
 
 /** An endpoint open without credentials (server settings, fetching an API key). */
-export function openRoute<S extends z.ZodObject, R extends ResultSchema>(
+export function openRoute<S extends z.ZodObject, R extends ResultSchema, T extends NoExtraKeys<T, ResultOf<R>>>(
   params: S,
   result: R,
-  handler: Handler<RouteContext, S, R>,
+  handler: Handler<RouteContext, S, T>,
   options: RouteOptions = {},
 ): Route {
   return route('none', params, result, handler, options);
@@ -92,10 +103,10 @@ export function openRoute<S extends z.ZodObject, R extends ResultSchema>(
  * An endpoint that serves both users and, when the realm allows spectators, callers without
  * credentials: sent credentials are checked as for a user route; none gives `user: null`.
  */
-export function optionalUserRoute<S extends z.ZodObject, R extends ResultSchema>(
+export function optionalUserRoute<S extends z.ZodObject, R extends ResultSchema, T extends NoExtraKeys<T, ResultOf<R>>>(
   params: S,
   result: R,
-  handler: Handler<RouteContext, S, R>,
+  handler: Handler<RouteContext, S, T>,
   options: RouteOptions = {},
 ): Route {
   return route('optional', params, result, handler, options);
