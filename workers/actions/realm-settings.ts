@@ -14,6 +14,7 @@ import {
   type PlainSettingName,
   type TimeLimitName,
 } from '../queries/realm-settings';
+import type { UpdatedRealmSettings } from '../schemas/realm-settings';
 import { syncFullMembersTxn } from './full-members';
 import type { Realm, Txn } from '../realm';
 
@@ -201,7 +202,7 @@ export function doUpdateRealmSettings(
   actor: UserRow,
   request: RealmSettingsRequest,
   methodsRequest?: AuthenticationMethodsRequest,
-): Promise<Record<string, Value | AuthenticationMethodsRequest>> {
+): Promise<UpdatedRealmSettings> {
   const wanted = checkUpdateRealmSettings(realm, actor, request);
   const methods = checkAuthenticationMethods(realm, actor, methodsRequest);
   return realm.transact((tx) => {
@@ -234,6 +235,8 @@ export function doUpdateRealmSettings(
     if (jsonChanged) tx.realm.stmt('UPDATE realm SET settings = ? WHERE id = 1').run(JSON.stringify(stored));
     // A new waiting period promotes or demotes at once (after the realm update event).
     if (Object.hasOwn(changed, 'waiting_period_threshold')) syncFullMembersTxn(tx);
+    // The names are the endpoint's parameters, which the result schema lists one by one
+    // (test/unit/route-results.test.ts); CONTRACT_CHECKS checks each value's type.
     return changed;
   });
 }

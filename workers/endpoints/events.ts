@@ -12,7 +12,7 @@ import { spectatorAccessEnabled } from '../queries/realm-settings';
 import type { UserRow } from '../queries/users';
 import { clientEventSchema } from '../events/types';
 import { EMPTY } from '../schemas/objects';
-import { registerResultSchema } from '../schemas/results';
+import { registerResultSchema } from '../schemas/register';
 
 const typeList = () => json(z.array(z.string()).optional());
 

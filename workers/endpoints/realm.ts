@@ -6,7 +6,7 @@ import { userRoute } from '../lib/route';
 import { TIME_LIMIT_DEFAULTS } from '../queries/realm-settings';
 import { USER_SETTING_DEFAULTS } from '../queries/user-settings';
 import { EMPTY } from '../schemas/objects';
-import { updatedRealmSettingsSchema } from '../schemas/results';
+import { updatedRealmSettingsSchema } from '../schemas/realm-settings';
 
 /** An integer, or a word such as "unlimited", JSON-encoded or bare (clients send both). */
 function decodeIntOrWord(value: unknown): unknown {
