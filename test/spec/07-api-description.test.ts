@@ -1,11 +1,18 @@
 import t from 'tap';
+import { z } from 'zod';
 import { API_ROUTE_IDS } from '../../src/wire/routes';
+import { BYTES } from '../../workers/lib/route';
+import { ROUTES } from '../../workers/routes';
+import { ApiClient } from '../helpers/http';
 import { startServer } from '../helpers/server';
 
 // GET /api/v1/openapi.json: the API's description, made from the route table, served to anyone.
 
+type JsonSchema = Record<string, unknown>;
+
 interface Operation {
   operationId: string;
+  responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
   security?: unknown[];
   parameters?: { name: string; in: string; required: boolean; schema?: unknown; content?: Record<string, { schema: unknown }> }[];
   requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
@@ -44,4 +51,52 @@ t.test('the server describes every route it serves, without credentials', async 
   t.ok(send?.required.includes('content'), 'content is required to send');
   t.strictSame(description.paths['/server_settings']?.['get']?.security, [], 'open routes need no credentials');
   t.strictSame(description.paths['/users/me']?.['get']?.security, undefined, 'user routes take the default: Basic');
+});
+
+/** The 200 body schema of `METHOD /path` in the served description. */
+function successSchema(description: Description, routeId: string): JsonSchema | undefined {
+  const [method = '', apiPath = ''] = routeId.split(' ');
+  return description.paths[apiPath]?.[method.toLowerCase()]?.responses['200']?.content?.['application/json']?.schema;
+}
+
+t.test("each route's 200 answer is described by its zod result schema, and real answers conform", async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const description = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as Description;
+
+  for (const routeId of ['GET /users/me', 'POST /messages', 'GET /streams', 'POST /register'] as const) {
+    const result = ROUTES[routeId].result;
+    if (result === BYTES) throw new Error(`${routeId} answers bytes`);
+    const { $schema: _dialect, ...expected } = z.toJSONSchema(result, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    t.strictSame(
+      successSchema(description, routeId),
+      {
+        ...expected,
+        properties: { result: { const: 'success' }, msg: { type: 'string' }, ...(expected['properties'] as JsonSchema) },
+        required: ['result', 'msg', ...(expected['required'] as string[])],
+      },
+      `${routeId}: the envelope and z.toJSONSchema of its result schema`,
+    );
+  }
+
+  // The described schema, read back into zod (z.fromJSONSchema), accepts what the server answers.
+  const validator = (routeId: string) => z.fromJSONSchema(successSchema(description, routeId) ?? { not: {} });
+  const me = await api.get('/users/me');
+  t.equal(me.status, 200, me.text);
+  t.strictSame(validator('GET /users/me').safeParse(me.body).success, true, 'GET /users/me as answered');
+  const ownUser = validator('GET /users/me');
+  t.strictSame(ownUser.safeParse({ ...me.body, is_moderator: false }).success, false, 'an added key breaks it');
+  t.strictSame(ownUser.safeParse({ ...me.body, user_id: String(me.body['user_id']) }).success, false, 'a re-typed key breaks it');
+
+  const queue = await api.post('/register', { event_types: ['message'] });
+  t.equal(queue.status, 200, queue.text);
+  t.strictSame(validator('POST /register').safeParse(queue.body).success, true, 'POST /register as answered');
+  const sent = await api.post('/messages', { type: 'stream', to: 'general', topic: 'described', content: 'hello' });
+  t.strictSame(validator('POST /messages').safeParse(sent.body).success, true, 'POST /messages as answered');
+  const events = await api.get('/events', { queue_id: queue.body['queue_id'] as string, last_event_id: -1 });
+  t.equal((events.body['events'] as unknown[]).length, 1, 'the message event');
+  t.strictSame(validator('GET /events').safeParse(events.body).success, true, 'GET /events as answered, ids included');
+  const streams = await api.get('/streams');
+  t.strictSame(validator('GET /streams').safeParse(streams.body).success, true, 'GET /streams as answered');
 });

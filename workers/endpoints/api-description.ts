@@ -1,27 +1,59 @@
 import { z } from 'zod';
+import { clientEventSchema } from '../events/types';
 import { BinaryReply } from '../lib/binary-reply';
-import { BYTES, openRoute, type Route } from '../lib/route';
+import { BYTES, openRoute, type ResultSchema, type Route } from '../lib/route';
 import { SERVICE_FEATURE_LEVEL, SERVICE_VERSION } from '../lib/version';
 
 /**
  * GET /openapi.json: the API this server speaks, as an OpenAPI 3.1 document made from the
- * route table itself (each route's method, path, authentication and zod parameter schema), so
- * it cannot drift from what the server accepts. Parameters follow the wire conventions: every
+ * route table itself (each route's method, path, authentication, zod parameter schema and zod
+ * result schema), so it cannot drift from what the server accepts and answers. Parameters follow the wire conventions: every
  * value travels as a string, and values that are not strings are JSON-encoded (described with
  * an `application/json` content, as the public API's own description does).
  */
 type JsonSchema = Record<string, unknown>;
 
-const ENVELOPE_SUCCESS: JsonSchema = {
-  type: 'object',
-  properties: { result: { const: 'success' }, msg: { type: 'string' } },
-  required: ['result', 'msg'],
-};
+const ENVELOPE_SUCCESS = { result: { const: 'success' }, msg: { type: 'string' } };
 const ENVELOPE_ERROR: JsonSchema = {
   type: 'object',
   properties: { result: { const: 'error' }, msg: { type: 'string' }, code: { type: 'string' } },
   required: ['result', 'msg', 'code'],
 };
+
+/** The JSON Schema of a zod result schema (OpenAPI 3.1 takes JSON Schema 2020-12 as it is). */
+export function resultJsonSchema(result: z.ZodObject): JsonSchema {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(result, {
+    io: 'output',
+    unrepresentable: 'any',
+    // An event's payload is a strict object of the union; the queue numbers it with `id` beside.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema === clientEventSchema) withEventIds(jsonSchema);
+    },
+  }) as JsonSchema;
+  return schema;
+}
+
+function withEventIds(schema: JsonSchema): void {
+  const alternatives = (schema['oneOf'] ?? schema['anyOf']) as JsonSchema[] | undefined;
+  if (alternatives) {
+    for (const alternative of alternatives) withEventIds(alternative);
+    return;
+  }
+  schema['properties'] = { id: { type: 'integer' }, ...(schema['properties'] as JsonSchema) };
+  schema['required'] = ['id', ...((schema['required'] ?? []) as string[])];
+}
+
+/** A 200 answer: the envelope's `result` and `msg`, and the route's result beside them. */
+function successResponse(result: ResultSchema): JsonSchema {
+  if (result === BYTES) return { description: 'The bytes served (a file, an image or a redirect)' };
+  const schema = resultJsonSchema(result);
+  const body = {
+    ...schema,
+    properties: { ...ENVELOPE_SUCCESS, ...(schema['properties'] as JsonSchema) },
+    required: ['result', 'msg', ...((schema['required'] ?? []) as string[])],
+  };
+  return { description: 'Success', content: { 'application/json': { schema: body } } };
+}
 
 function parameterSchemas(route: Route): { properties: Record<string, JsonSchema>; required: Set<string> } {
   const schema = z.toJSONSchema(route.params, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -54,7 +86,7 @@ function operation(routeId: string, route: Route): [path: string, method: string
     ...(route.auth === 'user' ? {} : { security: route.auth === 'none' ? [] : [{}, { basicAuth: [] }] }),
     ...(parameters.length ? { parameters } : {}),
     responses: {
-      '200': { description: 'Success', content: { 'application/json': { schema: ENVELOPE_SUCCESS } } },
+      '200': successResponse(route.result),
       '400': { description: 'Bad request', content: { 'application/json': { schema: ENVELOPE_ERROR } } },
     },
   };
