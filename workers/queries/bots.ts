@@ -67,7 +67,7 @@ export function botObject(realm: Realm, bot: UserRow): BotObject {
 }
 
 /** `realm_bots` (api-notes §e): the bots the caller owns, or every bot for administrators. */
-export function botsFor(realm: Realm, user: UserRow): Record<string, unknown>[] {
+export function botsFor(realm: Realm, user: UserRow): BotObject[] {
   const sql = isAdminRole(user.role)
     ? 'SELECT id FROM users WHERE is_bot = 1 AND is_system_bot = 0 ORDER BY id'
     : 'SELECT id FROM users WHERE bot_owner_id = ? AND is_bot = 1 ORDER BY id';

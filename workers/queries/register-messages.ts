@@ -6,6 +6,7 @@ import type { Wants } from './register-realm';
 import { pendingScheduledMessagesOf, scheduledMessageObject } from './scheduled-messages';
 import { maxMessageId, type UserRow } from './users';
 import { mutedTopicsOf, userTopicsOf } from './user-topics';
+import type { RegisterState } from '../schemas/register';
 
 // api-notes §e: unread_msgs covers the newest 50000 unread messages.
 const UNREAD_CAP = 50000;
@@ -32,7 +33,7 @@ export const UNREAD_STATE = `SELECT m.id, um.flags, m.stream_id, m.topic, r.dire
   WHERE um.user_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id DESC LIMIT ?`;
 
 /** `unread_msgs` (api-notes §e): the user's unread messages grouped by conversation. */
-export function unreadState(realm: Realm, userId: number): Record<string, unknown> {
+export function unreadState(realm: Realm, userId: number): NonNullable<RegisterState['unread_msgs']> {
   const rows = realm.stmt(UNREAD_STATE).all(userId, UNREAD_CAP + 1) as UnreadRow[];
   const oldUnreadsMissing = rows.length > UNREAD_CAP;
   const kept = rows.slice(0, UNREAD_CAP).reverse();
@@ -69,7 +70,7 @@ export function unreadState(realm: Realm, userId: number): Record<string, unknow
 }
 
 /** `recent_private_conversations` (api-notes §e): newest first, the other members' IDs. */
-export function recentConversations(realm: Realm, userId: number): Record<string, unknown>[] {
+export function recentConversations(realm: Realm, userId: number): NonNullable<RegisterState['recent_private_conversations']> {
   const rows = realm
     .stmt(
       `SELECT max(recent.id) AS max_message_id, r.direct_key FROM (
@@ -95,8 +96,8 @@ function starredMessageIds(realm: Realm, userId: number): number[] {
 }
 
 /** The message data types: max ID, unreads, starred, conversations, drafts, scheduled, topics, alert words. */
-export function messagesState(realm: Realm, user: UserRow, wants: Wants): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
+export function messagesState(realm: Realm, user: UserRow, wants: Wants): RegisterState {
+  const state: RegisterState = {};
   if (wants('message')) state['max_message_id'] = maxMessageId(realm, user.id);
   // api-notes §e: unread_msgs needs both types
   if (wants('update_message_flags') && wants('message')) state['unread_msgs'] = unreadState(realm, user.id);

@@ -1,11 +1,13 @@
 import { STOP_WORDS } from '../lib/stop-words';
 import type { Realm } from '../realm';
 import { listLinkifiers } from './linkifiers';
-import { authenticationMethods, realmColumns, realmSettings } from './realm-settings';
+import { authenticationMethods, realmColumns, realmSettings, type RealmSettings } from './realm-settings';
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
 import { realmEmojiStillUrl, realmEmojiUrl } from './realm-emoji';
 import type { RealmEmojiMap } from '../schemas/objects';
+import type { RealmState } from '../schemas/realm-settings';
+import type { RegisterState } from '../schemas/register';
 
 /** Which data types POST /register fetches: the request's list, or null for all. */
 export type Wants = (type: string) => boolean;
@@ -33,14 +35,21 @@ const GIPHY_RATINGS = {
   r: { name: 'Allow GIFs rated R (Restricted)', id: 5 },
 };
 
+/** The realm's settings under register's names: each with `realm_` before it. */
+type RegisterNames<T> = { [K in keyof T & string as `realm_${K}`]: T[K] };
+
+function underRegisterNames(settings: RealmSettings): RegisterNames<RealmSettings> {
+  // Object.fromEntries forgets the names; the mapped type says what they became.
+  return Object.fromEntries(Object.entries(settings).map(([name, value]) => [`realm_${name}`, value])) as RegisterNames<RealmSettings>;
+}
+
 /** The `realm` fetch type (api-notes §e): every `realm_*` setting, the server's facts and the `max_*` limits. */
-export function realmState(realm: Realm): Record<string, unknown> {
+export function realmState(realm: Realm): RealmState {
   const row = realmColumns(realm);
   const settings = realmSettings(realm);
   const methods = authenticationMethods(realm);
-  const state: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(settings)) state[`realm_${name}`] = value;
-  Object.assign(state, {
+  return {
+    ...underRegisterNames(settings),
     realm_name: row.name,
     realm_description: row.description,
     realm_uri: realm.url,
@@ -86,8 +95,7 @@ export function realmState(realm: Realm): Record<string, unknown> {
     jitsi_server_url: 'https://meet.jit.si', // the public API's default video-call server
     server_presence_ping_interval_seconds: 60,
     server_presence_offline_threshold_seconds: 200,
-  });
-  return state;
+  };
 }
 
 /** SPEC Custom profile field types; the list-of-options type is named CHOICE (api-notes §e). */
@@ -135,8 +143,8 @@ export function realmEmoji(realm: Realm): RealmEmojiMap {
 }
 
 /** The realm-wide data types that need no user: settings, emoji, linkifiers, profile fields. */
-export function realmWideState(realm: Realm, wants: Wants, linkifierTemplates: boolean): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
+export function realmWideState(realm: Realm, wants: Wants, linkifierTemplates: boolean): RegisterState {
+  const state: RegisterState = {};
   if (wants('realm')) Object.assign(state, realmState(realm));
   if (wants('custom_profile_fields')) {
     state['custom_profile_fields'] = listProfileFields(realm);

@@ -1,8 +1,9 @@
 import type { UserRow } from './users';
-import { userSettings } from './user-settings';
+import { userSettings, type UserSettings } from './user-settings';
 import type { Wants } from './register-realm';
 import type { Realm } from '../realm';
 import { newUserSettings } from './realm-user-defaults';
+import type { RegisterState } from '../schemas/register';
 
 // api-notes §e: the settings the legacy `update_display_settings` type returns at top level.
 export const DISPLAY_SETTINGS = [
@@ -60,9 +61,9 @@ export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'knock', 'none'];
  * `user_settings` (api-notes §e) and, for clients without `user_settings_object`, the legacy
  * top-level display and notification settings (SPEC capability meanings).
  */
-export function userSettingsState(user: UserRow, wants: Wants, settingsObject: boolean): Record<string, unknown> {
+export function userSettingsState(user: UserRow, wants: Wants, settingsObject: boolean): RegisterState {
   const settings = userSettings(user);
-  const state: Record<string, unknown> = {};
+  const state: RegisterState = {};
   if (wants('user_settings')) {
     state['user_settings'] = {
       ...settings,
@@ -73,18 +74,25 @@ export function userSettingsState(user: UserRow, wants: Wants, settingsObject: b
   }
   if (settingsObject) return state;
   if (wants('update_display_settings')) {
-    for (const name of DISPLAY_SETTINGS) state[name] = settings[name];
+    Object.assign(state, pick(settings, DISPLAY_SETTINGS) satisfies RegisterState);
     state['emojiset_choices'] = EMOJISET_CHOICES;
     state['timezone'] = user.timezone;
   }
   if (wants('update_global_notifications')) {
-    for (const name of NOTIFICATION_SETTINGS) state[name] = settings[name];
+    Object.assign(state, pick(settings, NOTIFICATION_SETTINGS) satisfies RegisterState);
     state['available_notification_sounds'] = AVAILABLE_NOTIFICATION_SOUNDS;
   }
   return state;
 }
 
+/** The named settings of `settings`, for the legacy top-level keys. */
+function pick<K extends keyof UserSettings>(settings: UserSettings, names: readonly K[]): Pick<UserSettings, K> {
+  const picked: Partial<UserSettings> = {};
+  for (const name of names) picked[name] = settings[name];
+  return picked as Pick<UserSettings, K>;
+}
+
 /** `realm_user_settings_defaults`: what a new user starts with, the organization's overrides included (org). */
-export function realmUserSettingsDefaults(realm: Realm): Record<string, unknown> {
+export function realmUserSettingsDefaults(realm: Realm): NonNullable<RegisterState['realm_user_settings_defaults']> {
   return { ...newUserSettings(realm), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
 }

@@ -12,6 +12,7 @@ import type { UserRow } from './users';
 import { defaultStreamGroupObjects } from './default-streams';
 import type { neverSubscribedSchema, SubscriptionObject } from '../schemas/objects';
 import type { z } from 'zod';
+import type { RegisterState } from '../schemas/register';
 
 interface SubscriptionRow extends SubscriptionSettingsRow {
   stream_id: number;
@@ -56,8 +57,8 @@ export function subscriptionState(realm: Realm, user: UserRow, options: StreamSt
 }
 
 /** The stream data types: subscriptions, streams, default streams and groups. */
-export function streamsState(realm: Realm, user: UserRow, wants: Wants, options: StreamStateOptions): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
+export function streamsState(realm: Realm, user: UserRow, wants: Wants, options: StreamStateOptions): RegisterState {
+  const state: RegisterState = {};
   if (wants('subscription')) Object.assign(state, subscriptionState(realm, user, options));
   if (wants('stream')) {
     const isGuest = user.role === ROLE.GUEST;
@@ -86,8 +87,8 @@ function defaultStreams(realm: Realm): StreamRow[] {
 }
 
 /** What a spectator may see (SPEC §Authentication 3): web-public streams only. */
-export function spectatorStreamsState(realm: Realm, wants: Wants): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
+export function spectatorStreamsState(realm: Realm, wants: Wants): RegisterState {
+  const state: RegisterState = {};
   const webPublic = () =>
     realm
       .rows<StreamRow, []>('SELECT * FROM streams WHERE is_web_public = 1 AND deactivated = 0 ORDER BY name COLLATE NOCASE')

@@ -12,6 +12,8 @@ import { botsFor } from './bots';
 import { realmUsersJson } from './register-users-json';
 import type { userGroupSchema } from '../events/realm-payloads';
 import type { z } from 'zod';
+import type { RegisterState } from '../schemas/register';
+import type { UserObject } from '../schemas/objects';
 
 interface PersonRow extends UserRow {
   is_system_bot: number;
@@ -20,7 +22,7 @@ interface PersonRow extends UserRow {
 export type AvatarOptions = UserObjectOptions;
 
 /** `realm_user` (api-notes §e): the users, the system bots, and the caller's own keys. */
-export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptions): Record<string, unknown> {
+export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptions): RegisterState {
   const rows = realm.stmt('SELECT * FROM users ORDER BY id').all() as PersonRow[];
   const people = rows.filter((row) => row.is_system_bot === 0);
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
@@ -61,7 +63,7 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   };
 }
 
-function withoutIsActive(person: Record<string, unknown>): Record<string, unknown> {
+function withoutIsActive(person: UserObject): Omit<UserObject, 'is_active'> {
   const { is_active: _isActive, ...rest } = person;
   return rest;
 }
@@ -113,13 +115,8 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number, value: (row: T)
 }
 
 /** The data types about people: users, groups, bots, statuses, presence, muting. */
-export function peopleState(
-  realm: Realm,
-  user: UserRow,
-  wants: Wants,
-  options: AvatarOptions & { slimPresence: boolean },
-): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
+export function peopleState(realm: Realm, user: UserRow, wants: Wants, options: AvatarOptions & { slimPresence: boolean }): RegisterState {
+  const state: RegisterState = {};
   if (wants('realm_user')) Object.assign(state, realmUserState(realm, user, options));
   // The bot objects of POST /bots and the realm_bot events (queries/bots).
   if (wants('realm_bot')) state['realm_bots'] = botsFor(realm, user);

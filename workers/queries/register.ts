@@ -6,6 +6,7 @@ import { realmWideState, type Wants } from './register-realm';
 import { realmUserSettingsDefaults, userSettingsState } from './register-settings';
 import { spectatorStreamsState, streamsState } from './register-streams';
 import { peopleState } from './register-users';
+import type { RegisterState } from '../schemas/register';
 
 /** What POST /register asked for beyond the queue's own options (SPEC POST /register). */
 export interface RegisterRequest {
@@ -21,7 +22,7 @@ export interface RegisterRequest {
  * read in the same turn of the event loop as the queue is created, so no event falls
  * between the state and the queue. A null user is a spectator: web-public data only.
  */
-export function initialState(realm: Realm, user: UserRow | null, request: RegisterRequest): Record<string, unknown> {
+export function initialState(realm: Realm, user: UserRow | null, request: RegisterRequest): RegisterState {
   const types = request.fetchEventTypes === null ? null : new Set(request.fetchEventTypes);
   const wants: Wants = (type) => types === null || types.has(type);
   const capabilities = request.queue.capabilities;

@@ -1,4 +1,5 @@
 import type { Realm } from '../realm';
+import type { RegisterState } from '../schemas/register';
 
 /** SPEC Topic visibility policy. */
 export const VISIBILITY_POLICY = { NONE: 0, MUTED: 1, UNMUTED: 2 } as const;
@@ -11,7 +12,7 @@ export interface UserTopicRow {
 }
 
 /** The user's topic policies, as register's `user_topics` (api-notes §e), oldest change first. */
-export function userTopicsOf(realm: Realm, userId: number): Record<string, unknown>[] {
+export function userTopicsOf(realm: Realm, userId: number): NonNullable<RegisterState['user_topics']> {
   const rows = realm
     .stmt(
       'SELECT stream_id, topic, visibility_policy, last_updated FROM user_topics WHERE user_id = ? ORDER BY last_updated, stream_id, topic',
