@@ -1,6 +1,6 @@
 import t from 'tap';
 import { issuesOf } from '../../workers/lib/contract';
-import { registerResultSchema } from '../../workers/schemas/register';
+import { FETCH_TYPES, registerResultSchema } from '../../workers/schemas/register';
 import { updatedRealmSettingsSchema } from '../../workers/schemas/realm-settings';
 import { ApiClient } from '../helpers/http';
 import { startServer } from '../helpers/server';
@@ -16,6 +16,17 @@ function fields(body: Body): Body {
   const { result: _result, msg: _msg, ...rest } = body;
   return rest;
 }
+
+t.test('each register key belongs to one fetch type', async (t) => {
+  const owners = new Map<string, string[]>();
+  for (const [type, shape] of Object.entries(FETCH_TYPES)) {
+    for (const key of Object.keys(shape)) owners.set(key, [...(owners.get(key) ?? []), type]);
+  }
+  t.strictSame(
+    [...owners].filter(([, types]) => types.length > 1),
+    [],
+  );
+});
 
 t.test('the register and PATCH /realm schemas hold every key, each with its type', async (t) => {
   const server = await startServer();

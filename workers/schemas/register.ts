@@ -63,8 +63,8 @@ const unreadMessagesSchema = z.strictObject({
   old_unreads_missing: z.boolean(),
 });
 
-/** Each fetch type and the keys it brings (api-notes §e). */
-const FETCH_TYPES = {
+/** Each fetch type and the keys it brings (api-notes §e); no key belongs to two. */
+export const FETCH_TYPES = {
   realm: realmStateSchema.shape,
   custom_profile_fields: {
     custom_profile_fields: z.array(profileFieldSchema),
