@@ -42,6 +42,12 @@ interface Written {
   /** Acknowledged, and not undone by a later request whose answer was lost. */
   reacted: boolean;
   starred: boolean;
+  /**
+   * An edit of it is in flight. Writers edit one message one at a time: two concurrent edits
+   * are both acknowledged, and their answers may arrive in the other order than their commits,
+   * so neither answer would say which content is the last.
+   */
+  editing: boolean;
 }
 
 /** A seeded generator, so a failing cycle can be replayed (CRASH_SEED). */
@@ -90,18 +96,23 @@ t.test('crash loop: every acknowledged write survives SIGKILL', async (t) => {
               kind === 0 ? { type: 'stream', to: 'general', topic: `crash ${index}`, content } : { type: 'direct', to: [peer.id], content };
             const sent = await owner.post('/messages', params);
             if (sent.status === 200) {
-              written.set(Number(sent.body['id']), { contents: new Set([content]), reacted: false, starred: false });
+              written.set(Number(sent.body['id']), { contents: new Set([content]), reacted: false, starred: false, editing: false });
               acknowledged++;
             }
           } else {
             const entry = written.get(target) as Written;
-            if (kind === 2) {
+            if (kind === 2 && !entry.editing) {
               const content = `edited c${cycle} w${index} op${op}`;
               entry.contents.add(content);
-              const edited = await owner.call('PATCH', `/messages/${target}`, { content });
-              if (edited.status === 200) {
-                entry.contents = new Set([content]);
-                acknowledged++;
+              entry.editing = true;
+              try {
+                const edited = await owner.call('PATCH', `/messages/${target}`, { content });
+                if (edited.status === 200) {
+                  entry.contents = new Set([content]);
+                  acknowledged++;
+                }
+              } finally {
+                entry.editing = false;
               }
             } else if (kind === 3 && !entry.reacted) {
               const reacted = await owner.post(`/messages/${target}/reactions`, { emoji_name: 'octopus' });
