@@ -117,11 +117,9 @@ export class Realm {
     this.eventQueues.restore(this.db);
     // The presence the last flush stored
     this.presence.load(
-      this.stmt('SELECT user_id, last_connected_time, last_active_time FROM user_presence').all() as {
-        user_id: number;
-        last_connected_time: number;
-        last_active_time: number | null;
-      }[],
+      this.rows<{ user_id: number; last_connected_time: number; last_active_time: number | null }, []>(
+        'SELECT user_id, last_connected_time, last_active_time FROM user_presence',
+      ).all(),
     );
     this.events.subscribe((batch) =>
       shardStats.time(
@@ -205,6 +203,16 @@ export class Realm {
    */
   rows<Row, Params extends unknown[] = unknown[]>(sql: string): Statement<Params, Row> {
     return this.stmt(sql) as Statement<Params, Row>;
+  }
+
+  /**
+   * The row of a query that always yields one (an aggregate, or the realm's own row, id 1): a
+   * missing row is a broken realm file, not a case for the caller to handle.
+   */
+  oneRow<Row, Params extends unknown[] = []>(sql: string, ...params: Params): Row {
+    const row = this.rows<Row, Params>(sql).get(...params);
+    if (row === undefined) throw new Error(`no row from: ${sql}`);
+    return row;
   }
 
   /**
@@ -313,6 +321,6 @@ export class Realm {
   }
 
   private loadRow(): RealmRow {
-    return this.stmt('SELECT string_id, name, description, date_created, deactivated FROM realm WHERE id = 1').get() as RealmRow;
+    return this.oneRow<RealmRow>('SELECT string_id, name, description, date_created, deactivated FROM realm WHERE id = 1');
   }
 }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UploadedFile } from '../../src/wire/protocol';
 import { errors } from '../lib/errors';
+import { storedRow } from '../lib/stored-row';
 import {
   attachmentById,
   attachmentByPath,
@@ -70,7 +71,7 @@ export async function doUpload(realm: Realm, user: UserRow, file: UploadedFile):
     for (let seq = 0, offset = 0; offset < data.byteLength || seq === 0; seq++, offset += CHUNK_BYTES) {
       insertChunk.run(id, seq, Buffer.from(data.buffer, data.byteOffset + offset, Math.min(CHUNK_BYTES, data.byteLength - offset)));
     }
-    publishAttachment(tx, 'add', attachmentById(realm, id) as AttachmentRow);
+    publishAttachment(tx, 'add', storedRow(attachmentById(realm, id), `attachment ${id}`));
   });
   return `${UPLOADS_PREFIX}${pathId}`;
 }

@@ -1,6 +1,12 @@
 import { errors } from '../lib/errors';
 import { epochSeconds } from '../lib/clock';
-import { RECIPIENT_KIND, scheduledMessageById, scheduledMessageObject, type ScheduledMessageRow } from '../queries/scheduled-messages';
+import {
+  RECIPIENT_KIND,
+  scheduledMessageById,
+  scheduledMessageObject,
+  storedScheduledMessage,
+  type ScheduledMessageRow,
+} from '../queries/scheduled-messages';
 import type { StreamRow } from '../queries/streams';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -98,7 +104,7 @@ export async function doCreateScheduledMessage(realm: Realm, sender: UserRow, re
           epochSeconds(tx.realm.clock),
         ).lastInsertRowid,
     );
-    const row = scheduledMessageById(tx.realm, id) as ScheduledMessageRow;
+    const row = storedScheduledMessage(tx.realm, id);
     tx.publish({ type: 'scheduled_messages', op: 'add', scheduled_messages: [scheduledMessageObject(row)] }, [sender.id]);
     return id;
   });
@@ -174,6 +180,6 @@ export async function doDeleteScheduledMessage(realm: Realm, sender: UserRow, id
 
 /** Queues op `update` with the row as stored now, to its sender only (api-notes §d). */
 export function publishUpdateTxn(tx: Txn, id: number): void {
-  const row = scheduledMessageById(tx.realm, id) as ScheduledMessageRow;
+  const row = storedScheduledMessage(tx.realm, id);
   tx.publish({ type: 'scheduled_messages', op: 'update', scheduled_message: scheduledMessageObject(row) }, [row.sender_id]);
 }

@@ -1,7 +1,7 @@
 import { ApiError, errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import { streamAudience } from '../queries/event-objects';
-import { streamObject, STREAM_POST_POLICY, type StreamRow } from '../queries/streams';
+import { storedStream, streamObject, STREAM_POST_POLICY, type StreamRow } from '../queries/streams';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { sendNoticeTxn, silentMention } from './notifications';
@@ -38,7 +38,7 @@ function checkChanges(realm: Realm, actor: UserRow, stream: StreamRow, changes: 
   if (changes.newName !== undefined) {
     newName = checkStreamName(changes.newName);
     if (newName === stream.name) throw errors.badRequest('Stream already has that name!');
-    const other = realm.stmt('SELECT id FROM streams WHERE name = ? COLLATE NOCASE').get(newName) as { id: number } | undefined;
+    const other = realm.rows<{ id: number }, [string]>('SELECT id FROM streams WHERE name = ? COLLATE NOCASE').get(newName);
     if (other && other.id !== stream.id) throw errors.badRequest(`Stream name '${newName}' is already taken.`);
   }
   // The public API keeps default streams public.
@@ -80,7 +80,7 @@ export function doUpdateStream(realm: Realm, actor: UserRow, streamId: number, c
   const checked = checkChanges(realm, actor, stream, changes);
   return realm.transact((tx) => {
     let current = stream;
-    const reload = () => (current = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(stream.id) as StreamRow);
+    const reload = () => (current = storedStream(tx.realm, stream.id));
     const publishUpdate = (property: string, value: boolean | number | string | null, extra: Record<string, unknown> = {}) =>
       tx.publish(
         { type: 'stream', op: 'update', stream_id: stream.id, name: current.name, property, value, ...extra },
@@ -162,7 +162,7 @@ function changePermissionTxn(tx: Txn, stream: StreamRow, next: { inviteOnly: boo
   tx.realm
     .stmt('UPDATE streams SET invite_only = ?, is_web_public = ?, history_public_to_subscribers = ? WHERE id = ?')
     .run(next.inviteOnly ? 1 : 0, next.webPublic ? 1 : 0, next.historyPublic ? 1 : 0, stream.id);
-  const updated = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(stream.id) as StreamRow;
+  const updated = storedStream(tx.realm, stream.id);
   const after = streamAudience(tx.realm, updated);
   const afterSet = new Set(after);
   const losing = [...before].filter((userId) => !afterSet.has(userId));

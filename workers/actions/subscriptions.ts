@@ -4,7 +4,7 @@ import { ApiError, errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import { streamAudience, subscriptionObject } from '../queries/event-objects';
 import { inheritedDefaults } from '../queries/subscription-properties';
-import { isSubscribed, streamByName, streamObject, type StreamRow } from '../queries/streams';
+import { isSubscribed, storedStream, streamByName, streamObject, type StreamRow } from '../queries/streams';
 import { isAdmin, userByEmail, userById, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { newStreamNoticeTxn } from './stream-notices';
@@ -173,7 +173,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         : settings.messageRetentionDays;
   const removalGroup =
     settings.canRemoveSubscribersGroupId ??
-    (tx.realm.stmt("SELECT id FROM user_groups WHERE name = '@role:administrators' AND is_system_group = 1").get() as { id: number }).id;
+    tx.realm.oneRow<{ id: number }>("SELECT id FROM user_groups WHERE name = '@role:administrators' AND is_system_group = 1").id;
   const id = Number(
     tx.realm
       .stmt(
@@ -196,7 +196,7 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
         removalGroup,
       ).lastInsertRowid,
   );
-  const stream = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(id) as StreamRow;
+  const stream = storedStream(tx.realm, id);
   // api-notes §d stream create: to whoever can see the stream, including those about to be
   // subscribed (private streams: they and the administrators).
   const audience = new Set([...streamAudience(tx.realm, stream), ...subscribingIds]);
@@ -210,23 +210,31 @@ function createStreamTxn(tx: Txn, name: string, description: string, settings: S
  */
 export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds: readonly number[]): Set<string> {
   const added = new Set<string>();
-  const existing = tx.realm.stmt('SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?');
-  const countForUser = tx.realm.stmt('SELECT count(*) AS n FROM subscriptions WHERE user_id = ?');
+  const existing = tx.realm.rows<{ active: number }, [number, number]>(
+    'SELECT active FROM subscriptions WHERE user_id = ? AND stream_id = ?',
+  );
   const insert = tx.realm.stmt('INSERT INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, ?)');
   const reactivate = tx.realm.stmt('UPDATE subscriptions SET active = 1 WHERE user_id = ? AND stream_id = ?');
   for (const userId of userIds) {
     for (const streamId of streamIds) {
-      const row = existing.get(userId, streamId) as { active: number } | undefined;
+      const row = existing.get(userId, streamId);
       if (row?.active === 1) continue;
       if (row) reactivate.run(userId, streamId);
-      else insert.run(userId, streamId, subscriptionColor((countForUser.get(userId) as { n: number }).n));
+      else
+        insert.run(
+          userId,
+          streamId,
+          subscriptionColor(
+            tx.realm.oneRow<{ n: number }, [number]>('SELECT count(*) AS n FROM subscriptions WHERE user_id = ?', userId).n,
+          ),
+        );
       added.add(`${userId}:${streamId}`);
     }
   }
   for (const streamId of streamIds) {
     const newUsers = userIds.filter((u) => added.has(`${u}:${streamId}`));
     if (newUsers.length === 0) continue;
-    const stream = tx.realm.stmt('SELECT * FROM streams WHERE id = ?').get(streamId) as StreamRow;
+    const stream = storedStream(tx.realm, streamId);
     // api-notes §d subscription add: the whole subscription, to the subscribed user only.
     for (const userId of newUsers) {
       const subscriber = storedUser(tx.realm, userId);
@@ -251,9 +259,10 @@ export function subscribeUsersTxn(tx: Txn, userIds: readonly number[], streamIds
 
 /** A user subscribed by someone else hears it from the notification bot. */
 function tellSubscribedTxn(tx: Txn, actor: UserRow, user: UserRow, streams: StreamRow[]): void {
+  const [first] = streams;
   const content =
-    streams.length === 1
-      ? `${silentMention(actor)} subscribed you to the stream ${streamLink(streams[0] as StreamRow)}.`
+    first && streams.length === 1
+      ? `${silentMention(actor)} subscribed you to the stream ${streamLink(first)}.`
       : `${silentMention(actor)} subscribed you to the following streams:\n\n${streams.map((s) => `* ${streamLink(s)}`).join('\n')}`;
   sendNoticeTxn(tx, { user }, content);
 }
@@ -264,9 +273,10 @@ const NEW_STREAMS_TOPIC = 'new streams';
 function announceStreamsTxn(tx: Txn, actor: UserRow, streams: StreamRow[]): void {
   const stream = notificationsStreamTxn(tx);
   if (!stream) return;
+  const [first] = streams;
   const content =
-    streams.length === 1
-      ? `${silentMention(actor)} created a new stream ${streamLink(streams[0] as StreamRow)}.`
+    first && streams.length === 1
+      ? `${silentMention(actor)} created a new stream ${streamLink(first)}.`
       : `${silentMention(actor)} created the following streams: ${streams.map(streamLink).join(', ')}.`;
   // Like every notice about the actor's own action, already read for them.
   sendNoticeTxn(tx, { stream, topic: NEW_STREAMS_TOPIC }, content, [actor.id]);

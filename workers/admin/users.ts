@@ -9,7 +9,7 @@ import { ROLE } from '../lib/roles';
 import { generateApiKey } from '../lib/secrets';
 import { isSystemBot } from '../queries/accounts';
 import { BOT_TYPE } from '../queries/bots';
-import { userByDeliveryEmail, userByEmail, userById, type UserRow } from '../queries/users';
+import { userByDeliveryEmail, userByEmail, storedUser, type UserRow } from '../queries/users';
 import type { Realm } from '../realm';
 import { AdminError } from './host';
 
@@ -60,12 +60,12 @@ function userNamed(realm: Realm, email: string): UserRow {
  * last owner stays) still apply.
  */
 function actingOwner(realm: Realm, besides?: number): UserRow {
-  const rows = realm.stmt('SELECT id FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0 ORDER BY id').all(ROLE.OWNER) as {
-    id: number;
-  }[];
+  const rows = realm
+    .rows<{ id: number }, [number]>('SELECT id FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0 ORDER BY id')
+    .all(ROLE.OWNER);
   const chosen = rows.find((row) => row.id !== besides) ?? rows[0];
   if (!chosen) throw new AdminError('refused', `realm '${realm.name}' has no active owner to act as`);
-  return userById(realm, chosen.id) as UserRow;
+  return storedUser(realm, chosen.id);
 }
 
 function userSummary(user: UserRow): Record<string, unknown> {
@@ -95,13 +95,13 @@ export async function createUser(realm: Realm, args: AdminArgs): Promise<Record<
       interfaceType: 1,
       configData: {},
     });
-    const bot = userById(realm, Number(created['user_id'])) as UserRow;
+    const bot = storedUser(realm, Number(created['user_id']));
     return { user: { ...userSummary(bot), api_key: bot.api_key } };
   }
   const password = typeof args['password'] === 'string' ? args['password'] : generateApiKey(20);
   const userId = await doCreateUser(realm, owner, { email, fullName, password });
   if (role !== ROLE.MEMBER) await doUpdateUser(realm, owner, userId, { role });
-  const user = userById(realm, userId) as UserRow;
+  const user = storedUser(realm, userId);
   return { user: { ...userSummary(user), api_key: user.api_key, password } };
 }
 
@@ -109,7 +109,7 @@ export async function changeRole(realm: Realm, args: AdminArgs): Promise<Record<
   const user = userNamed(realm, stringArg(args, 'email'));
   const role = roleArg(args);
   await doUpdateUser(realm, actingOwner(realm, user.id), user.id, { role });
-  return { user: userSummary(userById(realm, user.id) as UserRow) };
+  return { user: userSummary(storedUser(realm, user.id)) };
 }
 
 export async function deactivateUser(realm: Realm, args: AdminArgs): Promise<Record<string, unknown>> {
@@ -117,13 +117,13 @@ export async function deactivateUser(realm: Realm, args: AdminArgs): Promise<Rec
   const owner = actingOwner(realm, user.id);
   if (user.is_bot === 1) await doDeactivateBot(realm, owner, user.id);
   else await doDeactivateUser(realm, owner, user.id);
-  return { user: userSummary(userById(realm, user.id) as UserRow) };
+  return { user: userSummary(storedUser(realm, user.id)) };
 }
 
 export async function reactivateUser(realm: Realm, args: AdminArgs): Promise<Record<string, unknown>> {
   const user = userNamed(realm, stringArg(args, 'email'));
   await doReactivateUser(realm, actingOwner(realm, user.id), user.id);
-  return { user: userSummary(userById(realm, user.id) as UserRow) };
+  return { user: userSummary(storedUser(realm, user.id)) };
 }
 
 export async function resetApiKey(realm: Realm, args: AdminArgs): Promise<Record<string, unknown>> {
@@ -140,8 +140,8 @@ export async function changePassword(realm: Realm, args: AdminArgs): Promise<Rec
 }
 
 export function listUsers(realm: Realm): Record<string, unknown> {
-  const rows = realm.stmt('SELECT id FROM users WHERE is_system_bot = 0 ORDER BY id').all() as { id: number }[];
-  return { users: rows.map((row) => userSummary(userById(realm, row.id) as UserRow)) };
+  const rows = realm.rows<{ id: number }, []>('SELECT id FROM users WHERE is_system_bot = 0 ORDER BY id').all();
+  return { users: rows.map((row) => userSummary(storedUser(realm, row.id))) };
 }
 
 export async function setRealmDeactivated(realm: Realm, deactivated: boolean): Promise<Record<string, unknown>> {

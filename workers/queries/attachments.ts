@@ -25,26 +25,26 @@ export const CHUNK_BYTES = 1024 * 1024;
 const COLUMNS = 'id, path_id, name, content_type, size, owner_id, create_time';
 
 export function attachmentById(realm: Realm, id: number): AttachmentRow | undefined {
-  return realm.stmt(`SELECT ${COLUMNS} FROM attachments WHERE id = ?`).get(id) as AttachmentRow | undefined;
+  return realm.rows<AttachmentRow, [number]>(`SELECT ${COLUMNS} FROM attachments WHERE id = ?`).get(id);
 }
 
 export function attachmentByPath(realm: Realm, pathId: string): AttachmentRow | undefined {
-  return realm.stmt(`SELECT ${COLUMNS} FROM attachments WHERE path_id = ?`).get(pathId) as AttachmentRow | undefined;
+  return realm.rows<AttachmentRow, [string]>(`SELECT ${COLUMNS} FROM attachments WHERE path_id = ?`).get(pathId);
 }
 
 /** Bytes used by every upload of the realm (api-notes GET /attachments `upload_space_used`). */
 export function uploadSpaceUsed(realm: Realm): number {
-  return (realm.stmt('SELECT coalesce(sum(size), 0) AS used FROM attachments').get() as { used: number }).used;
+  return realm.oneRow<{ used: number }>('SELECT coalesce(sum(size), 0) AS used FROM attachments').used;
 }
 
 /** The attachment object of GET /attachments and the `attachment` event (api-notes §d). */
 export function attachmentObject(realm: Realm, row: AttachmentRow): z.input<typeof attachmentObjectSchema> {
   const messages = realm
-    .stmt(
+    .rows<{ id: number; date_sent: number }, [number]>(
       `SELECT m.id, m.date_sent FROM attachment_messages am JOIN messages m ON m.id = am.message_id
        WHERE am.attachment_id = ? ORDER BY m.id`,
     )
-    .all(row.id) as { id: number; date_sent: number }[];
+    .all(row.id);
   return {
     id: row.id,
     name: row.name,
@@ -57,14 +57,14 @@ export function attachmentObject(realm: Realm, row: AttachmentRow): z.input<type
 }
 
 export function ownAttachments(realm: Realm, userId: number): AttachmentRow[] {
-  return realm.stmt(`SELECT ${COLUMNS} FROM attachments WHERE owner_id = ? ORDER BY id`).all(userId) as AttachmentRow[];
+  return realm.rows<AttachmentRow, [number]>(`SELECT ${COLUMNS} FROM attachments WHERE owner_id = ? ORDER BY id`).all(userId);
 }
 
 /** Ids of the attachments that these messages link. */
 export function attachmentIdsOfMessages(realm: Realm, messageIds: readonly number[]): number[] {
-  const select = realm.stmt('SELECT attachment_id FROM attachment_messages WHERE message_id = ?');
+  const select = realm.rows<{ attachment_id: number }, [number]>('SELECT attachment_id FROM attachment_messages WHERE message_id = ?');
   const ids = new Set<number>();
-  for (const messageId of messageIds) for (const row of select.all(messageId) as { attachment_id: number }[]) ids.add(row.attachment_id);
+  for (const messageId of messageIds) for (const row of select.all(messageId)) ids.add(row.attachment_id);
   return [...ids];
 }
 
@@ -79,7 +79,9 @@ export function isLinked(realm: Realm, attachmentId: number): boolean {
  */
 export function canReadAttachment(realm: Realm, user: UserRow | null, row: AttachmentRow): boolean {
   if (user && user.id === row.owner_id) return true;
-  const linking = realm.stmt('SELECT message_id FROM attachment_messages WHERE attachment_id = ?').all(row.id) as { message_id: number }[];
+  const linking = realm
+    .rows<{ message_id: number }, [number]>('SELECT message_id FROM attachment_messages WHERE attachment_id = ?')
+    .all(row.id);
   for (const { message_id } of linking) {
     if (user) {
       try {
@@ -104,8 +106,10 @@ export function readAttachmentBytes(realm: Realm, id: number, start: number, end
   const first = Math.floor(start / CHUNK_BYTES);
   const last = Math.floor((end - 1) / CHUNK_BYTES);
   const chunks = realm
-    .stmt('SELECT seq, data FROM attachment_chunks WHERE attachment_id = ? AND seq BETWEEN ? AND ? ORDER BY seq')
-    .all(id, first, last) as { seq: number; data: Buffer }[];
+    .rows<{ seq: number; data: Buffer }, [number, number, number]>(
+      'SELECT seq, data FROM attachment_chunks WHERE attachment_id = ? AND seq BETWEEN ? AND ? ORDER BY seq',
+    )
+    .all(id, first, last);
   for (const chunk of chunks) {
     const chunkStart = chunk.seq * CHUNK_BYTES;
     const from = Math.max(start, chunkStart);
@@ -118,14 +122,14 @@ export function readAttachmentBytes(realm: Realm, id: number, start: number, end
 /** Unclaimed uploads created before `cutoffMs` (SPEC States: deleted after a few weeks). */
 export function expiredUnclaimed(realm: Realm, cutoffMs: number, limit: number): AttachmentRow[] {
   return realm
-    .stmt(
+    .rows<AttachmentRow, [number, number]>(
       `SELECT ${COLUMNS} FROM attachments a WHERE create_time < ?
        AND NOT EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = a.id) ORDER BY create_time LIMIT ?`,
     )
-    .all(cutoffMs, limit) as AttachmentRow[];
+    .all(cutoffMs, limit);
 }
 
 /** An avatar or emoji image stored in the realm file. */
 export function imageByKey(realm: Realm, key: string): { content_type: string; data: Buffer } | undefined {
-  return realm.stmt('SELECT content_type, data FROM images WHERE key = ?').get(key) as { content_type: string; data: Buffer } | undefined;
+  return realm.rows<{ content_type: string; data: Buffer }, [string]>('SELECT content_type, data FROM images WHERE key = ?').get(key);
 }

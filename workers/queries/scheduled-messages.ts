@@ -1,3 +1,4 @@
+import { storedRow } from '../lib/stored-row';
 import type { Realm } from '../realm';
 import type { z } from 'zod';
 import type { scheduledMessageSchema } from '../events/realm-payloads';
@@ -24,32 +25,38 @@ export interface ScheduledMessageRow {
 }
 
 export function scheduledMessageById(realm: Realm, id: number): ScheduledMessageRow | undefined {
-  return realm.stmt('SELECT * FROM scheduled_messages WHERE id = ?').get(id) as ScheduledMessageRow | undefined;
+  return realm.rows<ScheduledMessageRow, [number]>('SELECT * FROM scheduled_messages WHERE id = ?').get(id);
+}
+
+/** A scheduled message the caller knows exists (read again inside its own transaction). */
+export function storedScheduledMessage(realm: Realm, id: number): ScheduledMessageRow {
+  return storedRow(scheduledMessageById(realm, id), `scheduled message ${id}`);
 }
 
 /** The sender's undelivered scheduled messages, failed ones included, by due time (api-notes §b). */
 export function pendingScheduledMessagesOf(realm: Realm, senderId: number): ScheduledMessageRow[] {
   return realm
-    .stmt('SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY scheduled_timestamp, id')
-    .all(senderId) as ScheduledMessageRow[];
+    .rows<ScheduledMessageRow, [number]>(
+      'SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY scheduled_timestamp, id',
+    )
+    .all(senderId);
 }
 
 /** The earliest due time (UNIX seconds) of a message still to send, or null. Uses scheduled_messages_due. */
 export function nextScheduledTimestamp(realm: Realm): number | null {
-  const row = realm.stmt('SELECT min(scheduled_timestamp) AS due FROM scheduled_messages WHERE delivered = 0 AND failed = 0').get() as {
-    due: number | null;
-  };
-  return row.due;
+  return realm.oneRow<{ due: number | null }>(
+    'SELECT min(scheduled_timestamp) AS due FROM scheduled_messages WHERE delivered = 0 AND failed = 0',
+  ).due;
 }
 
 /** IDs of the messages due at `nowSeconds`, oldest first. Uses scheduled_messages_due. */
 export function dueScheduledMessageIds(realm: Realm, nowSeconds: number): number[] {
   const rows = realm
-    .stmt(
+    .rows<{ id: number }, [number]>(
       `SELECT id FROM scheduled_messages WHERE delivered = 0 AND failed = 0 AND scheduled_timestamp <= ?
        ORDER BY scheduled_timestamp, id`,
     )
-    .all(nowSeconds) as { id: number }[];
+    .all(nowSeconds);
   return rows.map((row) => row.id);
 }
 

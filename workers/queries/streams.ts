@@ -1,4 +1,5 @@
 import { ROLE } from '../lib/roles';
+import { storedRow } from '../lib/stored-row';
 import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import type { UserRow } from './users';
@@ -47,6 +48,11 @@ function readStreamByName(realm: Realm, name: string): StreamRow | undefined {
 
 function readStreamById(realm: Realm, id: number): StreamRow | undefined {
   return realm.rows<StreamRow, [number]>('SELECT * FROM streams WHERE id = ? AND deactivated = 0').get(id);
+}
+
+/** A stream the caller knows exists, archived or not, read afresh (inside its own transaction, after a write). */
+export function storedStream(realm: Realm, id: number): StreamRow {
+  return storedRow(realm.rows<StreamRow, [number]>('SELECT * FROM streams WHERE id = ?').get(id), `stream ${id}`);
 }
 
 export function streamByName(realm: Realm, name: string): StreamRow | undefined {
@@ -111,11 +117,11 @@ export function canSeeStream(role: number, subscribed: boolean, stream: StreamRo
 
 export function subscriberIds(realm: Realm, streamId: number): number[] {
   const rows = realm
-    .stmt(
+    .rows<{ id: number }, [number]>(
       `SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
        WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
     )
-    .all(streamId) as { id: number }[];
+    .all(streamId);
   return rows.map((r) => r.id);
 }
 

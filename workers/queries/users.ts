@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UPLOADED_AVATAR_PREFIX } from '../lib/avatar-url';
 import { ROLE } from '../lib/roles';
+import { storedRow } from '../lib/stored-row';
 import type { Realm } from '../realm';
 import { profileDataOf } from './profile-fields';
 import type { ownUserSchema } from '../schemas/objects';
@@ -51,14 +52,15 @@ export function userById(realm: Realm, id: number): UserRow | undefined {
 
 /** A user the caller knows exists (read again inside its own transaction, after a write). */
 export function storedUser(realm: Realm, id: number): UserRow {
-  const user = userById(realm, id);
-  if (!user) throw new Error(`user ${id} vanished inside its transaction`);
-  return user;
+  return storedRow(userById(realm, id), `user ${id}`);
 }
 
 /** Everyone an organization-wide event goes to. */
 export function activeUserIds(realm: Realm): number[] {
-  return (realm.stmt('SELECT id FROM users WHERE is_active = 1').all() as { id: number }[]).map((r) => r.id);
+  return realm
+    .rows<{ id: number }, []>('SELECT id FROM users WHERE is_active = 1')
+    .all()
+    .map((r) => r.id);
 }
 
 /**
@@ -114,10 +116,9 @@ export function isoDate(seconds: number): string {
 }
 
 export function maxMessageId(realm: Realm, userId: number): number {
-  const row = realm.stmt('SELECT max(message_id) AS id FROM user_messages WHERE user_id = ?').get(userId) as {
-    id: number | null;
-  };
-  return row.id ?? -1;
+  return (
+    realm.oneRow<{ id: number | null }, [number]>('SELECT max(message_id) AS id FROM user_messages WHERE user_id = ?', userId).id ?? -1
+  );
 }
 
 /** GET /users/me (SPEC §Resources, Own user). */
