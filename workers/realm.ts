@@ -206,8 +206,8 @@ export class Realm {
   }
 
   /**
-   * The row of a query that always yields one (an aggregate, or the realm's own row, id 1): a
-   * missing row is a broken realm file, not a case for the caller to handle.
+   * The row of a query that always yields one (an aggregate, the realm's own row, a row the
+   * caller's transaction knows exists): a missing row is a bug, not a case for the caller.
    */
   oneRow<Row, Params extends unknown[] = []>(sql: string, ...params: Params): Row {
     const row = this.rows<Row, Params>(sql).get(...params);
@@ -218,12 +218,13 @@ export class Realm {
   /**
    * A prepared statement whose rows come as arrays of the selected columns, in order: for wide
    * rows read by the hundred, where better-sqlite3 building each row object costs as much as
-   * the read itself. Cached apart from `stmt`, whose statements give objects.
+   * the read itself. Cached apart from `stmt`, whose statements give objects. `Row` is the
+   * tuple of the selected columns' types, asserted here as `rows` asserts an object row's.
    */
-  rawStmt(sql: string): Statement {
+  rawStmt<Row extends unknown[] = unknown[], Params extends unknown[] = unknown[]>(sql: string): Statement<Params, Row> {
     let statement = this.rawStatements.get(sql);
     if (!statement) this.rawStatements.set(sql, (statement = this.db.prepare(sql).raw(true)));
-    return statement;
+    return statement as Statement<Params, Row>;
   }
 
   /**

@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { openRealmDb } from '../../workers/db/open';
-import { FULL_COLUMNS, matchesStatement, messageRowFromArray, rangeStatements } from '../../workers/queries/message-fetch';
+import {
+  FULL_COLUMNS,
+  matchesStatement,
+  messageRowFromArray,
+  rangeStatements,
+  type MessageColumns,
+} from '../../workers/queries/message-fetch';
 import { MESSAGES_BY_ID } from '../../workers/queries/message-json';
 import { narrowSql, type ResolvedNarrow, type ResolvedTerm } from '../../workers/queries/narrow-sql';
 import { UNREAD_STATE } from '../../workers/queries/register-messages';
@@ -215,7 +221,7 @@ t.test('every narrow shape reads messages and user_messages through an index', a
        VALUES (77, 1, 2, 3, 'topic', 'raw', '<p>raw</p>', 1, 1700000000, 'test', 0, '[]', 1700000100, '[]')`,
     ).run();
     db.pragma('foreign_keys = ON');
-    const asArray = db.prepare(`SELECT ${FULL_COLUMNS} FROM messages m WHERE m.id = 77`).raw(true).get() as unknown[];
+    const asArray = db.prepare(`SELECT ${FULL_COLUMNS} FROM messages m WHERE m.id = 77`).raw(true).get() as MessageColumns;
     const asObject = db.prepare('SELECT m.* FROM messages m WHERE m.id = 77').get() as Record<string, unknown>;
     delete asObject['rendered_content_version'];
     t.strictSame(messageRowFromArray(asArray), asObject);

@@ -49,7 +49,7 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
   if (!first) return;
   const realm = tx.realm;
   const audience = new Set<number>();
-  const rowHolders = realm.stmt('SELECT user_id FROM user_messages WHERE message_id = ?');
+  const rowHolders = realm.rows<{ user_id: number }, [number]>('SELECT user_id FROM user_messages WHERE message_id = ?');
   const remove = realm.stmt('DELETE FROM messages WHERE id = ?');
   // Read before the links go with the messages (ON DELETE CASCADE)
   const linkedAttachments = attachmentIdsOfMessages(
@@ -57,7 +57,7 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
     messages.map((m) => m.id),
   );
   for (const message of messages) {
-    for (const row of rowHolders.all(message.id) as { user_id: number }[]) audience.add(row.user_id);
+    for (const row of rowHolders.all(message.id)) audience.add(row.user_id);
     remove.run(message.id);
   }
   const event: Published<'delete_message'> = {
@@ -71,7 +71,7 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
     for (const userId of subscriberIds(realm, first.stream_id)) audience.add(userId);
     for (const streamId of new Set(messages.map((m) => m.stream_id))) {
       if (streamId === null) continue;
-      const stream = realm.stmt('SELECT recipient_id FROM streams WHERE id = ?').get(streamId) as { recipient_id: number };
+      const stream = realm.oneRow<{ recipient_id: number }, [number]>('SELECT recipient_id FROM streams WHERE id = ?', streamId);
       realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ?').run(firstStreamMessageId(realm, stream.recipient_id), streamId);
     }
   }
@@ -125,13 +125,15 @@ export async function doDeleteTopic(
 function nextTopicBatch(realm: Realm, user: UserRow, stream: StreamRow, topic: string, size: number): MessageRow[] {
   if (stream.history_public_to_subscribers === 1) {
     return realm
-      .stmt('SELECT * FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?')
-      .all(stream.id, topic, size) as MessageRow[];
+      .rows<MessageRow, [number, string, number]>(
+        'SELECT * FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?',
+      )
+      .all(stream.id, topic, size);
   }
   return realm
-    .stmt(
+    .rows<MessageRow, [number, number, string, number]>(
       `SELECT m.* FROM messages m JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
        WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC LIMIT ?`,
     )
-    .all(user.id, stream.id, topic, size) as MessageRow[];
+    .all(user.id, stream.id, topic, size);
 }

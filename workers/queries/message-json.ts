@@ -3,7 +3,7 @@ import { flagNames } from '../lib/flags';
 import { JsonBytes } from '../lib/json-bytes';
 import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
-import { FULL_COLUMNS, messageRowFromArray, searchMatch, viewerFlags, type RangeRow } from './message-fetch';
+import { FULL_COLUMNS, messageRowFromArray, searchMatch, viewerFlags, type MessageColumns, type RangeRow } from './message-fetch';
 import { MessageLookups, sharedMessageFields, type MessageRow } from './messages';
 import type { ResolvedNarrow } from './narrow-sql';
 
@@ -132,8 +132,8 @@ export const MESSAGES_BY_ID = `SELECT ${FULL_COLUMNS} FROM messages m WHERE m.id
 
 function readMessages(realm: Realm, ids: readonly number[]): Map<number, MessageRow> {
   if (ids.length === 0) return new Map();
-  const rows = realm.rawStmt(MESSAGES_BY_ID).all(JSON.stringify(ids)) as unknown[][];
-  return new Map(rows.map((values) => [values[0] as number, messageRowFromArray(values)]));
+  const rows = realm.rawStmt<MessageColumns, [string]>(MESSAGES_BY_ID).all(JSON.stringify(ids));
+  return new Map(rows.map((values) => [values[0], messageRowFromArray(values)]));
 }
 
 /** A message object's JSON (UTF-8) without flags and without the closing brace. */

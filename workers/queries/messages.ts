@@ -24,13 +24,13 @@ export interface MessageRow {
 }
 
 export function messageById(realm: Realm, id: number): MessageRow | undefined {
-  return realm.stmt('SELECT * FROM messages WHERE id = ?').get(id) as MessageRow | undefined;
+  return realm.rows<MessageRow, [number]>('SELECT * FROM messages WHERE id = ?').get(id);
 }
 
 export function userFlags(realm: Realm, userId: number, messageId: number): number | undefined {
-  const row = realm.stmt('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?').get(userId, messageId) as
-    { flags: number } | undefined;
-  return row?.flags;
+  return realm
+    .rows<{ flags: number }, [number, number]>('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?')
+    .get(userId, messageId)?.flags;
 }
 
 /**
@@ -109,8 +109,10 @@ export class MessageLookups {
     }
     let members = this.conversations.get(message.recipient_id);
     if (!members) {
-      const key = (this.realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as { direct_key: string })
-        .direct_key;
+      const key = this.realm.oneRow<{ direct_key: string }, [number]>(
+        'SELECT direct_key FROM recipients WHERE id = ?',
+        message.recipient_id,
+      ).direct_key;
       members = key.split(',').map((id) => {
         const member = this.user(Number(id));
         return { id: member.id, email: member.email, full_name: member.full_name, is_mirror_dummy: false };
@@ -136,11 +138,11 @@ export class MessageLookups {
   /** Reads the reactions of every message of a page in one query. */
   preloadReactions(messageIds: readonly number[]): void {
     const rows = this.realm
-      .stmt(
+      .rows<ReactionRow, [string]>(
         `SELECT ${REACTION_COLUMNS} FROM reactions r JOIN users u ON u.id = r.user_id
          WHERE r.message_id IN (SELECT value FROM json_each(?)) ORDER BY r.id`,
       )
-      .all(JSON.stringify(messageIds)) as ReactionRow[];
+      .all(JSON.stringify(messageIds));
     const byMessage = new Map<number, Reaction[]>(messageIds.map((id) => [id, []]));
     for (const row of rows) byMessage.get(row.message_id)?.push(reactionObject(row));
     this.reactionsByMessage = byMessage;
@@ -150,8 +152,10 @@ export class MessageLookups {
     const preloaded = this.reactionsByMessage?.get(messageId);
     if (preloaded) return preloaded;
     const rows = this.realm
-      .stmt(`SELECT ${REACTION_COLUMNS} FROM reactions r JOIN users u ON u.id = r.user_id WHERE r.message_id = ? ORDER BY r.id`)
-      .all(messageId) as ReactionRow[];
+      .rows<ReactionRow, [number]>(
+        `SELECT ${REACTION_COLUMNS} FROM reactions r JOIN users u ON u.id = r.user_id WHERE r.message_id = ? ORDER BY r.id`,
+      )
+      .all(messageId);
     return rows.map(reactionObject);
   }
 }

@@ -15,13 +15,13 @@ export function readReceipts(realm: Realm, requester: UserRow, messageId: number
   if (!realmSettings(realm).enable_read_receipts) throw errors.readReceiptsDisabled();
   const { message } = accessMessage(realm, requester, messageId);
   const readers = realm
-    .stmt(
+    .rows<UserRow, [number, number, number]>(
       `SELECT u.id, u.email, u.delivery_email, u.full_name, u.api_key, u.password_hash, u.role, u.is_active, u.is_bot,
          u.bot_type, u.bot_owner_id, u.is_billing_admin, u.timezone, u.date_joined, u.avatar_version, u.settings, u.avatar_source
        FROM user_messages um JOIN users u ON u.id = um.user_id
        WHERE um.message_id = ? AND um.flags & ? != 0 AND u.is_active = 1 AND u.id != ?
        ORDER BY u.id`,
     )
-    .all(messageId, FLAG_BIT.read, message.sender_id) as UserRow[];
+    .all(messageId, FLAG_BIT.read, message.sender_id);
   return readers.filter((user) => booleanSetting(user, 'send_read_receipts', true)).map((user) => user.id);
 }

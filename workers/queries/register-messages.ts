@@ -34,7 +34,7 @@ export const UNREAD_STATE = `SELECT m.id, um.flags, m.stream_id, m.topic, r.dire
 
 /** `unread_msgs` (api-notes §e): the user's unread messages grouped by conversation. */
 export function unreadState(realm: Realm, userId: number): NonNullable<RegisterState['unread_msgs']> {
-  const rows = realm.stmt(UNREAD_STATE).all(userId, UNREAD_CAP + 1) as UnreadRow[];
+  const rows = realm.rows<UnreadRow, [number, number]>(UNREAD_STATE).all(userId, UNREAD_CAP + 1);
   const oldUnreadsMissing = rows.length > UNREAD_CAP;
   const kept = rows.slice(0, UNREAD_CAP).reverse();
   const pms = new Map<number, number[]>();
@@ -72,13 +72,13 @@ export function unreadState(realm: Realm, userId: number): NonNullable<RegisterS
 /** `recent_private_conversations` (api-notes §e): newest first, the other members' IDs. */
 export function recentConversations(realm: Realm, userId: number): NonNullable<RegisterState['recent_private_conversations']> {
   const rows = realm
-    .stmt(
+    .rows<{ max_message_id: number; direct_key: string }, [number, number]>(
       `SELECT max(recent.id) AS max_message_id, r.direct_key FROM (
          SELECT um.message_id AS id FROM user_messages um WHERE um.user_id = ? ORDER BY um.message_id DESC LIMIT ?
        ) recent JOIN messages m ON m.id = recent.id JOIN recipients r ON r.id = m.recipient_id
        WHERE m.stream_id IS NULL GROUP BY r.id ORDER BY max_message_id DESC`,
     )
-    .all(userId, RECENT_CONVERSATION_WINDOW) as { max_message_id: number; direct_key: string }[];
+    .all(userId, RECENT_CONVERSATION_WINDOW);
   return rows.map((row) => ({
     max_message_id: row.max_message_id,
     user_ids: row.direct_key
@@ -90,8 +90,10 @@ export function recentConversations(realm: Realm, userId: number): NonNullable<R
 
 function starredMessageIds(realm: Realm, userId: number): number[] {
   const rows = realm
-    .stmt('SELECT message_id FROM user_messages WHERE user_id = ? AND flags & ? != 0 ORDER BY message_id')
-    .all(userId, FLAG_BIT.starred) as { message_id: number }[];
+    .rows<{ message_id: number }, [number, number]>(
+      'SELECT message_id FROM user_messages WHERE user_id = ? AND flags & ? != 0 ORDER BY message_id',
+    )
+    .all(userId, FLAG_BIT.starred);
   return rows.map((row) => row.message_id);
 }
 

@@ -11,18 +11,19 @@ const DAY_S = 24 * 60 * 60;
  */
 export function expiredMessages(realm: Realm, nowSeconds: number, limit: number): MessageRow[] {
   const realmDays = realmRetentionDays(realm);
-  const streams = realm.stmt('SELECT recipient_id, message_retention_days FROM streams').all() as {
-    recipient_id: number;
-    message_retention_days: number | null;
-  }[];
+  const streams = realm
+    .rows<{ recipient_id: number; message_retention_days: number | null }, []>('SELECT recipient_id, message_retention_days FROM streams')
+    .all();
   const expired: MessageRow[] = [];
-  const read = realm.stmt('SELECT * FROM messages WHERE recipient_id = ? AND date_sent < ? ORDER BY date_sent, id LIMIT ?');
+  const read = realm.rows<MessageRow, [number, number, number]>(
+    'SELECT * FROM messages WHERE recipient_id = ? AND date_sent < ? ORDER BY date_sent, id LIMIT ?',
+  );
   for (const stream of streams) {
     if (expired.length >= limit) break;
     const days = stream.message_retention_days ?? realmDays;
     if (days === null || days <= 0) continue;
     const cutoff = nowSeconds - days * DAY_S;
-    expired.push(...(read.all(stream.recipient_id, cutoff, limit - expired.length) as MessageRow[]));
+    expired.push(...read.all(stream.recipient_id, cutoff, limit - expired.length));
   }
   return expired;
 }
