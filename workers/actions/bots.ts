@@ -32,7 +32,7 @@ export function checkMemberOrAdmin(actor: UserRow): void {
 
 /** The realm row's `settings` JSON (the org slice writes it), with the public API's default. */
 function botCreationPolicy(realm: Realm): number {
-  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string };
+  const row = realm.oneRow<{ settings: string }>('SELECT settings FROM realm WHERE id = 1');
   const value = (JSON.parse(row.settings) as Record<string, unknown>)['bot_creation_policy'];
   return typeof value === 'number' ? value : BOT_CREATION_POLICY.EVERYONE;
 }

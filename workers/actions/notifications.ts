@@ -9,7 +9,7 @@ import { renderMessageNow } from './render-message';
 const NOTIFICATION_CLIENT = 'Internal';
 
 export function notificationBotTxn(tx: Txn): UserRow | undefined {
-  return tx.realm.stmt('SELECT * FROM users WHERE is_system_bot = 1 AND is_active = 1 ORDER BY id LIMIT 1').get() as UserRow | undefined;
+  return tx.realm.rows<UserRow, []>('SELECT * FROM users WHERE is_system_bot = 1 AND is_active = 1 ORDER BY id LIMIT 1').get();
 }
 
 /** A silent mention, so a notice about someone does not notify them. */
@@ -45,6 +45,6 @@ export function sendNoticeTxn(tx: Txn, target: NoticeTarget, content: string, re
 
 /** The realm's announcement stream, if it has one that still exists. */
 export function notificationsStreamTxn(tx: Txn): StreamRow | undefined {
-  const row = tx.realm.stmt('SELECT notifications_stream_id AS id FROM realm WHERE id = 1').get() as { id: number | null };
+  const row = tx.realm.oneRow<{ id: number | null }>('SELECT notifications_stream_id AS id FROM realm WHERE id = 1');
   return row.id === null ? undefined : streamById(tx.realm, row.id);
 }

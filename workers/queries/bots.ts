@@ -19,12 +19,12 @@ export interface BotSettingsRow {
 export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
 
 export function botSettings(realm: Realm, botId: number): BotSettingsRow | undefined {
-  return realm.stmt('SELECT * FROM bot_settings WHERE bot_id = ?').get(botId) as BotSettingsRow | undefined;
+  return realm.rows<BotSettingsRow, [number]>('SELECT * FROM bot_settings WHERE bot_id = ?').get(botId);
 }
 
 function streamName(realm: Realm, streamId: number | null): string | null {
   if (streamId === null) return null;
-  const row = realm.stmt('SELECT name FROM streams WHERE id = ?').get(streamId) as { name: string } | undefined;
+  const row = realm.rows<{ name: string }, [number]>('SELECT name FROM streams WHERE id = ?').get(streamId);
   return row?.name ?? null;
 }
 
@@ -71,7 +71,7 @@ export function botsFor(realm: Realm, user: UserRow): BotObject[] {
   const sql = isAdminRole(user.role)
     ? 'SELECT id FROM users WHERE is_bot = 1 AND is_system_bot = 0 ORDER BY id'
     : 'SELECT id FROM users WHERE bot_owner_id = ? AND is_bot = 1 ORDER BY id';
-  const ids = (isAdminRole(user.role) ? realm.stmt(sql).all() : realm.stmt(sql).all(user.id)) as { id: number }[];
+  const ids = isAdminRole(user.role) ? realm.rows<{ id: number }, []>(sql).all() : realm.rows<{ id: number }, [number]>(sql).all(user.id);
   return ids
     .map((row) => userById(realm, row.id))
     .filter((bot): bot is UserRow => bot !== undefined)

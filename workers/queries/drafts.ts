@@ -36,15 +36,17 @@ export function draftObject(row: DraftRow): DraftObject {
 /** The user's drafts, most recently edited first (openapi get-drafts). */
 export function draftsOf(realm: Realm, userId: number, limit = -1): DraftObject[] {
   const rows = realm
-    .stmt(
+    .rows<DraftRow, [number, number]>(
       'SELECT id, user_id, type, to_ids, topic, content, last_edit_time FROM drafts WHERE user_id = ? ORDER BY last_edit_time DESC, id DESC LIMIT ?',
     )
-    .all(userId, limit) as DraftRow[];
+    .all(userId, limit);
   return rows.map(draftObject);
 }
 
 export function draftOf(realm: Realm, userId: number, draftId: number): DraftRow | undefined {
   return realm
-    .stmt('SELECT id, user_id, type, to_ids, topic, content, last_edit_time FROM drafts WHERE id = ? AND user_id = ?')
-    .get(draftId, userId) as DraftRow | undefined;
+    .rows<DraftRow, [number, number]>(
+      'SELECT id, user_id, type, to_ids, topic, content, last_edit_time FROM drafts WHERE id = ? AND user_id = ?',
+    )
+    .get(draftId, userId);
 }

@@ -6,6 +6,7 @@ import { REACTION_TYPES } from '../events/payload-fields';
 import { errors } from '../lib/errors';
 import { SERVICE_EXTRA_EMOJI_NAME, emojiCodeForName, emojiNameForCode } from '../markdown/emoji';
 import type { Realm } from '../realm';
+import type { RealmEmojiRow } from './realm-emoji';
 
 // Declared beside the event schemas, which sit below the realm (no import cycle through it).
 export { REACTION_TYPES };
@@ -17,12 +18,6 @@ export interface EmojiRef {
   reaction_type: ReactionType;
 }
 
-interface RealmEmojiRow {
-  id: number;
-  name: string;
-  deactivated: number;
-}
-
 export function isReactionType(value: string): value is ReactionType {
   return (REACTION_TYPES as readonly string[]).includes(value);
 }
@@ -32,8 +27,9 @@ export function isReactionType(value: string): value is ReactionType {
  * the Unicode name table (api-notes Summary 16).
  */
 export function emojiByName(realm: Realm, name: string): EmojiRef {
-  const custom = realm.stmt('SELECT id FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1').get(name) as
-    { id: number } | undefined;
+  const custom = realm
+    .rows<{ id: number }, [string]>('SELECT id FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1')
+    .get(name);
   if (custom) return { emoji_code: String(custom.id), reaction_type: 'realm_emoji' };
   if (name === SERVICE_EXTRA_EMOJI_NAME) return { emoji_code: name, reaction_type: 'service_extra_emoji' };
   const code = emojiCodeForName(name);
@@ -46,7 +42,11 @@ export function checkEmoji(realm: Realm, name: string, code: string, type: strin
   switch (type) {
     case 'realm_emoji': {
       const row = /^\d+$/.test(code)
-        ? (realm.stmt('SELECT id, name, deactivated FROM realm_emoji WHERE id = ?').get(Number(code)) as RealmEmojiRow | undefined)
+        ? realm
+            .rows<Pick<RealmEmojiRow, 'id' | 'name' | 'deactivated'>, [number]>(
+              'SELECT id, name, deactivated FROM realm_emoji WHERE id = ?',
+            )
+            .get(Number(code))
         : undefined;
       if (!row) throw errors.invalidCustomEmoji();
       if (row.name !== name) throw errors.invalidCustomEmojiName();

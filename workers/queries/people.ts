@@ -121,12 +121,12 @@ export function emailAudiences(realm: Realm, target: UserRow): { seeing: Viewer[
 }
 
 export function activeViewers(realm: Realm): Viewer[] {
-  return realm.stmt('SELECT id, role FROM users WHERE is_active = 1').all() as Viewer[];
+  return realm.rows<Viewer, []>('SELECT id, role FROM users WHERE is_active = 1').all();
 }
 
 /** Every user of the realm but the server's own system bots, by id (GET /users). */
 export function realmMembers(realm: Realm): UserRow[] {
-  return realm.stmt('SELECT * FROM users WHERE is_system_bot = 0 ORDER BY id').all() as UserRow[];
+  return realm.rows<UserRow, []>('SELECT * FROM users WHERE is_system_bot = 0 ORDER BY id').all();
 }
 
 /**
@@ -140,6 +140,6 @@ export function userToShow(realm: Realm, idOrEmail: string): UserRow {
 }
 
 function isSystemBot(realm: Realm, userId: number): boolean {
-  const row = realm.stmt('SELECT is_system_bot FROM users WHERE id = ?').get(userId) as { is_system_bot: number } | undefined;
+  const row = realm.rows<{ is_system_bot: number }, [number]>('SELECT is_system_bot FROM users WHERE id = ?').get(userId);
   return row?.is_system_bot === 1;
 }

@@ -52,7 +52,7 @@ export function profileFieldObject(row: ProfileFieldRow): ProfileFieldObject {
 }
 
 export function profileFieldRows(realm: Realm): ProfileFieldRow[] {
-  return realm.stmt(`SELECT ${FIELD_COLUMNS} FROM custom_profile_fields ORDER BY sort_order, id`).all() as ProfileFieldRow[];
+  return realm.rows<ProfileFieldRow, []>(`SELECT ${FIELD_COLUMNS} FROM custom_profile_fields ORDER BY sort_order, id`).all();
 }
 
 /** `custom_profile_fields` (register, its event, GET /realm/profile_fields), in display order. */
@@ -61,7 +61,7 @@ export function listProfileFields(realm: Realm): ProfileFieldObject[] {
 }
 
 export function profileFieldById(realm: Realm, id: number): ProfileFieldRow | undefined {
-  return realm.stmt(`SELECT ${FIELD_COLUMNS} FROM custom_profile_fields WHERE id = ?`).get(id) as ProfileFieldRow | undefined;
+  return realm.rows<ProfileFieldRow, [number]>(`SELECT ${FIELD_COLUMNS} FROM custom_profile_fields WHERE id = ?`).get(id);
 }
 
 export type ProfileData = Record<string, { value: string; rendered_value?: string }>;
@@ -80,16 +80,18 @@ function entry(row: ValueRow): { value: string; rendered_value?: string } {
 /** One user's `profile_data` (SPEC User): field ID → value, and the rendered value for Markdown types. */
 export function profileDataOf(realm: Realm, userId: number): ProfileData {
   const rows = realm
-    .stmt('SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_values WHERE user_id = ? ORDER BY field_id')
-    .all(userId) as ValueRow[];
+    .rows<ValueRow, [number]>(
+      'SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_values WHERE user_id = ? ORDER BY field_id',
+    )
+    .all(userId);
   return Object.fromEntries(rows.map((row) => [String(row.field_id), entry(row)]));
 }
 
 /** Every user's `profile_data`, for user lists (register's realm_users); users without values are absent. */
 export function profileDataByUser(realm: Realm): Map<number, ProfileData> {
   const rows = realm
-    .stmt('SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_values ORDER BY user_id, field_id')
-    .all() as ValueRow[];
+    .rows<ValueRow, []>('SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_values ORDER BY user_id, field_id')
+    .all();
   const byUser = new Map<number, ProfileData>();
   for (const row of rows) {
     let data = byUser.get(row.user_id);

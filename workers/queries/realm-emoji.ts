@@ -30,13 +30,15 @@ export interface RealmEmojiRow {
 
 export function activeEmojiByName(realm: Realm, name: string): RealmEmojiRow | undefined {
   return realm
-    .stmt('SELECT id, name, file_name, author_id, deactivated FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1')
-    .get(name) as RealmEmojiRow | undefined;
+    .rows<RealmEmojiRow, [string]>(
+      'SELECT id, name, file_name, author_id, deactivated FROM realm_emoji WHERE name = ? AND deactivated = 0 ORDER BY id LIMIT 1',
+    )
+    .get(name);
 }
 
 /** One setting of the realm row's `settings` JSON (the org slice stores them there), or its default. */
 function realmSetting(realm: Realm, name: string): unknown {
-  const row = realm.stmt('SELECT settings FROM realm WHERE id = 1').get() as { settings: string };
+  const row = realm.oneRow<{ settings: string }>('SELECT settings FROM realm WHERE id = 1');
   return (JSON.parse(row.settings) as Record<string, unknown>)[name];
 }
 

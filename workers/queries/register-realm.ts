@@ -4,7 +4,7 @@ import { listLinkifiers } from './linkifiers';
 import { authenticationMethods, realmColumns, realmSettings, type RealmSettings } from './realm-settings';
 import { listPlaygrounds } from './playgrounds';
 import { listProfileFields } from './profile-fields';
-import { realmEmojiStillUrl, realmEmojiUrl } from './realm-emoji';
+import { realmEmojiStillUrl, realmEmojiUrl, type RealmEmojiRow } from './realm-emoji';
 import type { RealmEmojiMap } from '../schemas/objects';
 import type { RealmState } from '../schemas/realm-settings';
 import type { RegisterState } from '../schemas/register';
@@ -110,12 +110,8 @@ export const CUSTOM_PROFILE_FIELD_TYPES = {
   PRONOUNS: { id: 8, name: 'Pronouns' },
 };
 
-interface RealmEmojiRow {
-  id: number;
-  name: string;
-  file_name: string;
-  author_id: number | null;
-  deactivated: number;
+/** A realm emoji with whether its upload is animated (read alongside, from images). */
+interface RealmEmojiWithAnimation extends RealmEmojiRow {
   animated: number;
 }
 
@@ -123,10 +119,10 @@ interface RealmEmojiRow {
 export function realmEmoji(realm: Realm): RealmEmojiMap {
   // An emoji is animated when its upload left a still first frame beside it (actions/realm-emoji.ts).
   const rows = realm
-    .stmt(
+    .rows<RealmEmojiWithAnimation, []>(
       "SELECT id, name, file_name, author_id, deactivated, EXISTS (SELECT 1 FROM images WHERE key = 'emoji/still/' || realm_emoji.id || '.png') AS animated FROM realm_emoji ORDER BY id",
     )
-    .all() as RealmEmojiRow[];
+    .all();
   const emoji: RealmEmojiMap = {};
   for (const row of rows) {
     const url = realmEmojiUrl(row.file_name);

@@ -34,8 +34,8 @@ interface SubscriptionState {
 /** `subscription` (api-notes §e): `subscriptions`, `unsubscribed`, `never_subscribed`. */
 export function subscriptionState(realm: Realm, user: UserRow, options: StreamStateOptions): SubscriptionState {
   const subs = realm
-    .stmt(`SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`)
-    .all(user.id) as SubscriptionRow[];
+    .rows<SubscriptionRow, [number]>(`SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`)
+    .all(user.id);
   const byStream = new Map(subs.map((sub) => [sub.stream_id, sub]));
   const streams = realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all();
   const subscriptions: SubscriptionObject[] = [];

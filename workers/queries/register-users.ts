@@ -10,6 +10,7 @@ import { avatarUrl, avatarUrlMedium, type UserRow } from './users';
 import { mutedUsers } from './accounts';
 import { botsFor } from './bots';
 import { realmUsersJson } from './register-users-json';
+import type { UserGroupRow } from './user-groups';
 import type { userGroupSchema } from '../events/realm-payloads';
 import type { z } from 'zod';
 import type { RegisterState } from '../schemas/register';
@@ -23,7 +24,7 @@ export type AvatarOptions = UserObjectOptions;
 
 /** `realm_user` (api-notes §e): the users, the system bots, and the caller's own keys. */
 export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptions): RegisterState {
-  const rows = realm.stmt('SELECT * FROM users ORDER BY id').all() as PersonRow[];
+  const rows = realm.rows<PersonRow, []>('SELECT * FROM users ORDER BY id').all();
   const people = rows.filter((row) => row.is_system_bot === 0);
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
   const isMember = user.role <= ROLE.MEMBER;
@@ -70,20 +71,15 @@ function withoutIsActive(person: UserObject): Omit<UserObject, 'is_active'> {
 
 /** `realm_user_groups` (api-notes §e): every group with its direct members and subgroups. */
 export function userGroupsState(realm: Realm): z.input<typeof userGroupSchema>[] {
-  const groups = realm.stmt('SELECT id, name, description, is_system_group FROM user_groups ORDER BY id').all() as {
-    id: number;
-    name: string;
-    description: string;
-    is_system_group: number;
-  }[];
-  const members = realm.stmt('SELECT group_id, user_id FROM user_group_members ORDER BY group_id, user_id').all() as {
-    group_id: number;
-    user_id: number;
-  }[];
-  const subgroups = realm.stmt('SELECT group_id, subgroup_id FROM user_group_subgroups ORDER BY group_id, subgroup_id').all() as {
-    group_id: number;
-    subgroup_id: number;
-  }[];
+  const groups = realm.rows<UserGroupRow, []>('SELECT id, name, description, is_system_group FROM user_groups ORDER BY id').all();
+  const members = realm
+    .rows<{ group_id: number; user_id: number }, []>('SELECT group_id, user_id FROM user_group_members ORDER BY group_id, user_id')
+    .all();
+  const subgroups = realm
+    .rows<{ group_id: number; subgroup_id: number }, []>(
+      'SELECT group_id, subgroup_id FROM user_group_subgroups ORDER BY group_id, subgroup_id',
+    )
+    .all();
   const membersOf = groupBy(
     members,
     (m) => m.group_id,

@@ -69,6 +69,8 @@ export function personalProperties(sub: SubscriptionSettingsRow, inherited: Reco
 
 export function subscriptionSettings(realm: Realm, userId: number, streamId: number): SubscriptionSettingsRow | undefined {
   return realm
-    .stmt(`SELECT ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ? AND stream_id = ?`)
-    .get(userId, streamId) as SubscriptionSettingsRow | undefined;
+    .rows<SubscriptionSettingsRow, [number, number]>(
+      `SELECT ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ? AND stream_id = ?`,
+    )
+    .get(userId, streamId);
 }

@@ -28,15 +28,16 @@ export function statusObject(row: UserStatusRow | undefined, presenceEnabled: bo
 }
 
 export function statusRow(realm: Realm, userId: number): UserStatusRow | undefined {
-  return realm.stmt('SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status WHERE user_id = ?').get(userId) as
-    UserStatusRow | undefined;
+  return realm
+    .rows<UserStatusRow, [number]>('SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status WHERE user_id = ?')
+    .get(userId);
 }
 
 /** register's `user_status`: keyed by user ID, only users with something to show. */
 export function userStatusState(realm: Realm): Record<string, Record<string, unknown>> {
-  const rows = realm.stmt('SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status').all() as UserStatusRow[];
+  const rows = realm.rows<UserStatusRow, []>('SELECT user_id, status_text, emoji_name, emoji_code, reaction_type FROM user_status').all();
   const byUser = new Map(rows.map((row) => [row.user_id, row]));
-  const users = realm.stmt('SELECT id, settings FROM users WHERE is_active = 1').all() as { id: number; settings: string }[];
+  const users = realm.rows<{ id: number; settings: string }, []>('SELECT id, settings FROM users WHERE is_active = 1').all();
   const state: Record<string, Record<string, unknown>> = {};
   for (const user of users) {
     const status = statusObject(byUser.get(user.id), userSettings(user).presence_enabled);
