@@ -19,8 +19,11 @@ async function run(task: StorageTask): Promise<StorageTaskResult> {
     case 'read-owner': {
       const db = openRealmDb(realmFile(task.dataDir, task.subdomain), { readonly: true });
       try {
-        const owner = db.prepare('SELECT email, api_key FROM users WHERE role = 100 AND is_active = 1 ORDER BY id LIMIT 1').get() as
-          { email: string; api_key: string } | undefined;
+        const owner = db
+          .prepare<[], { email: string; api_key: string }>(
+            'SELECT email, api_key FROM users WHERE role = 100 AND is_active = 1 ORDER BY id LIMIT 1',
+          )
+          .get();
         return { ok: true, owner: owner ? { email: owner.email, key: owner.api_key } : null };
       } finally {
         db.close();

@@ -158,9 +158,9 @@ export function doCreateBot(realm: Realm, actor: UserRow, spec: NewBot): Promise
 /** GET /bots: the caller's active bots, oldest first (the public server's listing). */
 export function listOwnBots(realm: Realm, actor: UserRow): z.input<typeof ownBotSchema>[] {
   checkMemberOrAdmin(actor);
-  const rows = realm.stmt('SELECT id FROM users WHERE bot_owner_id = ? AND is_active = 1 ORDER BY date_joined, id').all(actor.id) as {
-    id: number;
-  }[];
+  const rows = realm
+    .rows<{ id: number }, [number]>('SELECT id FROM users WHERE bot_owner_id = ? AND is_active = 1 ORDER BY date_joined, id')
+    .all(actor.id);
   return rows
     .map((row) => userById(realm, row.id))
     .filter((bot): bot is UserRow => bot !== undefined && bot.is_bot === 1)

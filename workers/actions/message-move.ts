@@ -96,9 +96,9 @@ export function moveMessagesTxn(
     `UPDATE messages SET stream_id = ?, recipient_id = ?, topic = coalesce(?, topic),
        topic_links = coalesce(?, topic_links), last_edit_timestamp = ?, edit_history = ? WHERE id = ?`,
   );
-  const history = realm.stmt('SELECT edit_history FROM messages WHERE id = ?');
+  const history = realm.rows<{ edit_history: string | null }, [number]>('SELECT edit_history FROM messages WHERE id = ?');
   for (const id of ids) {
-    const stored = (history.get(id) as { edit_history: string | null } | undefined)?.edit_history ?? null;
+    const stored = history.get(id)?.edit_history ?? null;
     const entries = stored ? (JSON.parse(stored) as EditHistoryEntry[]) : [];
     entries.unshift(entryFor(id));
     moveRow.run(plan.newStream.id, plan.newStream.recipient_id, newTopic, topicLinksJson, now, JSON.stringify(entries), id);
@@ -108,10 +108,8 @@ export function moveMessagesTxn(
   const oldSubscribers = allSubscriberIds(realm, plan.stream.id);
   const newSubscribers = new Set(allSubscriberIds(realm, plan.newStream.id));
   const losingRows = oldSubscribers.filter((id) => !newSubscribers.has(id));
-  const roleOf = realm.stmt('SELECT role FROM users WHERE id = ?');
-  const lostAccessUserIds = losingRows.filter(
-    (userId) => plan.newStream.invite_only === 1 || (roleOf.get(userId) as { role: number }).role === ROLE.GUEST,
-  );
+  const roleOf = (userId: number) => realm.oneRow<{ role: number }, [number]>('SELECT role FROM users WHERE id = ?', userId).role;
+  const lostAccessUserIds = losingRows.filter((userId) => plan.newStream.invite_only === 1 || roleOf(userId) === ROLE.GUEST);
   const deleteRow = realm.stmt('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
   const addRow = realm.stmt('INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
   for (const id of ids) {

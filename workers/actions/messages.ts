@@ -5,7 +5,7 @@ import { FLAG_BIT } from '../lib/flags';
 import { usersWhoMuted } from '../queries/accounts';
 import { fullMemberJoinCutoff } from '../queries/full-members';
 import { ROLE } from '../lib/roles';
-import { MessageLookups, messageObject, type MessageRow } from '../queries/messages';
+import { directRecipientByKey, MessageLookups, messageObject, type MessageRow } from '../queries/messages';
 import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from '../queries/streams';
 import { userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -108,7 +108,7 @@ export function resolveDirectRecipients(realm: Realm, sender: UserRow, to: (numb
 
 function directRecipientId(realm: Realm, memberIds: number[]): number {
   const key = [...memberIds].sort((a, b) => a - b).join(',');
-  const existing = realm.stmt('SELECT id FROM recipients WHERE direct_key = ?').get(key) as { id: number } | undefined;
+  const existing = directRecipientByKey(realm, key);
   if (existing) return existing.id;
   return Number(realm.stmt('INSERT INTO recipients (kind, direct_key) VALUES (3, ?)').run(key).lastInsertRowid);
 }

@@ -108,9 +108,11 @@ export function checkProfileData(realm: Realm, actor: UserRow, targetUserId: num
 /** Writes checked values: one `realm_user` update per changed field. */
 export function writeProfileDataTxn(tx: Txn, checked: CheckedProfileData): void {
   const { targetUserId } = checked;
-  const current = tx.realm.stmt('SELECT value FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?');
+  const current = tx.realm.rows<{ value: string }, [number, number]>(
+    'SELECT value FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?',
+  );
   for (const { field, value, rendered } of checked.values) {
-    const before = current.get(targetUserId, field.id) as { value: string } | undefined;
+    const before = current.get(targetUserId, field.id);
     if (value === null) {
       if (before === undefined) continue;
       tx.realm.stmt('DELETE FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?').run(targetUserId, field.id);

@@ -86,16 +86,15 @@ function checkField(name: string, hint: string, type: number, data: FieldData, d
 }
 
 function checkSummaryLimit(realm: Realm, exceptFieldId: number): void {
-  const row = realm
-    .stmt('SELECT count(*) AS n FROM custom_profile_fields WHERE display_in_profile_summary = 1 AND id != ?')
-    .get(exceptFieldId) as {
-    n: number;
-  };
+  const row = realm.oneRow<{ n: number }, [number]>(
+    'SELECT count(*) AS n FROM custom_profile_fields WHERE display_in_profile_summary = 1 AND id != ?',
+    exceptFieldId,
+  );
   if (row.n >= MAX_SUMMARY_FIELDS) throw errors.badRequest('Only 2 custom profile fields can be displayed in the profile summary.');
 }
 
 function checkNameFree(tx: Txn, name: string, exceptFieldId: number): void {
-  const taken = tx.realm.stmt('SELECT id FROM custom_profile_fields WHERE name = ? COLLATE NOCASE').get(name) as { id: number } | undefined;
+  const taken = tx.realm.rows<{ id: number }, [string]>('SELECT id FROM custom_profile_fields WHERE name = ? COLLATE NOCASE').get(name);
   if (taken && taken.id !== exceptFieldId) throw errors.badRequest('A field with that label already exists.');
 }
 
@@ -130,7 +129,7 @@ export function doCreateProfileField(realm: Realm, actor: UserRow, field: NewPro
   }
   return realm.transact((tx) => {
     checkNameFree(tx, name, 0);
-    const next = tx.realm.stmt('SELECT coalesce(max(sort_order), 0) + 1 AS n FROM custom_profile_fields').get() as { n: number };
+    const next = tx.realm.oneRow<{ n: number }>('SELECT coalesce(max(sort_order), 0) + 1 AS n FROM custom_profile_fields');
     const id = Number(
       tx.realm
         .stmt(
@@ -204,7 +203,10 @@ export function doDeleteProfileField(realm: Realm, actor: UserRow, id: number): 
 export function doReorderProfileFields(realm: Realm, actor: UserRow, order: number[]): Promise<void> {
   checkAdmin(actor);
   return realm.transact((tx) => {
-    const ids = (tx.realm.stmt('SELECT id FROM custom_profile_fields').all() as { id: number }[]).map((r) => r.id);
+    const ids = tx.realm
+      .rows<{ id: number }, []>('SELECT id FROM custom_profile_fields')
+      .all()
+      .map((r) => r.id);
     const position = new Map(order.map((id, index) => [id, index]));
     if (ids.some((id) => !position.has(id))) throw errors.badRequest('Invalid order mapping.');
     const setOrder = tx.realm.stmt('UPDATE custom_profile_fields SET sort_order = ? WHERE id = ?');

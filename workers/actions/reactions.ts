@@ -24,15 +24,18 @@ interface ResolvedReaction {
 }
 
 function existingReactionName(realm: Realm, messageId: number, code: string, type: string, userId?: number): string | undefined {
-  const row = (
+  const row =
     userId === undefined
       ? realm
-          .stmt('SELECT emoji_name FROM reactions WHERE message_id = ? AND emoji_code = ? AND reaction_type = ? ORDER BY id LIMIT 1')
+          .rows<{ emoji_name: string }, [number, string, string]>(
+            'SELECT emoji_name FROM reactions WHERE message_id = ? AND emoji_code = ? AND reaction_type = ? ORDER BY id LIMIT 1',
+          )
           .get(messageId, code, type)
       : realm
-          .stmt('SELECT emoji_name FROM reactions WHERE message_id = ? AND user_id = ? AND emoji_code = ? AND reaction_type = ?')
-          .get(messageId, userId, code, type)
-  ) as { emoji_name: string } | undefined;
+          .rows<{ emoji_name: string }, [number, number, string, string]>(
+            'SELECT emoji_name FROM reactions WHERE message_id = ? AND user_id = ? AND emoji_code = ? AND reaction_type = ?',
+          )
+          .get(messageId, userId, code, type);
   return row?.emoji_name;
 }
 

@@ -170,8 +170,11 @@ function applyVisibilityChangeTxn(tx: Txn, before: UserRow, everyone: readonly n
 /** The confirmation link of an email change: applies the pending address (SPEC PATCH /settings email). */
 export async function doConfirmEmailChange(realm: Realm, token: string): Promise<string> {
   return realm.transact((tx) => {
-    const pending = tx.realm.stmt('SELECT user_id, new_email, expires_at FROM email_changes WHERE token = ?').get(token) as
-      { user_id: number; new_email: string; expires_at: number } | undefined;
+    const pending = tx.realm
+      .rows<{ user_id: number; new_email: string; expires_at: number }, [string]>(
+        'SELECT user_id, new_email, expires_at FROM email_changes WHERE token = ?',
+      )
+      .get(token);
     const now = Math.floor(tx.realm.clock.now() / 1000);
     const before = pending ? userById(tx.realm, pending.user_id) : undefined;
     if (!pending || !before || pending.expires_at < now || before.is_active !== 1) {

@@ -4,6 +4,7 @@ import { ApiError, errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import { streamAudience, subscriptionObject } from '../queries/event-objects';
 import { inheritedDefaults } from '../queries/subscription-properties';
+import type { UserGroupRow } from '../queries/user-groups';
 import { isSubscribed, storedStream, streamByName, streamObject, type StreamRow } from '../queries/streams';
 import { isAdmin, userByEmail, userById, type UserRow, storedUser } from '../queries/users';
 import type { Realm, Txn } from '../realm';
@@ -71,8 +72,9 @@ function resolvePrincipals(realm: Realm, actor: UserRow, principals: (string | n
 }
 
 export function checkGroupForRemoval(realm: Realm, groupId: number): number {
-  const group = realm.stmt('SELECT name, is_system_group FROM user_groups WHERE id = ?').get(groupId) as
-    { name: string; is_system_group: number } | undefined;
+  const group = realm
+    .rows<Pick<UserGroupRow, 'name' | 'is_system_group'>, [number]>('SELECT name, is_system_group FROM user_groups WHERE id = ?')
+    .get(groupId);
   // SPEC Stream.can_remove_subscribers_group_id: system groups only, not internet or owners.
   if (!group?.is_system_group || group.name === '@role:internet' || group.name === '@role:owners') {
     throw errors.badRequest(`Invalid user group ID: ${groupId}`);

@@ -94,7 +94,7 @@ export function publishAwayTxn(tx: Txn, userId: number, away: boolean): void {
  * the user's settings JSON and announced to the user with `user_settings` and its legacy twin.
  */
 function setPresenceEnabledTxn(tx: Txn, user: UserRow, enabled: boolean): void {
-  const fresh = tx.realm.stmt('SELECT settings FROM users WHERE id = ?').get(user.id) as { settings: string };
+  const fresh = tx.realm.oneRow<Pick<UserRow, 'settings'>, [number]>('SELECT settings FROM users WHERE id = ?', user.id);
   if (userSettings(fresh).presence_enabled === enabled) return;
   const stored = parseSettingsJson(fresh.settings);
   stored['presence_enabled'] = enabled;

@@ -78,9 +78,10 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
         .run(email, email, fullName, generateApiKey(), passwordHash, ROLE.MEMBER, now, newUserSettingsJson(tx.realm)).lastInsertRowid,
     );
     const group = systemGroupNameForRole(ROLE.MEMBER) as string;
-    const roleGroup = tx.realm.stmt('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(group) as {
-      id: number;
-    };
+    const roleGroup = tx.realm.oneRow<{ id: number }, [string]>(
+      'SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1',
+      group,
+    );
     tx.realm.stmt('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)').run(roleGroup.id, userId);
     // api-notes §d realm_user add: the whole person, to everyone (the new user included),
     // before the events that name them: their role group's add_members, the peer_adds.
@@ -97,7 +98,7 @@ export async function doCreateUser(realm: Realm, actor: UserRow, spec: NewUser):
     tx.publish({ type: 'user_group', op: 'add_members', group_id: roleGroup.id, user_ids: [userId] }, everyone);
     // A member joins `@role:fullmembers` at once when the waiting period is 0.
     syncFullMembersTxn(tx);
-    const defaultStreams = tx.realm.stmt('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all() as { id: number }[];
+    const defaultStreams = tx.realm.rows<{ id: number }, []>('SELECT id FROM streams WHERE is_default = 1 AND deactivated = 0').all();
     subscribeUsersTxn(
       tx,
       [userId],

@@ -44,10 +44,11 @@ interface TableInfo {
 
 /** The tables that hold data, in schema order: not SQLite's own, not virtual ones or their shadows. */
 function dataTables(db: Database): TableInfo[] {
-  const all = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as {
-    name: string;
-    sql: string;
-  }[];
+  const all = db
+    .prepare<[], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+    )
+    .all();
   const virtual = all.filter((table) => /^CREATE VIRTUAL TABLE/i.test(table.sql)).map((table) => table.name);
   return all
     .filter((table) => !virtual.some((name) => table.name === name || table.name.startsWith(`${name}_`)))
@@ -56,7 +57,7 @@ function dataTables(db: Database): TableInfo[] {
 }
 
 function columnsOf(db: Database, table: string): { name: string; pk: number }[] {
-  return db.prepare('SELECT name, pk FROM pragma_table_info(?) ORDER BY cid').all(table) as { name: string; pk: number }[];
+  return db.prepare<[string], { name: string; pk: number }>('SELECT name, pk FROM pragma_table_info(?) ORDER BY cid').all(table);
 }
 
 function quoted(name: string): string {
@@ -94,17 +95,17 @@ export function exportRealm(dataDir: string, name: string, progress?: Progress):
               .join(', ')
           : 'rowid';
         const rows = db
-          .prepare(`SELECT ${kept.map(quoted).join(', ')} FROM ${quoted(table.name)} ORDER BY ${order}`)
+          .prepare<[], unknown[]>(`SELECT ${kept.map(quoted).join(', ')} FROM ${quoted(table.name)} ORDER BY ${order}`)
           .raw(true)
-          .all() as unknown[][];
+          .all();
         tables[table.name] = { columns: kept, rows: rows.map((row) => row.map(toCell)) };
         progress?.(i + 1, list.length);
       }
       const sequences = Object.fromEntries(
-        (db.prepare('SELECT name, seq FROM sqlite_sequence ORDER BY name').all() as { name: string; seq: number }[]).map((r) => [
-          r.name,
-          r.seq,
-        ]),
+        db
+          .prepare<[], { name: string; seq: number }>('SELECT name, seq FROM sqlite_sequence ORDER BY name')
+          .all()
+          .map((r) => [r.name, r.seq]),
       );
       return {
         format: EXPORT_FORMAT,
@@ -122,10 +123,9 @@ export function exportRealm(dataDir: string, name: string, progress?: Progress):
 
 /** The tables other tables' triggers write to: filled last, so what the triggers did is replaced. */
 function triggerTargets(db: Database): Set<string> {
-  const triggers = db.prepare("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'").all() as {
-    tbl_name: string;
-    sql: string;
-  }[];
+  const triggers = db
+    .prepare<[], { tbl_name: string; sql: string }>("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")
+    .all();
   const targets = new Set<string>();
   for (const trigger of triggers) {
     for (const match of trigger.sql.matchAll(/\b(?:UPDATE|INSERT\s+(?:OR\s+\w+\s+)?INTO|DELETE\s+FROM)\s+["`]?(\w+)/gi)) {

@@ -17,7 +17,7 @@ export const CACHING_MIGRATIONS: readonly Migration[] = [
   /* 16: fetch: a version per message, for the shard's cache of message objects (queries/message-json.ts) */ (db) => {
     // Code, not SQL: a test replays older migrations on a newer file, and ADD COLUMN has no
     // IF NOT EXISTS. Adding a column with a default rewrites no rows, even on a big realm.
-    const columns = db.prepare("SELECT name FROM pragma_table_info('messages')").pluck().all() as string[];
+    const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('messages')").pluck().all();
     if (!columns.includes('version')) db.exec('ALTER TABLE messages ADD COLUMN version INTEGER NOT NULL DEFAULT 0');
     // A page of a stream's or a topic's history then reads IDs and versions from its index
     // alone (measured on a million messages: 115 → 94 µs for 100 rows of a topic).

@@ -179,7 +179,7 @@ export class EventQueues {
    */
   restore(db: Db): void {
     const rows = db.transaction(() => {
-      const saved = db.prepare('SELECT state FROM saved_event_queues').all() as { state: string }[];
+      const saved = db.prepare<[], { state: string }>('SELECT state FROM saved_event_queues').all();
       db.prepare('DELETE FROM saved_event_queues').run();
       return saved;
     })();

@@ -10,10 +10,10 @@ import { userById, type UserRow } from './users';
 
 /** Active human owners: the "last owner" rules count only these (bots never count). */
 export function activeHumanOwnerCount(realm: Realm): number {
-  const row = realm.stmt('SELECT count(*) AS n FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0').get(ROLE.OWNER) as {
-    n: number;
-  };
-  return row.n;
+  return realm.oneRow<{ n: number }, [number]>(
+    'SELECT count(*) AS n FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0',
+    ROLE.OWNER,
+  ).n;
 }
 
 /** Whether an account other than the server's own bots is active besides `userId` (DELETE /users/me). */
@@ -24,7 +24,7 @@ export function hasOtherActiveAccount(realm: Realm, userId: number): boolean {
 
 /** The server's own bots (the notification bot) are no account of the API. */
 export function isSystemBot(realm: Realm, userId: number): boolean {
-  const row = realm.stmt('SELECT is_system_bot FROM users WHERE id = ?').get(userId) as { is_system_bot: number } | undefined;
+  const row = realm.rows<{ is_system_bot: number }, [number]>('SELECT is_system_bot FROM users WHERE id = ?').get(userId);
   return row?.is_system_bot === 1;
 }
 
@@ -38,7 +38,7 @@ export function botsOwnedBy(realm: Realm, ownerId: number, activeOnly: boolean):
   const sql = activeOnly
     ? 'SELECT id FROM users WHERE bot_owner_id = ? AND is_active = 1 ORDER BY date_joined, id'
     : 'SELECT id FROM users WHERE bot_owner_id = ? ORDER BY date_joined, id';
-  const rows = realm.stmt(sql).all(ownerId) as { id: number }[];
+  const rows = realm.rows<{ id: number }, [number]>(sql).all(ownerId);
   return rows.map((row) => userById(realm, row.id)).filter((user): user is UserRow => user !== undefined);
 }
 
@@ -46,16 +46,18 @@ export function botsOwnedBy(realm: Realm, ownerId: number, activeOnly: boolean):
 export function roleGroupId(realm: Realm, role: number): number | null {
   const name = systemGroupNameForRole(role);
   if (name === null) return null;
-  const row = realm.stmt('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(name) as
-    { id: number } | undefined;
+  const row = realm
+    .rows<{ id: number }, [string]>('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1')
+    .get(name);
   return row?.id ?? null;
 }
 
 /** Who administers a bot (api-notes §d realm_bot): its owner and the active administrators. */
 export function botAdministratorIds(realm: Realm, bot: UserRow): number[] {
-  const admins = (
-    realm.stmt('SELECT id FROM users WHERE role <= ? AND is_active = 1 AND is_bot = 0').all(ROLE.ADMINISTRATOR) as { id: number }[]
-  ).map((row) => row.id);
+  const admins = realm
+    .rows<{ id: number }, [number]>('SELECT id FROM users WHERE role <= ? AND is_active = 1 AND is_bot = 0')
+    .all(ROLE.ADMINISTRATOR)
+    .map((row) => row.id);
   const ids = new Set(admins);
   if (bot.bot_owner_id !== null) {
     const owner = userById(realm, bot.bot_owner_id);
@@ -73,29 +75,31 @@ export function canAdministerUser(actor: UserRow, target: UserRow): boolean {
 export function visibleStreamsForRole(realm: Realm, userId: number, role: number): Map<number, StreamRow> {
   const streams = realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0').all();
   const subscribed = new Set(
-    (realm.stmt('SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1').all(userId) as { stream_id: number }[]).map(
-      (row) => row.stream_id,
-    ),
+    realm
+      .rows<{ stream_id: number }, [number]>('SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1')
+      .all(userId)
+      .map((row) => row.stream_id),
   );
   return new Map(streams.filter((stream) => canSeeStream(role, subscribed.has(stream.id), stream)).map((stream) => [stream.id, stream]));
 }
 
 /** The streams a user is subscribed to (active rows), for peer events on reactivation. */
 export function subscribedStreamIds(realm: Realm, userId: number): number[] {
-  return (
-    realm
-      .stmt(
-        'SELECT s.stream_id FROM subscriptions s JOIN streams t ON t.id = s.stream_id WHERE s.user_id = ? AND s.active = 1 AND t.deactivated = 0',
-      )
-      .all(userId) as { stream_id: number }[]
-  ).map((row) => row.stream_id);
+  return realm
+    .rows<{ stream_id: number }, [number]>(
+      'SELECT s.stream_id FROM subscriptions s JOIN streams t ON t.id = s.stream_id WHERE s.user_id = ? AND s.active = 1 AND t.deactivated = 0',
+    )
+    .all(userId)
+    .map((row) => row.stream_id);
 }
 
 /** `muted_users` (api-notes §e, §d): whom a user muted, and since when. */
 export function mutedUsers(realm: Realm, userId: number): { id: number; timestamp: number }[] {
   return realm
-    .stmt('SELECT muted_user_id AS id, date_muted AS timestamp FROM muted_users WHERE user_id = ? ORDER BY date_muted, muted_user_id')
-    .all(userId) as { id: number; timestamp: number }[];
+    .rows<{ id: number; timestamp: number }, [number]>(
+      'SELECT muted_user_id AS id, date_muted AS timestamp FROM muted_users WHERE user_id = ? ORDER BY date_muted, muted_user_id',
+    )
+    .all(userId);
 }
 
 export function hasMuted(realm: Realm, userId: number, mutedUserId: number): boolean {
@@ -105,20 +109,20 @@ export function hasMuted(realm: Realm, userId: number, mutedUserId: number): boo
 /** The users who muted a sender: their copies of the sender's new messages arrive read. */
 export function usersWhoMuted(realm: Realm, senderId: number): Set<number> {
   return new Set(
-    (realm.stmt('SELECT user_id FROM muted_users WHERE muted_user_id = ?').all(senderId) as { user_id: number }[]).map(
-      (row) => row.user_id,
-    ),
+    realm
+      .rows<{ user_id: number }, [number]>('SELECT user_id FROM muted_users WHERE muted_user_id = ?')
+      .all(senderId)
+      .map((row) => row.user_id),
   );
 }
 
 /** The unread messages a user has from a sender (muting marks them read). */
 export function unreadMessageIdsFrom(realm: Realm, userId: number, senderId: number): number[] {
-  return (
-    realm
-      .stmt(
-        `SELECT um.message_id AS id FROM user_messages um JOIN messages m ON m.id = um.message_id
-         WHERE um.user_id = ? AND m.sender_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id`,
-      )
-      .all(userId, senderId) as { id: number }[]
-  ).map((row) => row.id);
+  return realm
+    .rows<{ id: number }, [number, number]>(
+      `SELECT um.message_id AS id FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = ? AND m.sender_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id`,
+    )
+    .all(userId, senderId)
+    .map((row) => row.id);
 }

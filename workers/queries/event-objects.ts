@@ -23,7 +23,7 @@ export function subscriptionObject(realm: Realm, userId: number, stream: StreamR
 }
 
 function activeUsersWithRoles(realm: Realm): { id: number; role: number }[] {
-  return realm.stmt('SELECT id, role FROM users WHERE is_active = 1').all() as { id: number; role: number }[];
+  return realm.rows<{ id: number; role: number }, []>('SELECT id, role FROM users WHERE is_active = 1').all();
 }
 
 /** Who may see that a stream exists and who is on it (api-notes §d stream create, peer_add). */

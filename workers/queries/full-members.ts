@@ -5,8 +5,9 @@ const DAY_S = 24 * 60 * 60;
 
 /** The id of the system group named `name` (on the user_groups name index). */
 export function systemGroupIdNamed(realm: Realm, name: string): number | null {
-  const row = realm.stmt('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(name) as
-    { id: number } | undefined;
+  const row = realm
+    .rows<{ id: number }, [string]>('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1')
+    .get(name);
   return row?.id ?? null;
 }
 
@@ -25,10 +26,10 @@ export function fullMemberJoinCutoff(realm: Realm): number {
  */
 export function qualifyingFullMemberIds(realm: Realm, membersGroupId: number): number[] {
   const rows = realm
-    .stmt(
+    .rows<{ id: number }, [number, number]>(
       `SELECT m.user_id AS id FROM user_group_members m JOIN users u ON u.id = m.user_id
        WHERE m.group_id = ? AND u.date_joined <= ? ORDER BY m.user_id`,
     )
-    .all(membersGroupId, fullMemberJoinCutoff(realm)) as { id: number }[];
+    .all(membersGroupId, fullMemberJoinCutoff(realm));
   return rows.map((row) => row.id);
 }

@@ -7,7 +7,7 @@ export interface Linkifier {
 }
 
 export function listLinkifiers(realm: Realm): Linkifier[] {
-  return realm.stmt('SELECT id, pattern, url_template FROM linkifiers ORDER BY id').all() as Linkifier[];
+  return realm.rows<Linkifier, []>('SELECT id, pattern, url_template FROM linkifiers ORDER BY id').all();
 }
 
 /**

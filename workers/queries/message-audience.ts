@@ -4,7 +4,7 @@ import { streamById, subscriberIds } from './streams';
 
 /** Users with a per-user row for the message (index user_messages_message). */
 export function userIdsWithMessage(realm: Realm, messageId: number): number[] {
-  const rows = realm.stmt('SELECT user_id FROM user_messages WHERE message_id = ?').all(messageId) as { user_id: number }[];
+  const rows = realm.rows<{ user_id: number }, [number]>('SELECT user_id FROM user_messages WHERE message_id = ?').all(messageId);
   return rows.map((r) => r.user_id);
 }
 

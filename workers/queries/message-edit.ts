@@ -15,35 +15,37 @@ export interface TopicMessage {
 export function topicMessages(realm: Realm, streamId: number, topic: string, onlyFor: UserRow | null): TopicMessage[] {
   if (onlyFor === null) {
     return realm
-      .stmt('SELECT id, date_sent FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id')
-      .all(streamId, topic) as TopicMessage[];
+      .rows<TopicMessage, [number, string]>(
+        'SELECT id, date_sent FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id',
+      )
+      .all(streamId, topic);
   }
   return realm
-    .stmt(
+    .rows<TopicMessage, [number, number, string]>(
       `SELECT m.id, m.date_sent FROM messages m
        JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
        WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id`,
     )
-    .all(onlyFor.id, streamId, topic) as TopicMessage[];
+    .all(onlyFor.id, streamId, topic);
 }
 
 /** The oldest message of a stream, or null: SPEC Stream.first_message_id (messages_recipient index). */
 export function firstStreamMessageId(realm: Realm, recipientId: number): number | null {
-  const row = realm.stmt('SELECT min(id) AS id FROM messages WHERE recipient_id = ?').get(recipientId) as { id: number | null };
-  return row.id;
+  return realm.oneRow<{ id: number | null }, [number]>('SELECT min(id) AS id FROM messages WHERE recipient_id = ?', recipientId).id;
 }
 
 /** Users with a per-user row for the message, with their flag bits. */
 export function messageRecipientFlags(realm: Realm, messageId: number): Map<number, number> {
-  const rows = realm.stmt('SELECT user_id, flags FROM user_messages WHERE message_id = ?').all(messageId) as {
-    user_id: number;
-    flags: number;
-  }[];
+  const rows = realm
+    .rows<{ user_id: number; flags: number }, [number]>('SELECT user_id, flags FROM user_messages WHERE message_id = ?')
+    .all(messageId);
   return new Map(rows.map((r) => [r.user_id, r.flags]));
 }
 
 /** Active subscribers of a stream, deactivated users included (they keep their rows). */
 export function allSubscriberIds(realm: Realm, streamId: number): number[] {
-  const rows = realm.stmt('SELECT user_id AS id FROM subscriptions WHERE stream_id = ? AND active = 1').all(streamId) as { id: number }[];
+  const rows = realm
+    .rows<{ id: number }, [number]>('SELECT user_id AS id FROM subscriptions WHERE stream_id = ? AND active = 1')
+    .all(streamId);
   return rows.map((r) => r.id);
 }

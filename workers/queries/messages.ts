@@ -27,6 +27,16 @@ export function messageById(realm: Realm, id: number): MessageRow | undefined {
   return realm.rows<MessageRow, [number]>('SELECT * FROM messages WHERE id = ?').get(id);
 }
 
+/** The recipient row of a direct conversation, by its members' sorted IDs joined with commas. */
+export function directRecipientByKey(realm: Realm, directKey: string): { id: number } | undefined {
+  return realm.rows<{ id: number }, [string]>('SELECT id FROM recipients WHERE direct_key = ?').get(directKey);
+}
+
+/** The members' key of a direct conversation's recipient (a message's `recipient_id`). */
+export function directKeyOf(realm: Realm, recipientId: number): string {
+  return realm.oneRow<{ direct_key: string }, [number]>('SELECT direct_key FROM recipients WHERE id = ?', recipientId).direct_key;
+}
+
 export function userFlags(realm: Realm, userId: number, messageId: number): number | undefined {
   return realm
     .rows<{ flags: number }, [number, number]>('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?')
@@ -109,10 +119,7 @@ export class MessageLookups {
     }
     let members = this.conversations.get(message.recipient_id);
     if (!members) {
-      const key = this.realm.oneRow<{ direct_key: string }, [number]>(
-        'SELECT direct_key FROM recipients WHERE id = ?',
-        message.recipient_id,
-      ).direct_key;
+      const key = directKeyOf(this.realm, message.recipient_id);
       members = key.split(',').map((id) => {
         const member = this.user(Number(id));
         return { id: member.id, email: member.email, full_name: member.full_name, is_mirror_dummy: false };

@@ -3,7 +3,7 @@ import type { NarrowTerm, Reference } from '../lib/narrow';
 import { ROLE } from '../lib/roles';
 import { ftsExpression, highlightWords, parseSearch } from '../lib/search-query';
 import type { Realm } from '../realm';
-import { messageById, userFlags } from './messages';
+import { directKeyOf, directRecipientByKey, messageById, userFlags } from './messages';
 import type { ResolvedNarrow, ResolvedTerm } from './narrow-sql';
 import { canReadStreamHistory, streamById, streamByName, type StreamRow } from './streams';
 import { userByEmail, userById, type UserRow } from './users';
@@ -108,8 +108,7 @@ function resolveUser(realm: Realm, operand: Reference): UserRow {
 function directRecipientId(realm: Realm, viewer: UserRow, operand: readonly Reference[]): number | null {
   const ids = new Set([viewer.id, ...operand.map((ref) => resolveUser(realm, ref).id)]);
   const key = [...ids].sort((a, b) => a - b).join(',');
-  const row = realm.stmt('SELECT id FROM recipients WHERE direct_key = ?').get(key) as { id: number } | undefined;
-  return row?.id ?? null;
+  return directRecipientByKey(realm, key)?.id ?? null;
 }
 
 /**
@@ -131,8 +130,7 @@ function expandWith(realm: Realm, viewer: UserRow, terms: readonly NarrowTerm[])
         { operator: 'topic', operand: message.topic, negated: false },
       ];
     }
-    const key = (realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as { direct_key: string })
-      .direct_key;
+    const key = directKeyOf(realm, message.recipient_id);
     return [{ operator: 'dm', operand: key.split(',').map(Number), negated: false }];
   });
 }

@@ -1,6 +1,7 @@
 import { errors } from '../lib/errors';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import { isSystemBot } from './accounts';
 import { userSettings } from './user-settings';
 import { avatarUrl, hasUploadedAvatar, isoDate, userByEmail, userById, type UserRow } from './users';
 import { profileDataOf, type ProfileData } from './profile-fields';
@@ -137,9 +138,4 @@ export function userToShow(realm: Realm, idOrEmail: string): UserRow {
   const user = /^\d+$/.test(idOrEmail) ? userById(realm, Number(idOrEmail)) : userByEmail(realm, idOrEmail);
   if (!user || isSystemBot(realm, user.id)) throw errors.noSuchUser();
   return user;
-}
-
-function isSystemBot(realm: Realm, userId: number): boolean {
-  const row = realm.rows<{ is_system_bot: number }, [number]>('SELECT is_system_bot FROM users WHERE id = ?').get(userId);
-  return row?.is_system_bot === 1;
 }

@@ -9,5 +9,5 @@ export interface Playground {
 
 /** `realm_playgrounds` in register and its event (SPEC Code playground), by ID. */
 export function listPlaygrounds(realm: Realm): Playground[] {
-  return realm.stmt('SELECT id, name, lexer_language, url_prefix FROM realm_playgrounds ORDER BY id').all() as Playground[];
+  return realm.rows<Playground, []>('SELECT id, name, lexer_language, url_prefix FROM realm_playgrounds ORDER BY id').all();
 }

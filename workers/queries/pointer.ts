@@ -6,6 +6,6 @@ import type { Realm } from '../realm';
  * to in the home view, -1 before any.
  */
 export function pointerOf(realm: Realm, userId: number): number {
-  const row = realm.stmt('SELECT message_id FROM user_pointers WHERE user_id = ?').get(userId) as { message_id: number } | undefined;
+  const row = realm.rows<{ message_id: number }, [number]>('SELECT message_id FROM user_pointers WHERE user_id = ?').get(userId);
   return row?.message_id ?? -1;
 }

@@ -57,7 +57,7 @@ interface VisibleUser {
  * client, every minute), so the users table is read and parsed only when it changed.
  */
 const visibleUsers = versionedCache((realm: Realm): Map<number, VisibleUser> => {
-  const rows = realm.stmt('SELECT id, email, settings FROM users WHERE is_active = 1 AND is_bot = 0').all() as VisibleUser[];
+  const rows = realm.rows<VisibleUser, []>('SELECT id, email, settings FROM users WHERE is_active = 1 AND is_bot = 0').all();
   return new Map(rows.filter((row) => userSettings(row).presence_enabled).map((row): [number, VisibleUser] => [row.id, row]));
 });
 

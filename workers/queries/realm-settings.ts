@@ -88,9 +88,9 @@ export interface RealmColumns {
 }
 
 function realmRow(realm: Realm): RealmColumns & { settings: string } {
-  return realm.stmt('SELECT name, description, notifications_stream_id, settings FROM realm WHERE id = 1').get() as RealmColumns & {
-    settings: string;
-  };
+  return realm.oneRow<RealmColumns & { settings: string }>(
+    'SELECT name, description, notifications_stream_id, settings FROM realm WHERE id = 1',
+  );
 }
 
 export function parseSettingsJson(json: string): Record<string, unknown> {

@@ -10,6 +10,7 @@ export interface SessionRow {
 }
 
 export function sessionByTokenHash(realm: Realm, tokenHash: string): SessionRow | undefined {
-  return realm.stmt('SELECT token_hash, user_id, csrf_token, created, last_seen FROM sessions WHERE token_hash = ?').get(tokenHash) as
-    SessionRow | undefined;
+  return realm
+    .rows<SessionRow, [string]>('SELECT token_hash, user_id, csrf_token, created, last_seen FROM sessions WHERE token_hash = ?')
+    .get(tokenHash);
 }

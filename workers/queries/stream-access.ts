@@ -60,17 +60,17 @@ export function streamTopics(realm: Realm, user: UserRow, streamId: number): Top
   if (canReadStreamHistory(realm, user, stream)) {
     // messages_stream_topic (stream_id, topic COLLATE NOCASE, id, version)
     return realm
-      .stmt(
+      .rows<TopicSummary, [number]>(
         `SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE stream_id = ?
          GROUP BY topic COLLATE NOCASE ORDER BY max_id DESC`,
       )
-      .all(stream.id) as TopicSummary[];
+      .all(stream.id);
   }
   // messages_stream_topic for the stream's messages, each probed in the user_messages primary key
   return realm
-    .stmt(
+    .rows<TopicSummary, [number, number]>(
       `SELECT m.topic AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
        WHERE um.user_id = ? AND m.stream_id = ? GROUP BY m.topic COLLATE NOCASE ORDER BY max_id DESC`,
     )
-    .all(user.id, stream.id) as TopicSummary[];
+    .all(user.id, stream.id);
 }

@@ -18,13 +18,14 @@ export function unreadMessageDetails(realm: Realm, userId: number, messageIds: r
     let entry: UnreadMessageDetail;
     if (message.stream_id !== null) {
       const sub = realm
-        .stmt('SELECT is_muted FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
-        .get(userId, message.stream_id) as { is_muted: number } | undefined;
+        .rows<{ is_muted: number }, [number, number]>(
+          'SELECT is_muted FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1',
+        )
+        .get(userId, message.stream_id);
       const unmuted = sub?.is_muted === 0;
       entry = { type: 'stream', stream_id: message.stream_id, topic: message.topic, unmuted_stream_msg: unmuted };
     } else {
-      const row = realm.stmt('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id) as
-        { direct_key: string } | undefined;
+      const row = realm.rows<{ direct_key: string }, [number]>('SELECT direct_key FROM recipients WHERE id = ?').get(message.recipient_id);
       const members = (row?.direct_key ?? '')
         .split(',')
         .map(Number)
@@ -46,11 +47,11 @@ export function unreadMessageDetails(realm: Realm, userId: number, messageIds: r
 export function unreadMessageIds(realm: Realm, userId: number, where: { recipientId?: number; topic?: string }): number[] {
   let rows: { message_id: number }[];
   if (where.recipientId === undefined) {
-    rows = realm.stmt(UNREAD_IDS).all(userId) as { message_id: number }[];
+    rows = realm.rows<{ message_id: number }, [number]>(UNREAD_IDS).all(userId);
   } else {
-    rows = realm.stmt(UNREAD_IDS_IN_CONVERSATION).all(userId, where.recipientId, where.topic ?? null, where.topic ?? null) as {
-      message_id: number;
-    }[];
+    rows = realm
+      .rows<{ message_id: number }, [number, number, string | null, string | null]>(UNREAD_IDS_IN_CONVERSATION)
+      .all(userId, where.recipientId, where.topic ?? null, where.topic ?? null);
   }
   return rows.map((r) => r.message_id);
 }
