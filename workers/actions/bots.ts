@@ -12,6 +12,7 @@ import { deactivateBotTxn } from './deactivation';
 import { checkFullName } from './users';
 import { changeRoleTxn, checkRoleChange, renameTxn } from './user-roles';
 import { syncFullMembersTxn } from './full-members';
+import { realmSettingsText } from '../queries/realm-settings';
 import { newUserSettingsJson } from '../queries/realm-user-defaults';
 import type { BotDefaults, createdBotSchema, ownBotSchema, updatedBotSchema } from '../schemas/objects';
 import type { z } from 'zod';
@@ -32,8 +33,7 @@ export function checkMemberOrAdmin(actor: UserRow): void {
 
 /** The realm row's `settings` JSON (the org slice writes it), with the public API's default. */
 function botCreationPolicy(realm: Realm): number {
-  const row = realm.oneRow<{ settings: string }>('SELECT settings FROM realm WHERE id = 1');
-  const value = (JSON.parse(row.settings) as Record<string, unknown>)['bot_creation_policy'];
+  const value = (JSON.parse(realmSettingsText(realm)) as Record<string, unknown>)['bot_creation_policy'];
   return typeof value === 'number' ? value : BOT_CREATION_POLICY.EVERYONE;
 }
 

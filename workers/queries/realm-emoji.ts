@@ -1,6 +1,7 @@
 /** Realm emoji reads (openapi get-custom-emoji) and the realm's policy for adding them. */
 import { POLICY } from '../lib/policy';
 import type { Realm } from '../realm';
+import { realmSettingsText } from './realm-settings';
 
 /**
  * A realm emoji's image URL: `source_url` in register and events, and the `src` rendered messages
@@ -38,8 +39,7 @@ export function activeEmojiByName(realm: Realm, name: string): RealmEmojiRow | u
 
 /** One setting of the realm row's `settings` JSON (the org slice stores them there), or its default. */
 function realmSetting(realm: Realm, name: string): unknown {
-  const row = realm.oneRow<{ settings: string }>('SELECT settings FROM realm WHERE id = 1');
-  return (JSON.parse(row.settings) as Record<string, unknown>)[name];
+  return (JSON.parse(realmSettingsText(realm)) as Record<string, unknown>)[name];
 }
 
 /** `add_custom_emoji_policy` with the public API's default (members). */

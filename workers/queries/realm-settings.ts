@@ -93,6 +93,11 @@ function realmRow(realm: Realm): RealmColumns & { settings: string } {
   );
 }
 
+/** The realm row's `settings` JSON text, unparsed: for readers of one setting with their own fallback. */
+export function realmSettingsText(realm: Realm): string {
+  return realm.oneRow<{ settings: string }>('SELECT settings FROM realm WHERE id = 1').settings;
+}
+
 export function parseSettingsJson(json: string): Record<string, unknown> {
   try {
     const value = JSON.parse(json) as unknown;

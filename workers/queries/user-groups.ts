@@ -1,5 +1,6 @@
 import { POLICY } from '../lib/policy';
 import type { Realm } from '../realm';
+import { realmSettingsText } from './realm-settings';
 
 export interface UserGroupRow {
   id: number;
@@ -78,9 +79,9 @@ export function recursiveMemberIds(realm: Realm, groupId: number): number[] {
  * JSON by PATCH /realm), with the public API's default: members.
  */
 export function userGroupEditPolicy(realm: Realm): number {
-  const row = realm.oneRow<{ settings: string }>('SELECT settings FROM realm WHERE id = 1');
+  const text = realmSettingsText(realm);
   try {
-    const value = (JSON.parse(row.settings) as Record<string, unknown>)['user_group_edit_policy'];
+    const value = (JSON.parse(text) as Record<string, unknown>)['user_group_edit_policy'];
     return typeof value === 'number' && Number.isInteger(value) ? value : POLICY.MEMBERS;
   } catch {
     return POLICY.MEMBERS;
