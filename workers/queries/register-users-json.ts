@@ -20,10 +20,10 @@ interface PersonJson {
 }
 
 const activePeople = versionedCache((realm: Realm): PersonJson[] =>
-  (realm.stmt('SELECT * FROM users WHERE is_active = 1 AND is_system_bot = 0 ORDER BY id').all() as UserRow[]).map((row) => ({
-    row,
-    heads: new Map(),
-  })),
+  realm
+    .rows<UserRow, []>('SELECT * FROM users WHERE is_active = 1 AND is_system_bot = 0 ORDER BY id')
+    .all()
+    .map((row) => ({ row, heads: new Map() })),
 );
 
 function headOf(realm: Realm, viewer: Viewer, person: PersonJson, clientExtavatar: boolean): string {

@@ -24,7 +24,8 @@ export type AvatarOptions = UserObjectOptions;
 
 /** `realm_user` (api-notes §e): the users, the system bots, and the caller's own keys. */
 export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptions): RegisterState {
-  const rows = realm.rows<PersonRow, []>('SELECT * FROM users ORDER BY id').all();
+  // The active people come from realmUsersJson's cache; these are the rest.
+  const rows = realm.rows<PersonRow, []>('SELECT * FROM users WHERE is_active = 0 OR is_system_bot = 1 ORDER BY id').all();
   const people = rows.filter((row) => row.is_system_bot === 0);
   const isAdmin = user.role <= ROLE.ADMINISTRATOR;
   const isMember = user.role <= ROLE.MEMBER;

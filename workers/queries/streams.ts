@@ -128,11 +128,11 @@ export function subscriberIds(realm: Realm, streamId: number): number[] {
 /** At most `limit` of the stream's active subscribers: enough to tell a stream is too large. */
 export function subscriberIdsUpTo(realm: Realm, streamId: number, limit: number): number[] {
   const rows = realm
-    .stmt(
+    .rows<{ id: number }, [number, number]>(
       `SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
        WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 LIMIT ?`,
     )
-    .all(streamId, limit) as { id: number }[];
+    .all(streamId, limit);
   return rows.map((r) => r.id);
 }
 
