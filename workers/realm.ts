@@ -74,6 +74,9 @@ export class Realm {
   readonly eventQueues: EventQueues;
   private readonly statements = new Map<string, Statement>();
   private readonly rawStatements = new Map<string, Statement>();
+  /** cache_version as last read; undefined once this connection may have written since. */
+  private knownCacheVersion: number | undefined;
+  private cacheVersionRead: Statement<[], number> | undefined;
   private batch: QueuedAction[] = [];
   private readonly row: RealmRow;
   // Background work (timers) this realm owns, stopped on close (STYLE §2.5: state on the Realm).
@@ -193,7 +196,45 @@ export class Realm {
   /** A prepared statement, compiled once per realm connection. */
   stmt(sql: string): Statement {
     let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    if (!statement) this.statements.set(sql, (statement = this.watchWrites(this.db.prepare(sql))));
+    return statement;
+  }
+
+  /**
+   * The cache_version counter (queries/cache-version.ts), which every cached read checks: several
+   * times a request, so it is read from the file once per request (dispatch calls
+   * `rereadCacheVersion`, so a write by another connection is seen by the next request) and again
+   * only when this connection may have written since. Every statement runs through `stmt` or
+   * `rawStmt`, whose writing ones forget the known value, rolled back or not.
+   */
+  cacheVersion(): number {
+    if (this.knownCacheVersion === undefined) {
+      this.cacheVersionRead ??= this.db.prepare<[], number>('SELECT version FROM cache_version WHERE id = 1').pluck();
+      const version = this.cacheVersionRead.get();
+      if (version === undefined) throw new Error('the realm file has no cache_version row');
+      this.knownCacheVersion = version;
+    }
+    return this.knownCacheVersion;
+  }
+
+  /** The next cacheVersion() reads the file: a new request may follow another connection's write. */
+  rereadCacheVersion(): void {
+    this.knownCacheVersion = undefined;
+  }
+
+  /** A statement that may write forgets the known cache_version each time it runs. */
+  private watchWrites(statement: Statement): Statement {
+    if (statement.readonly) return statement;
+    const forget = <Args extends unknown[], Result>(run: (...args: Args) => Result) => {
+      return (...args: Args): Result => {
+        this.knownCacheVersion = undefined;
+        return run.apply(statement, args);
+      };
+    };
+    statement.run = forget(statement.run);
+    statement.get = forget(statement.get);
+    statement.all = forget(statement.all);
+    statement.iterate = forget(statement.iterate);
     return statement;
   }
 
@@ -223,7 +264,7 @@ export class Realm {
    */
   rawStmt<Row extends unknown[] = unknown[], Params extends unknown[] = unknown[]>(sql: string): Statement<Params, Row> {
     let statement = this.rawStatements.get(sql);
-    if (!statement) this.rawStatements.set(sql, (statement = this.db.prepare(sql).raw(true)));
+    if (!statement) this.rawStatements.set(sql, (statement = this.watchWrites(this.db.prepare(sql).raw(true))));
     return statement as Statement<Params, Row>;
   }
 

@@ -27,6 +27,15 @@ export const MUTANTS: Mutant[] = [
     tests: [test('endpoints/accounts'), test('clients/zulip-js-accounts')],
   },
   {
+    // The same flip laundered through JSON.parse (typed `any`), which tsc lets through: the tests must catch it.
+    id: 'fetch-api-key-user-id-string-untyped',
+    description: 'POST /fetch_api_key answers user_id as a string, past the type checker',
+    file: 'workers/endpoints/accounts.ts',
+    snippet: 'return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };',
+    replacement: 'return { api_key: user.api_key, email: user.delivery_email, user_id: JSON.parse(JSON.stringify(String(user.id))) };',
+    tests: [test('endpoints/accounts'), test('clients/zulip-js-accounts')],
+  },
+  {
     id: 'bots-default-all-public-streams-number',
     description: 'GET /bots and realm_bots answer default_all_public_streams as 0/1',
     file: 'workers/queries/bots.ts',

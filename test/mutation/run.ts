@@ -134,6 +134,8 @@ function runMutant(copy: string, mutant: Mutant): Outcome {
   try {
     const buildProblem = build(copy);
     console.log(`# ${mutant.id}: built in ${seconds()} s`);
+    // `npm test` builds first: a mutant that tsc rejects (the wire contract's types) fails the suite there.
+    if (buildProblem?.includes('error TS')) return { mutant, killedBy: ['tsc'], failedSubtests: [buildProblem], seconds: seconds() };
     if (buildProblem) return { mutant, killedBy: [], failedSubtests: [], problem: buildProblem, seconds: seconds() };
     const tests = runTests(copy, mutant.tests);
     const outcome: Outcome = { mutant, killedBy: tests.files, failedSubtests: tests.subtests, seconds: seconds() };

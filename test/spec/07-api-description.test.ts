@@ -68,7 +68,19 @@ t.test("each route's 200 answer is described by its zod result schema, and real 
   for (const routeId of ['GET /users/me', 'POST /messages', 'GET /streams', 'POST /register'] as const) {
     const result = ROUTES[routeId].result;
     if (result === BYTES) throw new Error(`${routeId} answers bytes`);
-    const { $schema: _dialect, ...expected } = z.toJSONSchema(result, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    const { $schema: _dialect, ...expected } = z.toJSONSchema(result, {
+      io: 'output',
+      unrepresentable: 'any',
+      // A pre-serialised value (a union with the server's JsonBytes, which JSON Schema shows as
+      // `{}`) is described by the JSON it stands for.
+      override: ({ jsonSchema }) => {
+        const members = jsonSchema['anyOf'] as JsonSchema[] | undefined;
+        if (members?.length === 2 && Object.keys(members[0] ?? { x: 1 }).length === 0) {
+          delete jsonSchema['anyOf'];
+          Object.assign(jsonSchema, members[1]);
+        }
+      },
+    }) as JsonSchema;
     t.strictSame(
       successSchema(description, routeId),
       {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clientEventSchema } from '../events/types';
 import { BinaryReply } from '../lib/binary-reply';
+import { isSerialized } from '../lib/contract';
 import { BYTES, openRoute, type ResultSchema, type Route } from '../lib/route';
 import { SERVICE_FEATURE_LEVEL, SERVICE_VERSION } from '../lib/version';
 
@@ -28,6 +29,12 @@ export function resultJsonSchema(result: z.ZodObject): JsonSchema {
     // An event's payload is a strict object of the union; the queue numbers it with `id` beside.
     override: ({ zodSchema, jsonSchema }) => {
       if (zodSchema === clientEventSchema) withEventIds(jsonSchema);
+      // A pre-serialised value travels as the JSON its second member describes.
+      if (isSerialized(zodSchema)) {
+        const [, described] = jsonSchema['anyOf'] as JsonSchema[];
+        delete jsonSchema['anyOf'];
+        Object.assign(jsonSchema, described);
+      }
     },
   }) as JsonSchema;
   return schema;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkQueueNarrow } from '../events/narrow-filter';
-import { CAPABILITY_NAMES, type ClientCapabilities, type ClientEvent, type EventQueue, type QueueOptions } from '../events/queue';
+import { CAPABILITY_NAMES, type ClientCapabilities, type EventQueue, type QueueOptions } from '../events/queue';
 import { errors } from '../lib/errors';
 import { MAX_NARROW_TERMS } from '../lib/narrow';
 import { json, param } from '../lib/params';
@@ -11,6 +11,8 @@ import { initialState } from '../queries/register';
 import { spectatorAccessEnabled } from '../queries/realm-settings';
 import type { UserRow } from '../queries/users';
 import { clientEventSchema } from '../events/types';
+import { eventsJson } from '../events/shared-json';
+import { serialized } from '../lib/contract';
 import { EMPTY } from '../schemas/objects';
 import { registerResultSchema } from '../schemas/register';
 
@@ -104,7 +106,7 @@ export const getEvents = userRoute(
     dont_block: param.bool(false),
     ...queueParams,
   }),
-  z.strictObject({ events: z.array(clientEventSchema), queue_id: z.string().optional() }),
+  z.strictObject({ events: serialized(z.array(clientEventSchema)), queue_id: z.string().optional() }),
   async (ctx, p) => {
     const queues = ctx.realm.eventQueues;
     if (p.queue_id === undefined) {
@@ -119,8 +121,7 @@ export const getEvents = userRoute(
     queue.acknowledge(p.last_event_id);
     queues.touch(queue);
     if (queue.isEmpty && !p.dont_block) await queues.wait(queue, ctx.frame.id);
-    // Read-only to callers of the queue; the answer only serialises it.
-    return { events: queue.pending as ClientEvent[] };
+    return { events: eventsJson(queue.pending) };
   },
 );
 

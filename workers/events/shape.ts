@@ -2,6 +2,7 @@ import { flagNames, type MessageFlag } from '../lib/flags';
 import { isUploadedAvatarUrl } from '../lib/avatar-url';
 import { matchesQueueNarrow, type NarrowableMessage } from './narrow-filter';
 import type { EventPayload, EventQueue } from './queue';
+import { shareJson } from './shared-json';
 
 /**
  * What one queue receives of a published event (api-notes §d): its `event_types`, `narrow`,
@@ -99,6 +100,7 @@ function messageVariant(event: MessageEventPayload, applyMarkdown: boolean, clie
     }
     if (clientExtavatar && !isUploadedAvatarUrl(variant['avatar_url'])) variant['avatar_url'] = null;
     variants.set(key, variant);
+    shareJson(variant);
   }
   return variant;
 }

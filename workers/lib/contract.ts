@@ -12,9 +12,18 @@ export class ContractViolation extends Error {
   override name = 'ContractViolation';
 }
 
+const serializedUnions = new WeakSet<object>();
+
 /** A pre-serialised value (lib/json-bytes.ts) of what `schema` describes, validated as its JSON. */
 export function serialized<T extends z.ZodType>(schema: T) {
-  return z.union([z.instanceof(JsonBytes), schema]);
+  const union = z.union([z.instanceof(JsonBytes), schema]);
+  serializedUnions.add(union);
+  return union;
+}
+
+/** Whether `schema` is a `serialized` union: its JSON is its second member's. */
+export function isSerialized(schema: object): boolean {
+  return serializedUnions.has(schema);
 }
 
 /** `value` as a client reads it: JSON text parsed back, pre-serialised pieces included. */

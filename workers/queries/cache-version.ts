@@ -5,7 +5,7 @@ import type { Realm } from '../realm';
  * linkifiers, alert words): triggers bump it on each change (migration 1).
  */
 export function cacheVersion(realm: Realm): number {
-  return realm.oneRow<{ version: number }>('SELECT version FROM cache_version WHERE id = 1').version;
+  return realm.cacheVersion();
 }
 
 /**
