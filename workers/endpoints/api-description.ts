@@ -29,9 +29,9 @@ export function resultJsonSchema(result: z.ZodObject): JsonSchema {
     // An event's payload is a strict object of the union; the queue numbers it with `id` beside.
     override: ({ zodSchema, jsonSchema }) => {
       if (zodSchema === clientEventSchema) withEventIds(jsonSchema);
-      // A pre-serialised value travels as the JSON its second member describes.
+      // A pre-serialised value travels as the JSON its last member describes.
       if (isSerialized(zodSchema)) {
-        const [, described] = jsonSchema['anyOf'] as JsonSchema[];
+        const described = (jsonSchema['anyOf'] as JsonSchema[]).at(-1);
         delete jsonSchema['anyOf'];
         Object.assign(jsonSchema, described);
       }

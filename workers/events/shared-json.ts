@@ -1,4 +1,4 @@
-import { JsonBytes } from '../lib/json-bytes';
+import { JsonText } from '../lib/json-bytes';
 import type { ClientEvent } from './queue';
 
 /*
@@ -41,6 +41,6 @@ function eventJson(event: ClientEvent): string {
 }
 
 /** A poll's events as one JSON array, each shared part written from its cached JSON. */
-export function eventsJson(events: readonly ClientEvent[]): JsonBytes {
-  return new JsonBytes([Buffer.from(`[${events.map(eventJson).join(',')}]`)]);
+export function eventsJson(events: readonly ClientEvent[]): JsonText {
+  return new JsonText(`[${events.map(eventJson).join(',')}]`);
 }

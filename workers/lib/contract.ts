@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BinaryReply } from './binary-reply';
-import { JsonBytes } from './json-bytes';
+import { JsonBytes, JsonText } from './json-bytes';
 
 /**
  * CONTRACT_CHECKS (tests only, never production): every success body and every event is
@@ -16,12 +16,12 @@ const serializedUnions = new WeakSet<object>();
 
 /** A pre-serialised value (lib/json-bytes.ts) of what `schema` describes, validated as its JSON. */
 export function serialized<T extends z.ZodType>(schema: T) {
-  const union = z.union([z.instanceof(JsonBytes), schema]);
+  const union = z.union([z.instanceof(JsonBytes), z.instanceof(JsonText), schema]);
   serializedUnions.add(union);
   return union;
 }
 
-/** Whether `schema` is a `serialized` union: its JSON is its second member's. */
+/** Whether `schema` is a `serialized` union: its JSON is its last member's. */
 export function isSerialized(schema: object): boolean {
   return serializedUnions.has(schema);
 }
@@ -29,7 +29,11 @@ export function isSerialized(schema: object): boolean {
 /** `value` as a client reads it: JSON text parsed back, pre-serialised pieces included. */
 function asSent(value: unknown): unknown {
   const text = JSON.stringify(value, (_key, item: unknown) =>
-    item instanceof JsonBytes ? (JSON.parse(Buffer.concat(item.pieces).toString('utf8')) as unknown) : item,
+    item instanceof JsonBytes
+      ? (JSON.parse(Buffer.concat(item.pieces).toString('utf8')) as unknown)
+      : item instanceof JsonText
+        ? (JSON.parse(item.text) as unknown)
+        : item,
   );
   return text === undefined ? undefined : (JSON.parse(text) as unknown);
 }

@@ -6,3 +6,12 @@
 export class JsonBytes {
   constructor(readonly pieces: readonly Buffer[]) {}
 }
+
+/**
+ * JSON already serialised, as text, to stand as a top-level value of a reply that otherwise
+ * travels as a string: small answers (a poll's events) keep riding the batched frames to the
+ * front end instead of each taking the body ring and a message of its own.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}

@@ -1,5 +1,5 @@
 import type { ResponseFrame } from '../../src/wire/protocol';
-import { JsonBytes } from './json-bytes';
+import { JsonBytes, JsonText } from './json-bytes';
 
 /** A response frame with a JSON body (serialised here, so the front end only copies bytes). */
 export function reply(id: number, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ResponseFrame {
@@ -17,7 +17,21 @@ export function reply(id: number, status: number, body: Record<string, unknown>,
       };
     }
   }
-  return { kind: 'response', id, status, headers, body: JSON.stringify(body) };
+  return { kind: 'response', id, status, headers, body: jsonWithText(body) };
+}
+
+/** JSON.stringify of the body, JsonText values written as they are. */
+function jsonWithText(body: Record<string, unknown>): string {
+  let hasText = false;
+  for (const key in body) if (body[key] instanceof JsonText) hasText = true;
+  if (!hasText) return JSON.stringify(body);
+  let text = '{';
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    const json = value instanceof JsonText ? value.text : JSON.stringify(value);
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:${json}`;
+  }
+  return `${text}}`;
 }
 
 const NO_BYTES = new Uint8Array(0);
