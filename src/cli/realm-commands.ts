@@ -65,7 +65,8 @@ function listRealms(ctx: CommandContext): void {
   const realms = realmNames(ctx.dataDir).map((name) => {
     const db = new Database(realmFile(ctx.dataDir, name), { readonly: true, fileMustExist: true });
     try {
-      const row = db.prepare('SELECT name, deactivated FROM realm WHERE id = 1').get() as { name: string; deactivated: number };
+      const row = db.prepare<[], { name: string; deactivated: number }>('SELECT name, deactivated FROM realm WHERE id = 1').get();
+      if (!row) throw new Error(`${realmFile(ctx.dataDir, name)} has no realm row`);
       return { realm: name, name: row.name, deactivated: row.deactivated === 1 };
     } finally {
       db.close();
