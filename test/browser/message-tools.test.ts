@@ -55,6 +55,24 @@ if (skip !== null) {
       await boPage.getByRole('heading', { level: 1 }).click();
     });
 
+    t.test('Escape pressed right after the menu opens closes it and gives the focus back to its button', async (t) => {
+      await message.hover();
+      const button = message.getByRole('button', { name: 'Message actions', exact: true });
+      // Opened and escaped in one task of the page, after the open has rendered but before the
+      // next frame: the key must reach the menu however soon it comes.
+      await button.evaluate(async (element) => {
+        element.focus();
+        element.click();
+        for (let turn = 0; turn < 3; turn++) await Promise.resolve();
+        const escape = { key: 'Escape', bubbles: true, cancelable: true };
+        const page = element.ownerDocument.defaultView as unknown as { KeyboardEvent: new (type: string, init: object) => Event };
+        element.ownerDocument.activeElement?.dispatchEvent(new page.KeyboardEvent('keydown', escape));
+      });
+      await boPage.getByRole('menu', { name: 'Message actions', exact: true }).waitFor({ state: 'detached', timeout: 3000 });
+      t.equal(await button.evaluate((element) => element === element.ownerDocument.activeElement), true, 'the button has the focus');
+      await boPage.getByRole('heading', { level: 1 }).click();
+    });
+
     t.test('a starred message shows its star after the pointer leaves, and the server keeps the flag', async (t) => {
       await message.hover();
       await star.click();

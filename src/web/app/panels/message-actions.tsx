@@ -2,7 +2,7 @@
  * One message's `Message actions` menu (a menu button: Enter, Space or ArrowDown opens it,
  * arrows move, Escape closes and returns focus). Items the person may not use are left out.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../common/api';
 import type { MessageActionsProps } from './contracts';
 import { DeleteDialog, EditDialog, MoveDialog } from './message-dialogs';
@@ -74,7 +74,8 @@ export function MessageActions({ snapshot, message, onQuote, onShowHistory }: Me
     if (returnFocus) button.current?.focus();
   };
 
-  useEffect(() => {
+  // Before paint, so a key pressed right after opening already reaches the menu.
+  useLayoutEffect(() => {
     if (!open) return undefined;
     fitInViewport(menu.current);
     menuItems()[0]?.focus();
@@ -93,7 +94,11 @@ export function MessageActions({ snapshot, message, onQuote, onShowHistory }: Me
   }, [notice]);
 
   const onButtonKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    if (event.key === 'Escape' && open) {
+      event.preventDefault();
+      event.stopPropagation();
+      close(true);
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       setOpen(true);
     }
