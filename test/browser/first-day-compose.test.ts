@@ -106,6 +106,9 @@ if (skip !== null) {
       await boApi.post('/messages', { type: 'stream', to: STREAM, topic: 'fruit', content: boText });
       await new ApiClient(server.baseUrl, ada).post('/messages', { type: 'stream', to: STREAM, topic: 'fruit', content: adaText });
       await boApi.post('/messages', { type: 'stream', to: STREAM, topic: 'links', content: linkText });
+      // Only has:link shows this one of the views below: seeing it says that view has loaded.
+      const otherLinkText = `See https://example.com/elsewhere ${Date.now()}`;
+      await new ApiClient(server.baseUrl, ada).post('/messages', { type: 'stream', to: STREAM, topic: 'other', content: otherLinkText });
 
       const search = searchBox(adaPage);
       await search.fill('');
@@ -117,6 +120,8 @@ if (skip !== null) {
       await suggestion.click();
       t.equal(await search.inputValue(), `sender:${bo.email} `, 'the suggestion completes the operator');
       await search.press('Enter');
+      // Each view's own messages are awaited, and the last view's gone, before the feed is read.
+      await messageItem(adaPage, adaText).waitFor({ state: 'detached' });
       await messageItem(adaPage, boText).waitFor();
       t.notOk(
         (await feedTexts(adaPage)).some((text) => text.includes(adaText)),
@@ -125,6 +130,7 @@ if (skip !== null) {
 
       await search.fill(`stream:"${STREAM}" topic:links`);
       await search.press('Enter');
+      await messageItem(adaPage, boText).waitFor({ state: 'detached' });
       await messageItem(adaPage, linkText).waitFor();
       t.strictSame(
         (await feedTexts(adaPage)).filter((text) => text.includes('pineapple')),
@@ -134,6 +140,7 @@ if (skip !== null) {
 
       await search.fill('has:link');
       await search.press('Enter');
+      await messageItem(adaPage, otherLinkText).waitFor();
       await messageItem(adaPage, linkText).waitFor();
       t.notOk(
         (await feedTexts(adaPage)).some((text) => text.includes(boText)),
