@@ -2,7 +2,7 @@ import { JsonBytes } from '../lib/json-bytes';
 import type { Realm } from '../realm';
 import { versionedCache } from './cache-version';
 import { canSeeDeliveryEmail, userObject, type Viewer } from './people';
-import { profileDataByUser } from './profile-fields';
+import type { ProfileData } from './profile-fields';
 import { hasUploadedAvatar, type UserRow } from './users';
 
 /*
@@ -40,9 +40,16 @@ function headOf(realm: Realm, viewer: Viewer, person: PersonJson, clientExtavata
   return head;
 }
 
-/** `realm_users` as `viewer` sees it: the realm's active people, without `is_active`, as JSON. */
-export function realmUsersJson(realm: Realm, viewer: Viewer, clientExtavatar: boolean): JsonBytes {
-  const profiles = profileDataByUser(realm);
+/**
+ * `realm_users` as `viewer` sees it: the realm's active people, without `is_active`, as JSON;
+ * `profiles` is everyone's profile data, read once by the caller for all of register's lists.
+ */
+export function realmUsersJson(
+  realm: Realm,
+  viewer: Viewer,
+  clientExtavatar: boolean,
+  profiles: ReadonlyMap<number, ProfileData>,
+): JsonBytes {
   const parts: string[] = [];
   for (const person of activePeople(realm)) {
     const head = headOf(realm, viewer, person, clientExtavatar);

@@ -36,7 +36,7 @@ export function realmUserState(realm: Realm, user: UserRow, avatars: AvatarOptio
   const canCreatePrivate = passesRealmPolicy(realm, user, policies.create_private_stream_policy);
   return {
     // api-notes §e: active users without `is_active`; SPEC User.delivery_email as `user` may see it
-    realm_users: realmUsersJson(realm, user, options.clientExtavatar),
+    realm_users: realmUsersJson(realm, user, options.clientExtavatar, options.profileDataByUser),
     realm_non_active_users: people.filter((row) => row.is_active === 0).map((row) => userObject(realm, user, row, options)),
     cross_realm_bots: rows
       .filter((row) => row.is_system_bot === 1)
