@@ -11,6 +11,7 @@ export interface PresenceTimes {
 export class PresenceTable {
   private readonly times = new Map<number, PresenceTimes>();
   private readonly dirty = new Set<number>();
+  private readonly watchers: Set<number>[] = [];
 
   /** At open: what the last flush stored. */
   load(rows: readonly { user_id: number; last_connected_time: number; last_active_time: number | null }[]): void {
@@ -31,7 +32,18 @@ export class PresenceTable {
     const lastActive = active ? nowSeconds : (before?.lastActive ?? null);
     this.times.set(userId, { lastConnected: nowSeconds, lastActive });
     this.dirty.add(userId);
+    for (const changed of this.watchers) changed.add(userId);
     return before;
+  }
+
+  /**
+   * A set that every later ping adds its user to, for a view kept current by its changes
+   * (queries/presence.ts); the watcher clears it as it catches up.
+   */
+  watch(): Set<number> {
+    const changed = new Set<number>();
+    this.watchers.push(changed);
+    return changed;
   }
 
   /** Marks users to flush again (their flush failed). */

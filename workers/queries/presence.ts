@@ -1,7 +1,7 @@
 import { JsonBytes } from '../lib/json-bytes';
 import type { PresenceTimes } from '../lib/presence';
 import type { Realm } from '../realm';
-import { versionedCache } from './cache-version';
+import { cacheVersion, versionedCache } from './cache-version';
 import { realmSettings } from './realm-settings';
 import { userSettings } from './user-settings';
 import type { LegacyClientPresence } from '../schemas/objects';
@@ -78,6 +78,7 @@ const entryJson = new WeakMap<PresenceTimes, EntryJson>();
 const OPEN = Buffer.from('{');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from('}');
+const EMPTY_OBJECT = Buffer.from('{}');
 
 function entryOf(times: PresenceTimes, userId: number, email: string, slim: boolean): Buffer {
   let cached = entryJson.get(times);
@@ -90,19 +91,97 @@ function entryOf(times: PresenceTimes, userId: number, email: string, slim: bool
   return cached.legacy;
 }
 
-/** realmPresences as pre-serialised JSON, from each entry's cached JSON. */
-export function realmPresencesJson(realm: Realm, slim: boolean): JsonBytes {
-  if (realmSettings(realm).presence_disabled) return new JsonBytes([OPEN, CLOSE]);
-  const users = visibleUsers(realm);
-  const pieces: Buffer[] = [OPEN];
-  for (const [userId, times] of realm.presence.entries()) {
-    const user = users.get(userId);
-    if (!user) continue;
-    if (pieces.length > 1) pieces.push(COMMA);
-    pieces.push(entryOf(times, userId, user.email, slim));
+/**
+ * The presences object of one form (slim or legacy) as one buffer, with each entry's place in
+ * it: an answer copies one buffer instead of joining an entry per person (at 5,000 people, 83
+ * answers of 5,000 entries a second), and a ping rewrites its entry in place when the new JSON
+ * is as long as the old (a slim entry always is: two ten-digit times). Anything else, such as
+ * a first ping, a legacy entry whose status changed or a change to the users table, rebuilds it.
+ */
+class PresencesSnapshot {
+  private bytes: Buffer = EMPTY_OBJECT;
+  private readonly spans = new Map<number, { start: number; length: number }>();
+  private version = -1;
+  /** The bytes went out in an answer, which may still be reading them: copy before patching. */
+  private handedOut = false;
+  private readonly changed: Set<number>;
+
+  constructor(
+    realm: Realm,
+    private readonly slim: boolean,
+  ) {
+    this.changed = realm.presence.watch();
   }
-  pieces.push(CLOSE);
-  return new JsonBytes(pieces);
+
+  read(realm: Realm): Buffer {
+    const version = cacheVersion(realm);
+    if (version === this.version && this.patch(realm)) {
+      this.handedOut = true;
+      return this.bytes;
+    }
+    const built = this.build(realm);
+    // Built inside a transaction it may show rows that roll back (queries/cache-version.ts).
+    if (realm.db.inTransaction) return built;
+    this.bytes = built;
+    this.version = version;
+    this.changed.clear();
+    this.handedOut = true;
+    return built;
+  }
+
+  /** Applies the pings since the last read; false when one of them needs a rebuild. */
+  private patch(realm: Realm): boolean {
+    if (this.changed.size === 0) return true;
+    const users = visibleUsers(realm);
+    for (const userId of this.changed) {
+      const user = users.get(userId);
+      if (!user) continue;
+      const span = this.spans.get(userId);
+      const times = realm.presence.get(userId);
+      if (!span || !times) return false;
+      const entry = entryOf(times, userId, user.email, this.slim);
+      if (entry.length !== span.length) return false;
+      if (this.handedOut) {
+        this.bytes = Buffer.from(this.bytes);
+        this.handedOut = false;
+      }
+      entry.copy(this.bytes, span.start);
+    }
+    this.changed.clear();
+    return true;
+  }
+
+  private build(realm: Realm): Buffer {
+    const users = visibleUsers(realm);
+    const pieces: Buffer[] = [OPEN];
+    let offset = OPEN.length;
+    this.spans.clear();
+    for (const [userId, times] of realm.presence.entries()) {
+      const user = users.get(userId);
+      if (!user) continue;
+      if (pieces.length > 1) {
+        pieces.push(COMMA);
+        offset += COMMA.length;
+      }
+      const entry = entryOf(times, userId, user.email, this.slim);
+      this.spans.set(userId, { start: offset, length: entry.length });
+      pieces.push(entry);
+      offset += entry.length;
+    }
+    pieces.push(CLOSE);
+    return Buffer.concat(pieces, offset + CLOSE.length);
+  }
+}
+
+const snapshots = new WeakMap<Realm, { slim?: PresencesSnapshot; legacy?: PresencesSnapshot }>();
+
+/** realmPresences as pre-serialised JSON, from the realm's snapshot of that form. */
+export function realmPresencesJson(realm: Realm, slim: boolean): JsonBytes {
+  if (realmSettings(realm).presence_disabled) return new JsonBytes([EMPTY_OBJECT]);
+  let forms = snapshots.get(realm);
+  if (!forms) snapshots.set(realm, (forms = {}));
+  const snapshot = slim ? (forms.slim ??= new PresencesSnapshot(realm, true)) : (forms.legacy ??= new PresencesSnapshot(realm, false));
+  return new JsonBytes([snapshot.read(realm)]);
 }
 
 /**
