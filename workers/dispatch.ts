@@ -20,7 +20,6 @@ import { ROUTES } from './routes';
  * nothing from the layers that serve requests.
  */
 export async function dispatch(realm: Realm, frame: RequestFrame): Promise<ResponseFrame> {
-  realm.rereadCacheVersion();
   const asked: { caller: Caller | null } = { caller: null };
   const response = await answer(realm, frame, asked);
   // Said even when the handler failed: the credential was good (src/http/rate-limit.ts).
