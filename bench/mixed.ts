@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { realmFile } from '../src/wire/realm-names';
 import type { ShardStatsSnapshot } from '../workers/lib/shard-stats';
@@ -56,11 +58,15 @@ async function step(people: number, opts: Options): Promise<StepFigures> {
   const seeding = performance.now();
   const realm = await seededPeople(people);
   const seededSeconds = (performance.now() - seeding) / 1000;
-  forgetSavedQueues(realm.dataDir);
-  const server = await startChatServer({ TEST_HOOKS: '1' }, realm.dataDir);
+  // Each run starts from the seeded realm as it was seeded: the server writes to a copy, so the
+  // messages of earlier runs do not pile up in the file (they made every run heavier than the last).
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-mixed-run-'));
+  fs.cpSync(realm.dataDir, dataDir, { recursive: true });
+  forgetSavedQueues(dataDir);
+  const server = await startChatServer({ TEST_HOOKS: '1' }, dataDir);
   const recorder = new Recorder();
   const crowd = new Crowd(realm, server.port, opts.mix, recorder);
-  const owner = ownerAuthHeader(realm.dataDir);
+  const owner = ownerAuthHeader(dataDir);
   const shardStats = (reset: boolean): Promise<ShardStatsSnapshot> =>
     apiCall(server.url, owner, 'GET', '/__test__/shard_stats', { reset }) as unknown as Promise<ShardStatsSnapshot>;
   try {
@@ -110,6 +116,7 @@ async function step(people: number, opts: Options): Promise<StepFigures> {
   } finally {
     crowd.close();
     await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -22,7 +22,7 @@ export const MIXES: Record<string, Mix> = {
 const ALL_HANDS_SHARE = 0.02;
 const TOPICS_PER_STREAM = 5;
 const TYPING_BEFORE_SEND_MS = 1_000;
-const SHARED_CONNECTIONS = 64;
+const SHARED_CONNECTIONS = 256;
 const REGISTER_CONCURRENCY = 16;
 // What the web page declares (SPEC POST /register client_capabilities).
 const CAPABILITIES = JSON.stringify({
@@ -37,6 +37,8 @@ const CAPABILITIES = JSON.stringify({
 export class Recorder {
   measuring = false;
   readonly latencies = new Map<Kind, number[]>(KINDS.map((kind) => [kind, []]));
+  /** Of each latency, the part spent in the generator waiting for a shared connection. */
+  readonly connectionWaits = new Map<Kind, number[]>(KINDS.map((kind) => [kind, []]));
   readonly errors = new Map<Kind, number>(KINDS.map((kind) => [kind, 0]));
   readonly errorSamples: string[] = [];
   readonly deliveriesMs: number[] = [];
@@ -50,10 +52,12 @@ export class Recorder {
       return;
     }
     this.latencies.get(kind)?.push(response.at - startedMs);
+    this.connectionWaits.get(kind)?.push(response.sentAt - startedMs);
   }
 
   reset(): void {
     for (const list of this.latencies.values()) list.length = 0;
+    for (const list of this.connectionWaits.values()) list.length = 0;
     for (const kind of KINDS) this.errors.set(kind, 0);
     this.errorSamples.length = 0;
     this.deliveriesMs.length = 0;
@@ -94,6 +98,8 @@ export class Crowd {
   private readonly timers = new Set<NodeJS.Timeout>();
   private nextSeq = 1;
   private running = false;
+  /** Polls go on after `stop`, so the last sends' deliveries still arrive; until `close`. */
+  private polling = false;
 
   constructor(
     private readonly realm: PeopleRealm,
@@ -137,6 +143,7 @@ export class Crowd {
   /** Polls parked and every periodic action started, each person at a random phase. */
   start(): void {
     this.running = true;
+    this.polling = true;
     for (const member of this.members) {
       this.poll(member);
       this.every(this.mix.readEveryMs, () => this.read(member));
@@ -154,6 +161,7 @@ export class Crowd {
 
   close(): void {
     this.stop();
+    this.polling = false;
     this.pool.close();
     for (const member of this.members) member.poller.close();
   }
@@ -188,7 +196,7 @@ export class Crowd {
   }
 
   private poll(member: Member): void {
-    if (!this.running) return;
+    if (!this.polling) return;
     const path = `/api/v1/events?queue_id=${encodeURIComponent(member.queueId)}&last_event_id=${member.lastEventId}`;
     const started = performance.now();
     member.poller.request('GET', path, member.person.auth).then(

@@ -11,11 +11,14 @@ export interface RawResponse {
   body: string;
   /** performance.now() when the whole answer had arrived. */
   at: number;
+  /** performance.now() when the request was written: before it, it waited for its connection. */
+  sentAt: number;
 }
 
 interface Pending {
   head: string;
   body: string;
+  sentAt: number;
   resolve: (response: RawResponse) => void;
   reject: (err: Error) => void;
 }
@@ -50,7 +53,7 @@ export class RawConnection {
     const headers = [`${method} ${path} HTTP/1.1`, `Host: ${this.host}:${this.port}`, `Authorization: ${auth}`];
     if (form) headers.push('Content-Type: application/x-www-form-urlencoded', `Content-Length: ${Buffer.byteLength(body)}`);
     return new Promise((resolve, reject) => {
-      this.queue.push({ head: headers.join('\r\n') + '\r\n\r\n', body, resolve, reject });
+      this.queue.push({ head: headers.join('\r\n') + '\r\n\r\n', body, sentAt: 0, resolve, reject });
       if (this.queue.length === 1) this.writeNext();
     });
   }
@@ -73,7 +76,9 @@ export class RawConnection {
 
   private writeNext(): void {
     const next = this.queue[0];
-    if (next) this.open().write(next.head + next.body);
+    if (!next) return;
+    next.sentAt = performance.now();
+    this.open().write(next.head + next.body);
   }
 
   private onData(chunk: Buffer): void {
@@ -88,7 +93,7 @@ export class RawConnection {
     const body = this.received.subarray(headerEnd + 4, end).toString('utf8');
     this.received = this.received.subarray(end);
     const done = this.queue.shift();
-    done?.resolve({ status: Number(head.slice(9, 12)), body, at });
+    done?.resolve({ status: Number(head.slice(9, 12)), body, at, sentAt: done.sentAt });
     this.writeNext();
   }
 
