@@ -40,3 +40,23 @@ export const CACHING_MIGRATIONS: readonly Migration[] = [
     `);
   },
 ];
+
+/**
+ * Migrations after the bots' (workers/db/migrations.ts lists them last): more tables whose rows
+ * shards now cache move cache_version on.
+ */
+export const LATER_CACHING_MIGRATIONS: readonly Migration[] = [
+  /* 19: subscribers and realm settings cached (queries/streams.ts, queries/realm-settings.ts) */ `
+  -- Who is subscribed changes with a row's insert, delete or active flag; a subscription's
+  -- own settings (color, muting, pinning) leave every cache as it was.
+  CREATE TRIGGER IF NOT EXISTS subscriptions_insert_cache_version AFTER INSERT ON subscriptions
+    BEGIN UPDATE cache_version SET version = version + 1; END;
+  CREATE TRIGGER IF NOT EXISTS subscriptions_delete_cache_version AFTER DELETE ON subscriptions
+    BEGIN UPDATE cache_version SET version = version + 1; END;
+  CREATE TRIGGER IF NOT EXISTS subscriptions_active_cache_version AFTER UPDATE OF active ON subscriptions
+    WHEN new.active IS NOT old.active
+    BEGIN UPDATE cache_version SET version = version + 1; END;
+  CREATE TRIGGER IF NOT EXISTS realm_update_cache_version AFTER UPDATE ON realm
+    BEGIN UPDATE cache_version SET version = version + 1; END;
+  `,
+];

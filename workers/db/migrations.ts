@@ -1,4 +1,4 @@
-import { CACHING_MIGRATIONS, type Migration } from './migrations-caching';
+import { CACHING_MIGRATIONS, LATER_CACHING_MIGRATIONS, type Migration } from './migrations-caching';
 import { MESSAGING_MIGRATIONS } from './migrations-messaging';
 import { PEOPLE_MIGRATIONS } from './migrations-people';
 import { READING_MIGRATIONS } from './migrations-reading';
@@ -16,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ...CACHING_MIGRATIONS,
   ...READING_MIGRATIONS,
   ...BOT_MIGRATIONS,
+  ...LATER_CACHING_MIGRATIONS,
 ];

@@ -1,6 +1,7 @@
 import { OWNERS_ONLY_POLICY, POLICY, rolePassesStreamPolicy } from '../lib/policy';
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
+import { versionedCache } from './cache-version';
 
 /*
  * The ONE source of every realm setting (api-notes §e `realm_*`). A setting's value is what
@@ -87,15 +88,21 @@ export interface RealmColumns {
   notifications_stream_id: number | null;
 }
 
-function realmRow(realm: Realm): RealmColumns & { settings: string } {
-  return realm.oneRow<RealmColumns & { settings: string }>(
-    'SELECT name, description, notifications_stream_id, settings FROM realm WHERE id = 1',
-  );
-}
+/*
+ * Read once while cache_version stands (an update of the realm row moves it: migration 19), not
+ * on every send and presence answer that asks for a setting. Frozen: every caller shares it.
+ */
+const realmRow = versionedCache((realm: Realm): Readonly<RealmColumns & { settings: string }> =>
+  Object.freeze(
+    realm.oneRow<RealmColumns & { settings: string }>(
+      'SELECT name, description, notifications_stream_id, settings FROM realm WHERE id = 1',
+    ),
+  ),
+);
 
 /** The realm row's `settings` JSON text, unparsed: for readers of one setting with their own fallback. */
 export function realmSettingsText(realm: Realm): string {
-  return realm.oneRow<{ settings: string }>('SELECT settings FROM realm WHERE id = 1').settings;
+  return realmRow(realm).settings;
 }
 
 export function parseSettingsJson(json: string): Record<string, unknown> {

@@ -88,8 +88,37 @@ function lookUp<K>(
   return row;
 }
 
+/** A stream's active subscriptions: every subscriber, and those whose accounts are active, in the file's order. */
+interface Subscribers {
+  all: ReadonlySet<number>;
+  activeUsers: readonly number[];
+}
+
+/*
+ * Read once per stream while cache_version stands: subscriptions (who, not their settings) and
+ * users both move it (migrations 1 and 19), so a send neither asks the file whether its sender
+ * may post nor who receives it (queries of their own, a sixth of a send's time on the shard).
+ */
+const subscribersByStream = versionedCache(() => new Map<number, Subscribers>());
+
+function subscribersOf(realm: Realm, streamId: number): Subscribers {
+  const cached = subscribersByStream(realm);
+  let subscribers = cached.get(streamId);
+  if (!subscribers) {
+    const rows = realm
+      .rows<{ id: number; is_active: number }, [number]>(
+        `SELECT s.user_id AS id, u.is_active FROM subscriptions s JOIN users u ON u.id = s.user_id
+         WHERE s.stream_id = ? AND s.active = 1`,
+      )
+      .all(streamId);
+    subscribers = { all: new Set(rows.map((r) => r.id)), activeUsers: rows.filter((r) => r.is_active === 1).map((r) => r.id) };
+    cached.set(streamId, subscribers);
+  }
+  return subscribers;
+}
+
 export function isSubscribed(realm: Realm, userId: number, streamId: number): boolean {
-  return realm.stmt('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1').get(userId, streamId) !== undefined;
+  return subscribersOf(realm, streamId).all.has(userId);
 }
 
 /**
@@ -116,13 +145,7 @@ export function canSeeStream(role: number, subscribed: boolean, stream: StreamRo
 }
 
 export function subscriberIds(realm: Realm, streamId: number): number[] {
-  const rows = realm
-    .rows<{ id: number }, [number]>(
-      `SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
-       WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
-    )
-    .all(streamId);
-  return rows.map((r) => r.id);
+  return [...subscribersOf(realm, streamId).activeUsers];
 }
 
 /** At most `limit` of the stream's active subscribers: enough to tell a stream is too large. */
