@@ -118,7 +118,13 @@ function subscribersOf(realm: Realm, streamId: number): Subscribers {
 }
 
 export function isSubscribed(realm: Realm, userId: number, streamId: number): boolean {
-  return subscribersOf(realm, streamId).all.has(userId);
+  if (!realm.db.inTransaction) return subscribersOf(realm, streamId).all.has(userId);
+  // In a transaction, once a write has moved cache_version, nothing read is kept: reading the
+  // stream's whole list for every question (a loop over thousands of principals) would cost
+  // what the one-row lookup does not.
+  const known = subscribersByStream(realm).get(streamId);
+  if (known) return known.all.has(userId);
+  return realm.stmt('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1').get(userId, streamId) !== undefined;
 }
 
 /**
