@@ -121,7 +121,7 @@ export const getEvents = userRoute(
     queue.acknowledge(p.last_event_id);
     queues.touch(queue);
     if (queue.isEmpty && !p.dont_block) await queues.wait(queue, ctx.frame.id);
-    return { events: eventsJson(queue.pending) };
+    return { events: eventsJson(queue.queued) };
   },
 );
 

@@ -35,6 +35,20 @@ export interface QueueOptions {
 export type ClientEvent = { type: string; id: number } & Record<string, unknown>;
 export type EventPayload = { type: string } & Record<string, unknown>;
 
+/**
+ * An event as a queue keeps it: its payload, which many queues may share (events/shape.ts), and
+ * the id it has in this queue. The client sees the payload's fields and then `id`.
+ */
+export interface QueueEntry {
+  payload: EventPayload;
+  id: number;
+}
+
+/** The event as the client receives it. */
+export function clientEvent(queued: QueueEntry): ClientEvent {
+  return { ...queued.payload, id: queued.id };
+}
+
 /** What a graceful stop writes into the realm file for each queue (workers/events/clients.ts). */
 export interface SavedQueue {
   queueId: string;
@@ -51,7 +65,7 @@ export interface SavedQueue {
  * ids from 0; a fetch with `last_event_id` acknowledges, and drops, every event up to it.
  */
 export class EventQueue {
-  private events: ClientEvent[] = [];
+  private events: QueueEntry[] = [];
   private nextEventId = 0;
   private newestPrunedId = -1;
   /** Wall-clock ms of the last register or fetch; idle queues are collected after a while. */
@@ -68,7 +82,8 @@ export class EventQueue {
 
   static restore(saved: SavedQueue): EventQueue {
     const queue = new EventQueue(saved.queueId, saved.userId, saved.options, saved.lastActivityMs);
-    queue.events = saved.events;
+    // A saved event holds its id already, where the client saw it.
+    queue.events = saved.events.map((event) => ({ payload: event, id: event.id }));
     queue.nextEventId = saved.nextEventId;
     queue.newestPrunedId = saved.newestPrunedId;
     return queue;
@@ -82,7 +97,7 @@ export class EventQueue {
       nextEventId: this.nextEventId,
       newestPrunedId: this.newestPrunedId,
       lastActivityMs: this.lastActivityMs,
-      events: this.events,
+      events: this.pending,
     };
   }
 
@@ -91,12 +106,17 @@ export class EventQueue {
   }
 
   /** The events not yet acknowledged, oldest first. */
-  get pending(): readonly ClientEvent[] {
+  get pending(): ClientEvent[] {
+    return this.events.map(clientEvent);
+  }
+
+  /** The same, as the queue keeps them (their JSON is written from shared parts, events/shared-json.ts). */
+  get queued(): readonly QueueEntry[] {
     return this.events;
   }
 
   push(payload: EventPayload): void {
-    this.events.push({ ...payload, id: this.nextEventId++ });
+    this.events.push({ payload, id: this.nextEventId++ });
   }
 
   /**
@@ -110,7 +130,7 @@ export class EventQueue {
     if (lastEventId === this.newestPrunedId) return;
     if (lastEventId >= this.nextEventId) throw errors.eventNotInQueue(lastEventId);
     let drop = 0;
-    while (drop < this.events.length && (this.events[drop] as ClientEvent).id <= lastEventId) drop++;
+    while (drop < this.events.length && (this.events[drop] as QueueEntry).id <= lastEventId) drop++;
     if (drop > 0) this.events = this.events.slice(drop);
     this.newestPrunedId = lastEventId;
   }

@@ -1,4 +1,4 @@
-import { flagNames, type MessageFlag } from '../lib/flags';
+import { flagNames, sharedFlagNames, type MessageFlag } from '../lib/flags';
 import { isUploadedAvatarUrl } from '../lib/avatar-url';
 import { matchesQueueNarrow, type NarrowableMessage } from './narrow-filter';
 import type { EventPayload, EventQueue } from './queue';
@@ -105,22 +105,34 @@ function messageVariant(event: MessageEventPayload, applyMarkdown: boolean, clie
   return variant;
 }
 
+// The event most queues get, per message variant and set of flags: built once, its JSON made once.
+const sharedEventsOf = new WeakMap<Record<string, unknown>, Map<readonly string[], EventPayload>>();
+
 function messageForQueue(queue: EventQueue, event: MessageEventPayload, userId: number): EventPayload[] {
-  const flags = userFlagsIn(event, userId) ?? [];
+  const stored = event.flags_by_user[userId];
+  // Bits name one shared array per set, so equal flags are the same array (the key below).
+  const flags = stored === undefined ? NO_FLAGS : typeof stored === 'number' ? sharedFlagNames(stored) : stored;
   const options = queue.options;
   if (options.narrow.length > 0) {
-    const viewer = { viewerId: userId, flags: flags as MessageFlag[], publicStream: event.public_stream };
+    const viewer = { viewerId: userId, flags: flags as readonly MessageFlag[], publicStream: event.public_stream };
     if (!matchesQueueNarrow(options.narrow, event.message, viewer)) return [];
   }
-  const shaped: EventPayload = {
-    type: 'message',
-    message: messageVariant(event, options.applyMarkdown, options.clientExtavatar),
-    flags,
-  };
+  const message = messageVariant(event, options.applyMarkdown, options.clientExtavatar);
   // SPEC §Events: the queue that sent the message learns which local echo it was.
-  if (event.local_message_id !== undefined && event.sender_queue_id === queue.id) shaped['local_message_id'] = event.local_message_id;
+  if (event.local_message_id !== undefined && event.sender_queue_id === queue.id) {
+    return [{ type: 'message', message, flags, local_message_id: event.local_message_id }];
+  }
+  let shared = sharedEventsOf.get(message);
+  if (!shared) sharedEventsOf.set(message, (shared = new Map()));
+  let shaped = shared.get(flags);
+  if (!shaped) {
+    shared.set(flags, (shaped = { type: 'message', message, flags }));
+    shareJson(shaped);
+  }
   return [shaped];
 }
+
+const NO_FLAGS: readonly MessageFlag[] = Object.freeze([]);
 
 /** Without bulk_message_deletion: one event per message, with `message_id` (SPEC §Events). */
 function deletedOneByOne(event: EventPayload): EventPayload[] {

@@ -14,3 +14,13 @@ export const HISTORICAL_FLAGS = FLAG_BIT.read | FLAG_BIT.historical;
 export function flagNames(bits: number): MessageFlag[] {
   return MESSAGE_FLAGS.filter((flag) => (bits & FLAG_BIT[flag]) !== 0);
 }
+
+// Seven flags: at most 128 sets, each named once.
+const namedSets = new Map<number, readonly MessageFlag[]>();
+
+/** flagNames as one frozen array per set of bits, for values many events share. */
+export function sharedFlagNames(bits: number): readonly MessageFlag[] {
+  let names = namedSets.get(bits);
+  if (names === undefined) namedSets.set(bits, (names = Object.freeze(flagNames(bits))));
+  return names;
+}
