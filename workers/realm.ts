@@ -62,6 +62,13 @@ export interface RealmOptions {
 
 // How often a realm that commits asks for a checkpoint (workers/db/checkpointer.ts).
 const CHECKPOINT_EVERY_MS = 1_000;
+/**
+ * How long one group commit may run actions before it commits what it has and leaves the rest
+ * to the next turn of the event loop: a burst of writes (a hundred mark-reads at once) would
+ * otherwise hold the realm's one thread, and every read and poll of the realm, for as long as
+ * all of them take. One action is never split: a message to a very large stream still runs whole.
+ */
+export const COMMIT_BUDGET_MS = 8;
 
 // src/config.ts's defaults, for unit tests that build a Realm without settings
 const DEFAULT_SESSION_SETTINGS: SessionSettings = { idleMs: 14 * 86_400_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 };
@@ -291,7 +298,7 @@ export class Realm {
   }
 
   private commitBatch(): void {
-    const batch = this.batch;
+    let batch = this.batch;
     this.batch = [];
     const outcomes: { ok: boolean; value: unknown; outbox: QueuedEvent[] }[] = [];
     const started = performance.now();
@@ -300,6 +307,7 @@ export class Realm {
       this.db
         .transaction(() => {
           for (const item of batch) {
+            if (outcomes.length > 0 && performance.now() - started > COMMIT_BUDGET_MS) break;
             const outbox: QueuedEvent[] = [];
             const check = this.events.check;
             const tx: Txn = {
@@ -326,6 +334,13 @@ export class Realm {
     } catch (err) {
       for (const item of batch) item.reject(err);
       return;
+    }
+    if (outcomes.length < batch.length) {
+      // Over budget: the rest go first in the next commit, before actions queued since.
+      const queuedSince = this.batch;
+      this.batch = batch.slice(outcomes.length).concat(queuedSince);
+      if (queuedSince.length === 0) setImmediate(() => this.commitBatch());
+      batch = batch.slice(0, outcomes.length);
     }
     if (shardStats.enabled) shardStats.record(`commit of ${batch.length} actions`, started);
     // Answered, and their events delivered, once the commit is on disk.

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { createRealm } from '../../workers/db/create-realm';
 import { openRealmDb } from '../../workers/db/open';
 import type { QueuedEvent } from '../../workers/events/outbox';
-import { Realm } from '../../workers/realm';
+import { COMMIT_BUDGET_MS, Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
 import { newUnitRealm, eventField } from '../helpers/unit-realm';
 
@@ -69,6 +69,51 @@ t.test('group commit: actions of one turn share a commit, and a failing one undo
     delivered.map((d) => eventField(d, 'alert_words')),
     [['first'], ['third']],
   );
+});
+
+t.test('group commit within a budget: a long burst commits in pieces, in order, with the loop free between', async (t) => {
+  const realm = await newUnitRealm('budget');
+  t.teardown(() => realm.close());
+  const delivered: QueuedEvent[] = [];
+  realm.events.subscribe((events) => delivered.push(...events));
+  // Each action holds the thread for a third of the budget, so a commit holds about three.
+  const busyMs = COMMIT_BUDGET_MS / 3;
+  const commitsSeen = new Set<number>();
+  const write = (n: number) =>
+    realm.transact((tx) => {
+      const until = performance.now() + busyMs;
+      while (performance.now() < until);
+      tx.realm.stmt('INSERT INTO user_groups (name, description) VALUES (?, ?)').run(`burst ${n}`, '');
+      tx.publish({ type: 'alert_words', alert_words: [String(n)] }, [1]);
+      commitsSeen.add(turn);
+      return n;
+    });
+  // Counts turns of the event loop while the burst commits: a read or a poll would run there.
+  let turn = 0;
+  let counting = true;
+  const tick = (): void => {
+    turn++;
+    if (counting) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const burst = Array.from({ length: 30 }, (_, n) => n);
+  const results = await Promise.all(burst.map(write));
+  counting = false;
+  t.strictSame(results, burst, 'every action ran and answered');
+  t.strictSame(
+    delivered.map((d) => eventField(d, 'alert_words')),
+    burst.map((n) => [String(n)]),
+    'events in the order the actions were queued',
+  );
+  const names = (realm.db.prepare("SELECT name FROM user_groups WHERE name LIKE 'burst %' ORDER BY id").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+  t.strictSame(
+    names,
+    burst.map((n) => `burst ${n}`),
+  );
+  // 30 actions of a third of the budget: at least 30 / 4 commits, each in a turn of its own.
+  t.ok(commitsSeen.size >= 8, `the burst took ${commitsSeen.size} turns`);
 });
 
 t.test('a realm file with a newer schema is refused', async (t) => {
