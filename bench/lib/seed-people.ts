@@ -39,8 +39,14 @@ function generator(seed: number): (n: number) => number {
  * bulk insert (bench/lib/seed-users.ts) and kept between runs.
  */
 export async function seededPeople(count: number): Promise<PeopleRealm> {
+  const dataDir = await seededRealmDir(`teamchat-bench-mixed-${count}`, count, 'person', streamsOfPeople(count), SEED_VERSION);
+  return loadPeople(dataDir);
+}
+
+/** The streams, their members and a first message in each (seededPeople). */
+function streamsOfPeople(count: number): (db: Database.Database, memberIds: number[]) => void {
   const teamStreams = Math.max(TEAM_STREAMS_EACH, Math.round(count / PEOPLE_PER_TEAM_STREAM));
-  const dataDir = await seededRealmDir(`teamchat-bench-mixed-${count}`, count, 'person', (db, memberIds) => {
+  return (db, memberIds) => {
     const groupId = (db.prepare('SELECT id FROM user_groups ORDER BY id LIMIT 1').get() as { id: number }).id;
     const owner = (db.prepare('SELECT id FROM users WHERE role = 100 ORDER BY id LIMIT 1').get() as { id: number }).id;
     const everyone = [owner, ...memberIds];
@@ -62,13 +68,45 @@ export async function seededPeople(count: number): Promise<PeopleRealm> {
       for (const [j, weight] of weights.entries()) if ((r -= weight) < 0) return teams[j] as number;
       return teams[teams.length - 1] as number;
     };
+    const membersOf = new Map<number, number[]>([[allHands, everyone]]);
     for (const userId of everyone) {
       const chosen = new Set<number>();
       while (chosen.size < TEAM_STREAMS_EACH) chosen.add(pick());
-      for (const streamId of chosen) subscribe.run(userId, streamId);
+      for (const streamId of chosen) {
+        subscribe.run(userId, streamId);
+        let members = membersOf.get(streamId);
+        if (!members) membersOf.set(streamId, (members = []));
+        members.push(userId);
+      }
     }
-  });
-  return loadPeople(dataDir);
+    welcomeEveryStream(db, owner, membersOf);
+  };
+}
+
+// 2: every stream starts with a message (an organization in use). Without one, each stream's
+// first message during a run set its first_message_id, which moves cache_version and empties
+// every versioned cache (the accounts of 5,000 people among them): 17 times in a 20 s run of
+// 1,000 people, none of which a realm in use would see.
+const SEED_VERSION = 2;
+
+/**
+ * One message in each stream, already read by its members, and the stream's first_message_id,
+ * as the server writes them (actions/messages.ts insertMessageTxn).
+ */
+function welcomeEveryStream(db: Database.Database, owner: number, membersOf: ReadonlyMap<number, readonly number[]>): void {
+  const insertMessage = db.prepare(
+    `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,
+       rendered_content_version, date_sent, client, is_me_message, topic_links)
+     SELECT ?, recipient_id, id, 'welcome', 'Welcome!', '<p>Welcome!</p>', 1, ?, 'bench', 0, '[]' FROM streams WHERE id = ?`,
+  );
+  const insertUserMessage = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, 1)');
+  const setFirst = db.prepare('UPDATE streams SET first_message_id = ? WHERE id = ?');
+  const now = Math.floor(Date.now() / 1000);
+  for (const [streamId, members] of membersOf) {
+    const messageId = Number(insertMessage.run(owner, now, streamId).lastInsertRowid);
+    for (const userId of members) insertUserMessage.run(userId, messageId);
+    setFirst.run(messageId, streamId);
+  }
 }
 
 function loadPeople(dataDir: string): PeopleRealm {
