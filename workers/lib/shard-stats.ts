@@ -1,10 +1,12 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 
 /**
  * What kept a shard thread busy, for the capacity benchmark (bench/mixed.ts): its event-loop
  * delay and its longest synchronous stretches, each named by what ran. Off unless the server
  * runs with test hooks (TEST_HOOKS=1, which only tests and benchmarks set); when off, `time`
- * costs one branch.
+ * costs one branch. Garbage-collection pauses are stretches of their own (`gc major`, `gc minor`
+ * ...), also counted inside whatever stretch they interrupted: a handler that shows as long may
+ * have been the one a pause fell in.
  */
 export interface Stretch {
   what: string;
@@ -28,6 +30,7 @@ class ShardStats {
   private histogram: IntervalHistogram | null = null;
   private longest: Stretch[] = [];
   private readonly totals = new Map<string, { count: number; totalMs: number }>();
+  private gcObserver: PerformanceObserver | null = null;
 
   get enabled(): boolean {
     return this.histogram !== null;
@@ -37,11 +40,18 @@ class ShardStats {
     if (this.histogram) return;
     this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     this.histogram.enable();
+    this.gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) this.recordDuration(`gc ${gcKind((entry as { detail?: unknown }).detail)}`, entry.duration);
+    });
+    this.gcObserver.observe({ entryTypes: ['gc'] });
   }
 
   /** Records one synchronous stretch that started at `startMs` (performance.now()). */
   record(what: string, startMs: number): void {
-    const ms = performance.now() - startMs;
+    this.recordDuration(what, performance.now() - startMs);
+  }
+
+  private recordDuration(what: string, ms: number): void {
     let total = this.totals.get(what);
     if (!total) this.totals.set(what, (total = { count: 0, totalMs: 0 }));
     total.count++;
@@ -84,6 +94,19 @@ class ShardStats {
     }
     return snapshot;
   }
+}
+
+const GC_KINDS: [number, string][] = [
+  [constants.NODE_PERFORMANCE_GC_MAJOR, 'major'],
+  [constants.NODE_PERFORMANCE_GC_MINOR, 'minor'],
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental'],
+  [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weak callbacks'],
+];
+
+/** A gc entry's kind (its `detail.kind`), as the stretch names it. */
+function gcKind(detail: unknown): string {
+  const kind = (detail as { kind?: number } | null)?.kind;
+  return GC_KINDS.find(([value]) => value === kind)?.[1] ?? 'other';
 }
 
 /** The shard thread's one record (one per thread: module state is per worker). */
