@@ -8,7 +8,7 @@ import { parseParams } from './lib/params';
 import { reply } from './lib/reply';
 import { sessionCookies } from './lib/session-cookies';
 import { shardStats } from './lib/shard-stats';
-import type { Route, RouteContext } from './lib/route';
+import type { HandlerResult, Route, RouteContext } from './lib/route';
 import type { SessionRow } from './queries/sessions';
 import type { UserRow } from './queries/users';
 import type { Realm } from './realm';
@@ -18,59 +18,108 @@ import { ROUTES } from './routes';
  * One request in its realm: route lookup → authenticate → parse → handler → envelope. It sits
  * above the route table, so the realm (state: database, group commit, outbox, actors) needs
  * nothing from the layers that serve requests.
+ *
+ * A handler that answers later (a parked long poll, for up to a heartbeat interval) holds only
+ * what its answer needs, not the request: thousands of polls wait at once, and whatever they
+ * hold is copied by every young-generation collection while they wait.
  */
-export async function dispatch(realm: Realm, frame: RequestFrame): Promise<ResponseFrame> {
-  const asked: { caller: Caller | null } = { caller: null };
-  const response = await answer(realm, frame, asked);
-  // Said even when the handler failed: the credential was good (src/http/rate-limit.ts).
-  if (asked.caller) response.authenticatedUserId = asked.caller.user.id;
-  return response;
+export function dispatch(realm: Realm, frame: RequestFrame): Promise<ResponseFrame> {
+  return begin(realm, frame).then((begun) => ('kind' in begun ? begun : Promise.resolve(begun.result).then(begun.finish, begun.fail)));
 }
 
-/** The answer to `frame`; `asked.caller` is set once the credentials are accepted. */
-async function answer(realm: Realm, frame: RequestFrame, asked: { caller: Caller | null }): Promise<ResponseFrame> {
+/** A handler that ran, or is running, and what turns its result (or its failure) into the answer. */
+interface Begun {
+  result: HandlerResult | Promise<HandlerResult>;
+  finish: (result: HandlerResult) => ResponseFrame;
+  fail: (err: unknown) => ResponseFrame;
+}
+
+/** Authenticates, parses and starts the handler; an answer when the request fails before it. */
+async function begin(realm: Realm, frame: RequestFrame): Promise<Begun | ResponseFrame> {
+  let caller: Caller | null = null;
   try {
     const route = ROUTES[frame.route as keyof typeof ROUTES];
     if (!route) return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
-    let caller: Caller | null = null;
     if (route.auth !== 'none') {
       if (realm.info.deactivated) throw errors.realmDeactivated();
       caller = await authenticateFor(realm, route, frame);
-      asked.caller = caller;
     }
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user: caller?.user ?? null, session: caller?.session ?? null, frame, cookies: [] };
-    const result = await route.run(ctx, values);
-    if (realm.contractChecks) checkRouteResult(frame.route, route.result, result);
-    // File serving answers with bytes or a redirect, not the JSON envelope.
-    // An answered poll continues here, after the turn that woke it: its reply is timed apart.
-    const response = shardStats.time(
-      () => `${frame.route} reply`,
-      () =>
-        result instanceof BinaryReply
-          ? result.toFrame(frame.id)
-          : reply(frame.id, 200, {
-              result: 'success',
-              msg: '',
-              ...result,
-              ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
-            }),
-    );
-    if (caller?.refreshed && caller.session) {
-      ctx.cookies.push(...sessionCookies(frame.sessionCookie, caller.session.csrf_token, frame.secure, realm.sessionSettings.idleMs));
-    }
-    if (ctx.cookies.length > 0) response.cookies = ctx.cookies;
-    return response;
+    const refreshCookies =
+      caller?.refreshed && caller.session
+        ? sessionCookies(frame.sessionCookie, caller.session.csrf_token, frame.secure, realm.sessionSettings.idleMs)
+        : [];
+    const result = route.run(ctx, values);
+    const browser = browserRequest(frame);
+    const ending: Ending = { realm, id: frame.id, routeId: frame.route, route, browser, ignored, cookies: ctx.cookies, refreshCookies };
+    return { result, finish: finisher(ending, caller), fail: failure(realm, frame.id, frame.route, browser, caller) };
   } catch (err) {
-    if (err instanceof ApiError) return reply(frame.id, err.status, err.toBody(), responseHeaders(frame, err.headers));
-    if (err instanceof ContractViolation) {
-      // Tests only (CONTRACT_CHECKS): the message names what broke, so the failing test says it.
-      realm.log.error({ realm: realm.name, route: frame.route, violation: err.message }, 'contract violation');
-      return reply(frame.id, 500, { result: 'error', msg: err.message, code: 'CONTRACT_VIOLATION' });
-    }
-    realm.log.error({ err, realm: realm.name, route: frame.route }, 'unexpected error');
-    return reply(frame.id, 500, { result: 'error', msg: 'Internal server error' });
+    return failure(realm, frame.id, frame.route, browserRequest(frame), caller)(err);
   }
+}
+
+/** What the answer of a handler needs of its request. */
+interface Ending {
+  realm: Realm;
+  id: number;
+  routeId: string;
+  route: Route;
+  browser: boolean;
+  ignored: string[];
+  /** Set-Cookie values the handler added (ctx.cookies), read once it is done. */
+  cookies: string[];
+  refreshCookies: string[];
+}
+
+function finisher(ending: Ending, caller: Caller | null): (result: HandlerResult) => ResponseFrame {
+  return (result) => {
+    const { realm, id, routeId, route, ignored } = ending;
+    try {
+      if (realm.contractChecks) checkRouteResult(routeId, route.result, result);
+      // File serving answers with bytes or a redirect, not the JSON envelope.
+      // An answered poll continues here, after the turn that woke it: its reply is timed apart.
+      const response = shardStats.time(
+        () => `${routeId} reply`,
+        () =>
+          result instanceof BinaryReply
+            ? result.toFrame(id)
+            : reply(id, 200, {
+                result: 'success',
+                msg: '',
+                ...result,
+                ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
+              }),
+      );
+      const cookies = [...ending.cookies, ...ending.refreshCookies];
+      if (cookies.length > 0) response.cookies = cookies;
+      // Said even when the handler failed: the credential was good (src/http/rate-limit.ts).
+      if (caller) response.authenticatedUserId = caller.user.id;
+      return response;
+    } catch (err) {
+      return failure(realm, id, routeId, ending.browser, caller)(err);
+    }
+  };
+}
+
+/** The error answer for a request that threw; `browser`: no Basic challenge (responseHeaders). */
+function failure(realm: Realm, id: number, routeId: string, browser: boolean, caller: Caller | null): (err: unknown) => ResponseFrame {
+  return (err) => {
+    const response = errorReply(realm, id, routeId, browser, err);
+    if (caller) response.authenticatedUserId = caller.user.id;
+    return response;
+  };
+}
+
+function errorReply(realm: Realm, id: number, routeId: string, browser: boolean, err: unknown): ResponseFrame {
+  if (err instanceof ApiError) return reply(id, err.status, err.toBody(), responseHeaders(browser, err.headers));
+  if (err instanceof ContractViolation) {
+    // Tests only (CONTRACT_CHECKS): the message names what broke, so the failing test says it.
+    realm.log.error({ realm: realm.name, route: routeId, violation: err.message }, 'contract violation');
+    return reply(id, 500, { result: 'error', msg: err.message, code: 'CONTRACT_VIOLATION' });
+  }
+  realm.log.error({ err, realm: realm.name, route: routeId }, 'unexpected error');
+  return reply(id, 500, { result: 'error', msg: 'Internal server error' });
 }
 
 /** The authenticated user, and their session when the cookie (not Basic auth) said who. */
@@ -113,8 +162,11 @@ async function authenticateFor(realm: Realm, route: Route, frame: RequestFrame):
  * on /json, nor on /api/v1 to a browser that sent its session cookie and no credentials
  * (the public API names a session scheme instead). API clients still get the challenge.
  */
-function responseHeaders(frame: RequestFrame, headers: Record<string, string>): Record<string, string> {
+function browserRequest(frame: RequestFrame): boolean {
+  return frame.surface === 'json' || (frame.sessionCookie !== '' && frame.authorization === '');
+}
+
+function responseHeaders(browser: boolean, headers: Record<string, string>): Record<string, string> {
   if (!('WWW-Authenticate' in headers)) return headers;
-  const browser = frame.surface === 'json' || (frame.sessionCookie !== '' && frame.authorization === '');
   return browser ? { ...headers, ...SESSION_CHALLENGE } : headers;
 }

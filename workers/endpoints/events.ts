@@ -107,12 +107,12 @@ export const getEvents = userRoute(
     ...queueParams,
   }),
   z.strictObject({ events: serialized(z.array(clientEventSchema)), queue_id: z.string().optional() }),
-  async (ctx, p) => {
+  (ctx, p) => {
     const queues = ctx.realm.eventQueues;
     if (p.queue_id === undefined) {
       if (!p.dont_block) throw errors.missingArgument('queue_id');
       const queue = queues.register(ctx.user.id, queueOptions(p, ctx.user));
-      return { events: [], queue_id: queue.id };
+      return { events: eventsJson([]), queue_id: queue.id };
     }
     const queue = ownQueue(ctx, p.queue_id);
     if (p.last_event_id === undefined) {
@@ -120,8 +120,9 @@ export const getEvents = userRoute(
     }
     queue.acknowledge(p.last_event_id);
     queues.touch(queue);
-    if (queue.isEmpty && !p.dont_block) await queues.wait(queue, ctx.frame.id);
-    return { events: eventsJson(queue.queued) };
+    if (!queue.isEmpty || p.dont_block) return { events: eventsJson(queue.queued) };
+    // Not an async function: the parked poll keeps the queue, not the request (workers/dispatch.ts).
+    return queues.wait(queue, ctx.frame.id).then(() => ({ events: eventsJson(queue.queued) }));
   },
 );
 
