@@ -24,26 +24,53 @@ import { ROUTES } from './routes';
  * hold is copied by every young-generation collection while they wait.
  */
 export function dispatch(realm: Realm, frame: RequestFrame): Promise<ResponseFrame> {
-  return begin(realm, frame).then((begun) => ('kind' in begun ? begun : Promise.resolve(begun.result).then(begun.finish, begun.fail)));
+  return begin(realm, frame).then((begun) =>
+    'kind' in begun
+      ? begun
+      : Promise.resolve(begun.result).then(
+          (result) => finish(begun.ending, result),
+          (err: unknown) => fail(begun.ending, err),
+        ),
+  );
 }
 
-/** A handler that ran, or is running, and what turns its result (or its failure) into the answer. */
+/** Who an answer goes to, and what its error answers depend on. */
+interface Answering {
+  realm: Realm;
+  id: number;
+  routeId: string;
+  /** No Basic challenge on a 401 (responseHeaders). */
+  browser: boolean;
+  /** Accepted credentials, said even when the handler failed (src/http/rate-limit.ts). */
+  caller: Caller | null;
+}
+
+/** What the answer of a started handler needs of its request. */
+interface Ending extends Answering {
+  route: Route;
+  ignored: string[];
+  /** Set-Cookie values the handler added (ctx.cookies), read once it is done. */
+  cookies: string[];
+  refreshCookies: string[];
+}
+
+/** A handler that ran, or is running, and what its answer needs. */
 interface Begun {
   result: HandlerResult | Promise<HandlerResult>;
-  finish: (result: HandlerResult) => ResponseFrame;
-  fail: (err: unknown) => ResponseFrame;
+  ending: Ending;
 }
 
 /** Authenticates, parses and starts the handler; an answer when the request fails before it. */
 async function begin(realm: Realm, frame: RequestFrame): Promise<Begun | ResponseFrame> {
-  let caller: Caller | null = null;
+  const answering: Answering = { realm, id: frame.id, routeId: frame.route, browser: browserRequest(frame), caller: null };
   try {
     const route = ROUTES[frame.route as keyof typeof ROUTES];
     if (!route) return reply(frame.id, 404, { result: 'error', msg: 'Not found' });
     if (route.auth !== 'none') {
       if (realm.info.deactivated) throw errors.realmDeactivated();
-      caller = await authenticateFor(realm, route, frame);
+      answering.caller = await authenticateFor(realm, route, frame);
     }
+    const caller = answering.caller;
     const { values, ignored } = parseParams(route.params, route.aliases, frame.params, frame.pathParams);
     const ctx: RouteContext = { realm, user: caller?.user ?? null, session: caller?.session ?? null, frame, cookies: [] };
     const refreshCookies =
@@ -51,64 +78,44 @@ async function begin(realm: Realm, frame: RequestFrame): Promise<Begun | Respons
         ? sessionCookies(frame.sessionCookie, caller.session.csrf_token, frame.secure, realm.sessionSettings.idleMs)
         : [];
     const result = route.run(ctx, values);
-    const browser = browserRequest(frame);
-    const ending: Ending = { realm, id: frame.id, routeId: frame.route, route, browser, ignored, cookies: ctx.cookies, refreshCookies };
-    return { result, finish: finisher(ending, caller), fail: failure(realm, frame.id, frame.route, browser, caller) };
+    return { result, ending: { ...answering, route, ignored, cookies: ctx.cookies, refreshCookies } };
   } catch (err) {
-    return failure(realm, frame.id, frame.route, browserRequest(frame), caller)(err);
+    return fail(answering, err);
   }
 }
 
-/** What the answer of a handler needs of its request. */
-interface Ending {
-  realm: Realm;
-  id: number;
-  routeId: string;
-  route: Route;
-  browser: boolean;
-  ignored: string[];
-  /** Set-Cookie values the handler added (ctx.cookies), read once it is done. */
-  cookies: string[];
-  refreshCookies: string[];
-}
-
-function finisher(ending: Ending, caller: Caller | null): (result: HandlerResult) => ResponseFrame {
-  return (result) => {
-    const { realm, id, routeId, route, ignored } = ending;
-    try {
-      if (realm.contractChecks) checkRouteResult(routeId, route.result, result);
-      // File serving answers with bytes or a redirect, not the JSON envelope.
-      // An answered poll continues here, after the turn that woke it: its reply is timed apart.
-      const response = shardStats.time(
-        () => `${routeId} reply`,
-        () =>
-          result instanceof BinaryReply
-            ? result.toFrame(id)
-            : reply(id, 200, {
-                result: 'success',
-                msg: '',
-                ...result,
-                ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
-              }),
-      );
-      const cookies = [...ending.cookies, ...ending.refreshCookies];
-      if (cookies.length > 0) response.cookies = cookies;
-      // Said even when the handler failed: the credential was good (src/http/rate-limit.ts).
-      if (caller) response.authenticatedUserId = caller.user.id;
-      return response;
-    } catch (err) {
-      return failure(realm, id, routeId, ending.browser, caller)(err);
-    }
-  };
-}
-
-/** The error answer for a request that threw; `browser`: no Basic challenge (responseHeaders). */
-function failure(realm: Realm, id: number, routeId: string, browser: boolean, caller: Caller | null): (err: unknown) => ResponseFrame {
-  return (err) => {
-    const response = errorReply(realm, id, routeId, browser, err);
+function finish(ending: Ending, result: HandlerResult): ResponseFrame {
+  const { realm, id, routeId, route, ignored, caller } = ending;
+  try {
+    if (realm.contractChecks) checkRouteResult(routeId, route.result, result);
+    // File serving answers with bytes or a redirect, not the JSON envelope.
+    // An answered poll continues here, after the turn that woke it: its reply is timed apart.
+    const response = shardStats.time(
+      () => `${routeId} reply`,
+      () =>
+        result instanceof BinaryReply
+          ? result.toFrame(id)
+          : reply(id, 200, {
+              result: 'success',
+              msg: '',
+              ...result,
+              ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}),
+            }),
+    );
+    const cookies = [...ending.cookies, ...ending.refreshCookies];
+    if (cookies.length > 0) response.cookies = cookies;
     if (caller) response.authenticatedUserId = caller.user.id;
     return response;
-  };
+  } catch (err) {
+    return fail(ending, err);
+  }
+}
+
+/** The error answer for a request that threw. */
+function fail({ realm, id, routeId, browser, caller }: Answering, err: unknown): ResponseFrame {
+  const response = errorReply(realm, id, routeId, browser, err);
+  if (caller) response.authenticatedUserId = caller.user.id;
+  return response;
 }
 
 function errorReply(realm: Realm, id: number, routeId: string, browser: boolean, err: unknown): ResponseFrame {
