@@ -177,21 +177,102 @@ export function parseParams<S extends z.ZodObject>(
   pathParams: Record<string, string>,
 ): ParsedParams<z.output<S>> {
   const values: Record<string, string> = { ...raw };
-  for (const [alias, canonical] of Object.entries(aliases)) {
+  for (const alias in aliases) {
     if (values[alias] === undefined) continue;
+    const canonical = aliases[alias] as string;
     if (values[canonical] !== undefined) throw errors.confusingArguments(canonical, alias);
     values[canonical] = values[alias];
     delete values[alias];
   }
   const known = schema.shape;
-  for (const [name, value] of Object.entries(pathParams)) {
+  for (const name in pathParams) {
+    const value = pathParams[name] as string;
     if (refusesAsPathId(known[name] as z.ZodType | undefined, value)) throw errors.urlNotFound();
+    values[name] = value;
   }
-  Object.assign(values, pathParams);
-  const ignored = Object.keys(raw)
-    .filter((key) => !(key in known) && !(key in aliases))
-    .sort();
+  const ignored: string[] = [];
+  for (const key in raw) if (!(key in known) && !(key in aliases)) ignored.push(key);
+  ignored.sort();
+  const parsed = parseSent(schema, values);
+  if (parsed !== undefined) return { values: parsed as z.output<S>, ignored };
   const result = schema.safeParse(values);
   if (!result.success) throw issueToApiError(result.error.issues[0] as z.core.$ZodIssue, values);
   return { values: result.data, ignored };
+}
+
+/**
+ * What a route's schema makes of each of its parameters when the request leaves it out, found
+ * once per schema: most requests send a few of a route's many optional parameters (a poll sends
+ * 2 of GET /events' 10), and running zod on every absent one was most of a poll's allocations.
+ */
+interface AbsentPlan {
+  keys: readonly string[];
+  /** Absent, these parse to a primitive (a default such as `false`), set in the output as is. */
+  constants: ReadonlyMap<string, unknown>;
+  /** Absent, these leave no key in the output (optional, no default). */
+  omitted: ReadonlySet<string>;
+  /**
+   * Schemas of the parameters sent (and of those whose default is a fresh list or dict), by
+   * which those are: bit i stands for `keys[i]`.
+   */
+  picked: Map<number, z.ZodObject>;
+}
+
+/** Distinct sets of sent parameters a route keeps a schema for; past it, the whole schema parses. */
+const MAX_PICKED_SCHEMAS = 64;
+const absentPlans = new WeakMap<z.ZodObject, AbsentPlan | null>();
+
+function absentPlanOf(schema: z.ZodObject): AbsentPlan | null {
+  let plan = absentPlans.get(schema);
+  if (plan !== undefined) return plan;
+  plan = null;
+  const keys = Object.keys(schema.shape);
+  // Object-level checks see every key, and a catchall keeps unknown ones: parse those whole.
+  // Past 53 parameters a set of them is no longer a number's bits.
+  if (!schema._zod.def.checks?.length && schema._zod.def.catchall === undefined && keys.length <= 53) {
+    const constants = new Map<string, unknown>();
+    const omitted = new Set<string>();
+    for (const key of keys) {
+      const alone = z.object({ [key]: schema.shape[key] as z.ZodType }).safeParse({});
+      if (!alone.success) continue; // required: a request without it parses whole, for its error
+      if (!(key in alone.data)) omitted.add(key);
+      else if (typeof alone.data[key] !== 'object' || alone.data[key] === null) constants.set(key, alone.data[key]);
+    }
+    plan = { keys, constants, omitted, picked: new Map() };
+  }
+  absentPlans.set(schema, plan);
+  return plan;
+}
+
+/**
+ * The schema's output for `values`, parsing only the parameters sent: the same output as
+ * `schema.parse` (same keys, in the schema's order), or undefined when the whole schema must
+ * parse (a required parameter missing, an invalid value: that parse finds the first issue).
+ */
+function parseSent(schema: z.ZodObject, values: Record<string, string>): Record<string, unknown> | undefined {
+  const plan = absentPlanOf(schema);
+  if (plan === null) return undefined;
+  let sent = 0;
+  for (let i = 0; i < plan.keys.length; i++) {
+    const key = plan.keys[i] as string;
+    if (values[key] !== undefined || !(plan.constants.has(key) || plan.omitted.has(key))) sent += 2 ** i;
+  }
+  let picked = plan.picked.get(sent);
+  if (picked === undefined) {
+    if (plan.picked.size >= MAX_PICKED_SCHEMAS) return undefined;
+    const mask: Record<string, true> = {};
+    plan.keys.forEach((key, i) => {
+      if (Math.floor(sent / 2 ** i) % 2 === 1) mask[key] = true;
+    });
+    picked = schema.pick(mask);
+    plan.picked.set(sent, picked);
+  }
+  const result = picked.safeParse(values);
+  if (!result.success) return undefined;
+  const output: Record<string, unknown> = {};
+  for (const key of plan.keys) {
+    if (key in result.data) output[key] = result.data[key];
+    else if (values[key] === undefined && plan.constants.has(key)) output[key] = plan.constants.get(key);
+  }
+  return output;
 }
