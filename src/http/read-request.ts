@@ -29,9 +29,43 @@ export function readParams(query: string, contentType: string, body: Buffer | nu
   return { params, fileRanges };
 }
 
+/**
+ * application/x-www-form-urlencoded (WHATWG URL §5.1), as URLSearchParams reads it, without its
+ * entry list: a pair with `+` or `%` is decoded with decodeURIComponent, and only a pair that
+ * does not decode that way (a stray `%`, bytes that are not UTF-8) goes to URLSearchParams.
+ */
 function addSearchParams(target: Record<string, string>, text: string): void {
-  // Repeated names: the last value wins, as in the public API's form parsing.
-  for (const [key, value] of new URLSearchParams(text)) target[key] = value;
+  let start = text.startsWith('?') ? 1 : 0;
+  while (start <= text.length) {
+    let end = text.indexOf('&', start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      const pair = text.slice(start, end);
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      const value = eq < 0 ? '' : pair.slice(eq + 1);
+      // Repeated names: the last value wins, as in the public API's form parsing.
+      const decodedName = decodeFormPart(name);
+      const decodedValue = decodeFormPart(value);
+      if (decodedName === undefined || decodedValue === undefined) {
+        // After '&', so that a leading '?' of the pair is not taken for the query's own.
+        for (const [key, decoded] of new URLSearchParams('&' + pair)) target[key] = decoded;
+      } else {
+        target[decodedName] = decodedValue;
+      }
+    }
+    start = end + 1;
+  }
+}
+
+function decodeFormPart(part: string): string | undefined {
+  const plus = part.includes('+');
+  if (!plus && !part.includes('%')) return part;
+  try {
+    return decodeURIComponent(plus ? part.replaceAll('+', ' ') : part);
+  } catch {
+    return undefined;
+  }
 }
 
 /** One cookie's value from a Cookie header (RFC 6265 §5.4: `name=value` pairs joined by "; "). */

@@ -26,7 +26,8 @@ function jsonWithText(body: Record<string, unknown>): string {
   for (const key in body) if (body[key] instanceof JsonText) hasText = true;
   if (!hasText) return JSON.stringify(body);
   let text = '{';
-  for (const [key, value] of Object.entries(body)) {
+  for (const key in body) {
+    const value = body[key];
     if (value === undefined) continue;
     const json = value instanceof JsonText ? value.text : JSON.stringify(value);
     text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:${json}`;
