@@ -29,6 +29,27 @@ const API_PREFIX = '/api/v1';
 // The web page's own surface: the same routes as /api/v1, authenticated by the session cookie.
 const JSON_PREFIX = '/json';
 
+/** A request handed to a shard, as the front end keeps it until it is answered or abandoned. */
+interface Exchange {
+  readonly res: uWS.HttpResponse;
+  readonly id: number;
+  readonly started: bigint;
+  readonly method: string;
+  readonly path: string;
+  readonly realm: string;
+  readonly route: string;
+  readonly headOnly: boolean;
+  readonly longPoll: boolean;
+  /** What the rate limits charge the answer to. */
+  readonly limited: LimitedRequest;
+  /** Answered, refused or abandoned: nothing more is written. */
+  settled: boolean;
+  /** The budget's verdict, once known; the request goes to its shard when both it and the body are in. */
+  admitted: Admission | null;
+  /** Set once a chunked body outgrows the limit: the rest is read and thrown away. */
+  refusal: RefusedBody | null;
+}
+
 interface RequestHead {
   method: string;
   url: string;
@@ -137,9 +158,7 @@ export class FrontEnd {
     const started = process.hrtime.bigint();
     const head = readHead(res, req, this.proxies);
     const logDone = (status: number, realm: string | null, route: string | null): void => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      this.metrics?.answered(route, status, ms);
-      this.log.info({ method: head.method, path: head.url, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
+      this.logAnswer(head.method, head.url, realm, route, status, Number(process.hrtime.bigint() - started) / 1e6);
     };
 
     // The web client's pages and files, answered from memory without a shard
@@ -208,43 +227,32 @@ export class FrontEnd {
       return logDone(busy.status, realm, matched.match.route);
     }
     const { authorization, sessionCookie, clientIp } = head;
-    const limited: LimitedRequest = { realm, route: matched.match.route, surface, authorization, sessionCookie, clientIp };
+    const route = matched.match.route;
+    const limited: LimitedRequest = { realm, route, surface, authorization, sessionCookie, clientIp };
     const admission = this.limits.admit(limited);
-
-    const id = this.shards.newRequestId();
-    const longPoll = this.longPollRoutes.has(matched.match.route);
-    // `settled` is set once: by the answer, by a 413 mid-body, or by the client going away.
-    let settled = false;
-    const settle = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      if (longPoll) this.openLongPolls--;
-      this.finished();
-      return true;
+    const exchange: Exchange = {
+      res,
+      id: this.shards.newRequestId(),
+      started,
+      method: head.method,
+      path: head.url,
+      realm,
+      route,
+      headOnly,
+      longPoll: this.longPollRoutes.has(route),
+      limited,
+      settled: false,
+      admitted: null,
+      refusal: null,
     };
     this.openRequests++;
-    if (longPoll) this.openLongPolls++;
-    // Set once a chunked body outgrows the limit: the rest is read and thrown away.
-    let refusal: RefusedBody | null = null;
-    res.onAborted(() => {
-      refusal?.abort();
-      if (settle()) this.shards.cancel(id);
-    });
-    const route = matched.match.route;
-    // The budget's verdict, once known; the request goes to its shard when both it and the body are in.
-    let admitted: Admission | null = null;
-    const respond: ResponseHandler = (response: ResponseFrame) => {
-      if (!settle()) return;
-      if (admitted) this.limits.answered(limited, admitted, response);
-      if (headOnly) writeFrameHeaders(res, response);
-      else writeFrame(res, response);
-      logDone(response.status, realm, route);
-    };
+    if (exchange.longPoll) this.openLongPolls++;
+    this.watchAbort(exchange);
     const send = (body: Buffer | null): void => {
       const { params, fileRanges } = readParams(head.query, head.contentType, body);
       const frame: RequestFrame = {
         kind: 'request',
-        id,
+        id: exchange.id,
         realm,
         route,
         pathParams: matched.match.pathParams,
@@ -262,28 +270,28 @@ export class FrontEnd {
       // A body holding files goes to the shard whole, transferred rather than copied.
       if (fileRanges.length > 0 && body) {
         frame.fileRanges = fileRanges;
-        this.shards.send(frame, respond, body.buffer as ArrayBuffer);
+        this.shards.send(frame, this.responder(exchange), body.buffer as ArrayBuffer);
       } else {
-        this.shards.send(frame, respond);
+        this.shards.send(frame, this.responder(exchange));
       }
     };
     // A refused request is answered at once; a body still coming is not read (the connection closes).
     let bodyDone = !head.hasBody;
     let fullBody: Buffer | null = null;
     void admission.then((verdict) => {
-      if (settled) return;
+      if (exchange.settled) return;
       if (!verdict.admitted) {
-        settle();
+        this.settle(exchange);
         writeJson(res, verdict.status, verdict.body, verdict.headers, !bodyDone);
         return logDone(verdict.status, realm, route);
       }
-      admitted = verdict;
+      exchange.admitted = verdict;
       if (bodyDone) send(fullBody);
     });
     const dispatch = (body: Buffer | null): void => {
       bodyDone = true;
       fullBody = body;
-      if (admitted) send(body);
+      if (exchange.admitted) send(body);
     };
     if (!head.hasBody) return;
 
@@ -291,17 +299,57 @@ export class FrontEnd {
     // announces a large upload and sends little holds little (see BodyBuffer).
     const body = new BodyBuffer(head.contentLength ?? this.config.maxBodyBytes);
     res.onData((chunk, isLast) => {
-      if (refusal) return refusal.discard(chunk.byteLength, isLast);
-      if (settled) return;
+      if (exchange.refusal) return exchange.refusal.discard(chunk.byteLength, isLast);
+      if (exchange.settled) return;
       if (!body.append(chunk)) {
         // The rest of an oversized body is never buffered, and the answer waits for its end.
-        settle();
-        refusal = new RefusedBody(refuseBody, body.received);
-        refusal.discard(chunk.byteLength, isLast);
+        this.settle(exchange);
+        exchange.refusal = new RefusedBody(refuseBody, body.received);
+        exchange.refusal.discard(chunk.byteLength, isLast);
         return;
       }
       if (isLast) dispatch(body.bytes());
     });
+  }
+
+  /*
+   * A request handed to a shard keeps only its Exchange: these closures are made outside
+   * onRequest, whose scope (the request's head, its route match, the closures that read them)
+   * every closure made in it would keep alive. A parked poll waits up to a heartbeat interval,
+   * and what thousands of them hold is copied by each young-generation collection meanwhile.
+   */
+
+  private watchAbort(exchange: Exchange): void {
+    exchange.res.onAborted(() => {
+      exchange.refusal?.abort();
+      if (this.settle(exchange)) this.shards.cancel(exchange.id);
+    });
+  }
+
+  private responder(exchange: Exchange): ResponseHandler {
+    return (response: ResponseFrame) => {
+      if (!this.settle(exchange)) return;
+      if (exchange.admitted) this.limits.answered(exchange.limited, exchange.admitted, response);
+      if (exchange.headOnly) writeFrameHeaders(exchange.res, response);
+      else writeFrame(exchange.res, response);
+      const ms = Number(process.hrtime.bigint() - exchange.started) / 1e6;
+      this.logAnswer(exchange.method, exchange.path, exchange.realm, exchange.route, response.status, ms);
+    };
+  }
+
+  /** Marks the exchange answered, once: by the answer, by a 413 mid-body, or by the client going away. */
+  private settle(exchange: Exchange): boolean {
+    if (exchange.settled) return false;
+    exchange.settled = true;
+    if (exchange.longPoll) this.openLongPolls--;
+    this.finished();
+    return true;
+  }
+
+  /** The request's log line (info, one per request) and its metrics. */
+  private logAnswer(method: string, path: string, realm: string | null, route: string | null, status: number, ms: number): void {
+    this.metrics?.answered(route, status, ms);
+    this.log.info({ method, path, realm, route, status, ms: Math.round(ms * 100) / 100 }, 'request');
   }
 
   private tooLargeBody(): string {
