@@ -5,7 +5,7 @@ import { RealmResolver } from '../realm/resolve';
 import type { ShardPool } from '../realm/router';
 import { busyResponse, type ResponseHandler } from '../realm/shard-thread';
 import type { ServedRealms } from '../realm/placement';
-import { SESSION_COOKIE_NAME, type RequestFrame, type RequestSurface, type ResponseFrame } from '../wire/protocol';
+import type { RequestFrame, RequestSurface, ResponseFrame } from '../wire/protocol';
 import {
   API_ROUTE_IDS,
   LONG_POLL_ROUTE_IDS,
@@ -20,7 +20,9 @@ import { RateLimits, type Admission, type LimitedRequest } from './rate-limit';
 import { healthAnswer } from './readiness';
 import { TrustedProxies } from './forwarded';
 import { placementRefusal } from './misdirected';
-import { cookieValue, readParams } from './read-request';
+import { readParams } from './read-request';
+import { readHead } from './request-head';
+import { BodyBuffer } from './body-buffer';
 import { RefusedBody } from './refused-body';
 import { StaticSite } from './static';
 import { jsonError, writeFrame, writeFrameHeaders, writeJson, writeJsonOrHeaders } from './write-response';
@@ -48,25 +50,6 @@ interface Exchange {
   admitted: Admission | null;
   /** Set once a chunked body outgrows the limit: the rest is read and thrown away. */
   refusal: RefusedBody | null;
-}
-
-interface RequestHead {
-  method: string;
-  url: string;
-  query: string;
-  host: string;
-  authorization: string;
-  contentType: string;
-  contentLength: number | null;
-  hasBody: boolean;
-  userAgent: string;
-  clientIp: string;
-  // File requests may ask for a byte range
-  range: string;
-  // The web page's session: its cookie, the CSRF header, and whether a proxy terminated TLS
-  sessionCookie: string;
-  csrfToken: string;
-  secure: boolean;
 }
 
 /** The uWS front end: realm resolution, route matching and body reading; no API semantics. */
@@ -364,73 +347,4 @@ export class FrontEnd {
       waiter.resolve();
     }
   }
-}
-
-const textDecoder = new TextDecoder();
-
-// A body's first allocation unless its first chunk is larger; a smaller Content-Length is allocated exactly.
-const FIRST_BODY_CAPACITY = 64 * 1024;
-
-/**
- * A request body read into memory that grows as its bytes arrive, doubling up to `limit` (the
- * Content-Length, else the body limit), so its copies total under twice its size. The memory
- * is its own (allocUnsafeSlow, not a slice of the shared pool): the body may be transferred to
- * a shard, and transferring a pool slice would detach the pool under every Buffer.
- */
-class BodyBuffer {
-  private buffer: Buffer | null = null;
-  private length = 0;
-
-  /** Bytes appended so far. */
-  get received(): number {
-    return this.length;
-  }
-
-  constructor(private readonly limit: number) {}
-
-  /** Copies `chunk` in (uWS reuses its memory after the callback); false past the limit. */
-  append(chunk: ArrayBuffer): boolean {
-    const needed = this.length + chunk.byteLength;
-    if (needed > this.limit) return false;
-    let buffer = this.buffer;
-    if (buffer === null || needed > buffer.length) {
-      const capacity = Math.min(this.limit, Math.max(needed, FIRST_BODY_CAPACITY, (buffer?.length ?? 0) * 2));
-      const grown = Buffer.allocUnsafeSlow(capacity);
-      buffer?.copy(grown, 0, 0, this.length);
-      this.buffer = buffer = grown;
-    }
-    buffer.set(new Uint8Array(chunk), this.length);
-    this.length = needed;
-    return true;
-  }
-
-  /** The bytes received, over memory of their own. */
-  bytes(): Buffer {
-    const buffer = this.buffer ?? Buffer.allocUnsafeSlow(0);
-    return this.length === buffer.length ? buffer : buffer.subarray(0, this.length);
-  }
-}
-
-function readHead(res: uWS.HttpResponse, req: uWS.HttpRequest, proxies: TrustedProxies): RequestHead {
-  const peer = textDecoder.decode(res.getRemoteAddressAsText());
-  const lengthHeader = req.getHeader('content-length');
-  const contentLength = lengthHeader === '' ? null : Number(lengthHeader);
-  const chunked = req.getHeader('transfer-encoding') !== '';
-  return {
-    method: req.getMethod().toUpperCase(),
-    url: req.getUrl(),
-    query: req.getQuery() ?? '',
-    host: req.getHeader('host'),
-    authorization: req.getHeader('authorization'),
-    contentType: req.getHeader('content-type'),
-    contentLength: contentLength !== null && Number.isFinite(contentLength) ? contentLength : null,
-    hasBody: chunked || (contentLength !== null && contentLength > 0),
-    userAgent: req.getHeader('user-agent'),
-    clientIp: proxies.clientAddress(peer, req.getHeader('x-forwarded-for')),
-    range: req.getHeader('range'),
-    sessionCookie: cookieValue(req.getHeader('cookie'), SESSION_COOKIE_NAME),
-    csrfToken: req.getHeader('x-csrf-token'),
-    // Only a TLS-terminating proxy in front of this plain-HTTP server may say so.
-    secure: proxies.isSecure(peer, req.getHeader('x-forwarded-proto')),
-  };
 }
