@@ -3,6 +3,7 @@ import { UPLOADED_AVATAR_PREFIX } from '../lib/avatar-url';
 import { ROLE } from '../lib/roles';
 import { storedRow } from '../lib/stored-row';
 import type { Realm } from '../realm';
+import { versionedCache } from './cache-version';
 import { profileDataOf } from './profile-fields';
 import type { ownUserSchema } from '../schemas/objects';
 import type { z } from 'zod';
@@ -63,15 +64,21 @@ export function activeUserIds(realm: Realm): number[] {
     .map((r) => r.id);
 }
 
+/** The realm's own active users (the system bots are not its people), while cache_version stands. */
+const activeRealmUserIds = versionedCache((realm: Realm): readonly number[] =>
+  realm
+    .rows<{ id: number }, []>('SELECT id FROM users WHERE is_active = 1 AND is_system_bot = 0')
+    .all()
+    .map((r) => r.id),
+);
+
 /**
- * At most `limit` of the realm's own active users (the system bots are not its people): enough
- * to tell a realm is larger than `limit`.
+ * At most `limit` of the realm's own active users: enough to tell a realm is larger than
+ * `limit`. Every presence ping that changes what others see asks; reading the users table each
+ * time was 195 ms of self time in a CPU profile of `mixed` at 5,000 people.
  */
 export function activeUserIdsUpTo(realm: Realm, limit: number): number[] {
-  return realm
-    .rows<{ id: number }, [number]>('SELECT id FROM users WHERE is_active = 1 AND is_system_bot = 0 LIMIT ?')
-    .all(limit)
-    .map((r) => r.id);
+  return activeRealmUserIds(realm).slice(0, limit);
 }
 
 export function isAdmin(user: UserRow): boolean {
