@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
 import type { AdminRequest, AdminResult } from '../wire/admin';
 import { BodyRing, createBodyRing } from '../wire/body-ring';
@@ -17,18 +16,18 @@ import type {
 } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
-import { busyResponse, errorResponse, Shard, type ResponseHandler, type ShardFigures, type ShardGuards } from './shard-thread';
+import {
+  busyResponse,
+  errorResponse,
+  Shard,
+  type ResponseHandler,
+  type ShardFigures,
+  type ShardGuards,
+  startShardThread,
+} from './shard-thread';
 
-const SHARD_ENTRY = path.join(__dirname, '..', '..', 'workers', 'main.js');
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
-/**
- * A shard's young generation (V8 keeps a third of it per semi-space): 4x V8's 48 MiB. A shard's
- * objects live as long as a request or a parked poll, and with the default most scavenges
- * copied them; at `mixed` heavy 2,000 the shard's scavenges went from 1,471 ms over 164 to 528
- * ms over 35 in a 20 s window, a realm's thread given back about 5% of a core.
- */
-const SHARD_YOUNG_GENERATION_MB = 192;
 
 interface PendingRequest {
   shard: number;
@@ -294,11 +293,7 @@ export class ShardPool {
   private spawn(shard: Shard): void {
     const bodyRing = createBodyRing();
     const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index, shardCount: this.shards.length, bodyRing };
-    const resourceLimits = {
-      maxYoungGenerationSizeMb: SHARD_YOUNG_GENERATION_MB,
-      ...(this.guards.heapLimitMb > 0 ? { maxOldGenerationSizeMb: this.guards.heapLimitMb } : {}),
-    };
-    const worker = new Worker(SHARD_ENTRY, { workerData, resourceLimits });
+    const worker = startShardThread(workerData, this.guards);
     shard.worker = worker;
     shard.watchdogPing = null;
     shard.spawnedAt = Date.now();
