@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BodyRing, joinInto } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
-import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage } from '../src/wire/protocol';
+import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { shardStats } from './lib/shard-stats';
 import { Shard } from './shard';
@@ -69,11 +69,18 @@ function flushResponses(): void {
 
 port.on('message', (message: ThreadMessage) => {
   const frame = decodeToShard(message instanceof ArrayBuffer ? message : message.frame);
+  if (frame.kind !== 'batch') return handle(frame, message instanceof ArrayBuffer ? undefined : message.attached);
+  // The front end's frames of one turn of its loop, in the order it sent them.
+  for (const each of frame.frames) handle(each);
+});
+
+/** `attached`: the transferred body holding a request's files. */
+function handle(frame: ToShard, attached?: ArrayBuffer): void {
   switch (frame.kind) {
     case 'request':
       // The file parts are views of the transferred body, never copies.
-      if (!(message instanceof ArrayBuffer)) {
-        const body = message.attached;
+      if (attached) {
+        const body = attached;
         frame.files = (frame.fileRanges ?? []).map((range) => ({
           field: range.field,
           filename: range.filename,
@@ -105,8 +112,8 @@ port.on('message', (message: ThreadMessage) => {
       void shard.close().then(() => {
         flushResponses();
         send({ kind: 'closed' });
-        port.close();
+        port?.close();
       });
       return;
   }
-});
+}

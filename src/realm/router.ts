@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
 import type { AdminRequest, AdminResult } from '../wire/admin';
 import { BodyRing, createBodyRing } from '../wire/body-ring';
-import { decodeFromShard, encodeFrame } from '../wire/codec';
+import { decodeFromShard } from '../wire/codec';
 import type {
   PingFrame,
   RequestFrame,
@@ -281,20 +281,14 @@ export class ShardPool {
   }
 
   private post(shard: Shard, frame: ToShard, attached?: ArrayBuffer): void {
-    const bytes = encodeFrame(frame);
-    if (attached) {
-      const message: ThreadMessage = { frame: bytes, attached };
-      shard.worker?.postMessage(message, [bytes, attached]);
-    } else {
-      shard.worker?.postMessage(bytes, [bytes]);
-    }
+    shard.post(frame, attached);
   }
 
   private spawn(shard: Shard): void {
     const bodyRing = createBodyRing();
     const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index, shardCount: this.shards.length, bodyRing };
     const worker = startShardThread(workerData, this.guards);
-    shard.worker = worker;
+    shard.attach(worker);
     shard.watchdogPing = null;
     shard.spawnedAt = Date.now();
     // Bound to this thread: a restarted shard gets a new ring.
@@ -354,7 +348,7 @@ export class ShardPool {
 
   private onExit(shard: Shard, worker: Worker, code: number): void {
     if (shard.worker !== worker) return;
-    shard.worker = null;
+    shard.attach(null);
     shard.busyMsBefore += shard.busyMsNow;
     shard.busyMsNow = 0;
     this.failPending(shard.index, 'The server restarted part of itself; try again');

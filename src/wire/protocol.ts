@@ -175,6 +175,15 @@ export interface ServingFrame {
 }
 
 export type ToShard = RequestFrame | CancelFrame | PingFrame | CloseFrame | AdminFrame | ServeFrame | StatsRequestFrame;
+
+/**
+ * The frames the front end posted to a shard in one turn of its event loop, in one message:
+ * the polls a fan-out woke come back together, and each message wakes the shard's thread.
+ */
+export interface ToShardBatchFrame {
+  kind: 'batch';
+  frames: ToShard[];
+}
 export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame | AdminResultFrame | ServingFrame | StatsFrame;
 
 /** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
