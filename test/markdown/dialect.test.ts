@@ -197,6 +197,14 @@ t.test('emoji', async (t) => {
     );
   });
 
+  t.test('a keycap emoji inside a run of text is found, a bare digit is not', async (t) => {
+    const keycap = (name: string, code: string): string =>
+      `<span aria-label="${name}" class="emoji emoji-${code}-20e3" role="img" title="${name}">:${name}:</span>`;
+    t.equal(html('press 1\uFE0F\u20E3 now'), `<p>press ${keycap('one', '0031')} now</p>`);
+    t.equal(html('x 2\u20E3 y'), `<p>x ${keycap('two', '0032')} y</p>`);
+    t.equal(html('see 3 items, 4 more'), '<p>see 3 items, 4 more</p>');
+  });
+
   t.test('a Unicode emoji character renders under its canonical name', async (t) => {
     t.equal(html('💩'), '<p><span aria-label="poop" class="emoji emoji-1f4a9" role="img" title="poop">:poop:</span></p>');
   });

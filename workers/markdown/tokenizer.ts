@@ -14,6 +14,23 @@ import { activeRenderState } from './render-state';
 const CONSTRUCT_START = new Set(['\n', '`', '*', '~', '[', '@', '#', ':', '$', '<', '!', '(', ';']);
 /** After these, a bare URL or a linkifier match may begin, so text runs check what follows. */
 const LINK_BOUNDARY = /[\s\u0085\p{Z}'"(,:<]/u;
+/** LINK_BOUNDARY's answer for each ASCII character, looked up: text runs ask once per character. */
+const ASCII_LINK_BOUNDARY = Array.from({ length: 128 }, (_, code) => LINK_BOUNDARY.test(String.fromCharCode(code)));
+
+function isLinkBoundary(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code < 128 ? ASCII_LINK_BOUNDARY[code] === true : LINK_BOUNDARY.test(char);
+}
+
+function isWhitespace(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code < 128 ? code === 0x20 || (code >= 0x09 && code <= 0x0d) : /\s/.test(char);
+}
+
+/** `#`, `*` and digits may begin a keycap emoji; so may any non-ASCII character begin an emoji. */
+function mayBeginEmoji(code: number): boolean {
+  return code >= 0x80 || code === 0x23 || code === 0x2a || (code >= 0x30 && code <= 0x39);
+}
 const EMOJI_AT = new RegExp(EMOJI_START.source, 'uy');
 
 const STRONG_EMPHASIS = /^\*\*\*(?!\s)([^*^\n]+)(?<!\s)\*\*\*/;
@@ -30,7 +47,7 @@ function linkCharEnd(src: string, index: number): { linkChar: boolean; end: numb
   for (let at = index; at < src.length; at++) {
     const char = src[at] ?? '';
     if (char === '.' || char === '@' || char === ':') return { linkChar: true, end: at };
-    if (/\s/.test(char)) return { linkChar: false, end: at };
+    if (isWhitespace(char)) return { linkChar: false, end: at };
   }
   return { linkChar: false, end: src.length };
 }
@@ -47,7 +64,7 @@ function plainTextEnd(src: string, from: number): number {
   for (let index = from; index < src.length; index++) {
     const char = src[index] ?? '';
     if (CONSTRUCT_START.has(char)) return index;
-    if (LINK_BOUNDARY.test(src[index - 1] ?? '')) {
+    if (index > 0 && isLinkBoundary(src[index - 1] as string)) {
       if (index >= noLinkCharBefore) {
         const word = linkCharEnd(src, index);
         if (word.linkChar) return index;
@@ -55,8 +72,7 @@ function plainTextEnd(src: string, from: number): number {
       }
       if (!linkifiers.isEmpty && linkifiers.matchesAt(src, index)) return index;
     }
-    const code = char.charCodeAt(0);
-    if (code >= 0x80 || /[#*0-9]/.test(char)) {
+    if (mayBeginEmoji(char.charCodeAt(0))) {
       EMOJI_AT.lastIndex = index;
       if (EMOJI_AT.test(src)) return index;
     }
