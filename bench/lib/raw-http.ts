@@ -142,18 +142,31 @@ export class RawConnection {
 /** Connections shared by many simulated people: each request goes to the least busy one. */
 export class RawPool {
   private readonly connections: RawConnection[];
+  private next = 0;
 
   constructor(port: number, size: number) {
     this.connections = Array.from({ length: size }, () => new RawConnection(port));
   }
 
+  /**
+   * The least busy connection, searched from where the last search ended: always starting at
+   * the first left the last ones idle past the server's 10 s keep-alive timeout, and a request
+   * written as that close arrived was lost (8 "connection lost" errors in a heavy 2,000 run
+   * whose generator stalled for 432 ms).
+   */
   request(method: string, path: string, auth: string, form?: Record<string, string>): Promise<RawResponse> {
-    let best = this.connections[0] as RawConnection;
-    for (const connection of this.connections) {
-      if (connection.load < best.load) best = connection;
-      if (best.load === 0) break;
+    const count = this.connections.length;
+    let bestIndex = this.next;
+    for (let i = 1; i < count && this.loadAt(bestIndex) > 0; i++) {
+      const index = (this.next + i) % count;
+      if (this.loadAt(index) < this.loadAt(bestIndex)) bestIndex = index;
     }
-    return best.request(method, path, auth, form);
+    this.next = (bestIndex + 1) % count;
+    return (this.connections[bestIndex] as RawConnection).request(method, path, auth, form);
+  }
+
+  private loadAt(index: number): number {
+    return (this.connections[index] as RawConnection).load;
   }
 
   close(): void {
