@@ -1,3 +1,4 @@
+import { BULK_RECIPIENT_ROWS } from '../../workers/actions/messages';
 import { openRealmDb } from '../../workers/db/open';
 
 export interface SendFloor {
@@ -11,7 +12,8 @@ const WARMUP_MESSAGES = 1_000;
 /**
  * The storage floor of a stream send: only the writes each message needs with this schema
  * (its row with its indexes and search-index entry, one row per recipient, each message in its
- * own savepoint as the group commit runs actions), `PER_COMMIT` messages to a durable commit.
+ * own savepoint as the group commit runs actions, written as the server writes them: many rows
+ * with the same flags in one statement), `PER_COMMIT` messages to a durable commit.
  * Timed on the realm file of a stopped benchmark server, which keeps the rows; nothing else a
  * send does (parsing, authentication, rendering, events, the reply) is counted.
  */
@@ -33,6 +35,8 @@ export function measureSendFloor(file: string, streamName: string, messages = 10
        VALUES (?, ?, ?, 'floor', ?, ?, 1, ?, 'API', 0, '[]')`,
     );
     const insertUserMessage = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+    const insertUserMessages = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) SELECT value, ?, 0 FROM json_each(?)');
+    const others = recipients.filter((userId) => userId !== sender);
     const savepoint = db.prepare('SAVEPOINT action');
     const release = db.prepare('RELEASE action');
     const content = 'Hello, **world**! How is everyone doing today?';
@@ -42,7 +46,9 @@ export function measureSendFloor(file: string, streamName: string, messages = 10
       for (let i = 0; i < count; i++) {
         savepoint.run();
         const id = Number(insertMessage.run(sender, stream.recipient_id, stream.id, content, html, now).lastInsertRowid);
-        for (const userId of recipients) insertUserMessage.run(userId, id, userId === sender ? 1 : 0);
+        insertUserMessage.run(sender, id, 1);
+        if (others.length >= BULK_RECIPIENT_ROWS) insertUserMessages.run(id, JSON.stringify(others));
+        else for (const userId of others) insertUserMessage.run(userId, id, 0);
         release.run();
       }
     });
