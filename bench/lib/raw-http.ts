@@ -43,6 +43,8 @@ export class RawConnection {
   private receivedBytes = 0;
   /** The answer's whole length once its head has arrived, else -1. */
   private answerBytes = -1;
+  /** Where the answer's body starts, once its head has arrived. */
+  private bodyStart = 0;
 
   constructor(
     private readonly port: number,
@@ -107,16 +109,16 @@ export class RawConnection {
       const headerEnd = buffered.indexOf('\r\n\r\n');
       if (headerEnd < 0) return;
       const head = buffered.subarray(0, headerEnd).toString('latin1');
-      this.answerBytes = headerEnd + 4 + Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      this.bodyStart = headerEnd + 4;
+      this.answerBytes = this.bodyStart + Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
     }
     // Joined once, when whole: joining on every chunk copied a large answer over and over.
     if (this.receivedBytes < this.answerBytes) return;
     const at = performance.now();
     const answer = this.flattenReceived();
-    const headerEnd = answer.indexOf('\r\n\r\n');
     const status = Number(answer.subarray(9, 12).toString('latin1'));
     const rest = answer.subarray(this.answerBytes);
-    const body = answer.subarray(headerEnd + 4, this.answerBytes);
+    const body = answer.subarray(this.bodyStart, this.answerBytes);
     this.received = rest.length > 0 ? [rest] : [];
     this.receivedBytes = rest.length;
     this.answerBytes = -1;

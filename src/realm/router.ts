@@ -12,7 +12,6 @@ import type {
   ShardStats,
   StatsRequestFrame,
   ThreadMessage,
-  ToShard,
 } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
@@ -104,7 +103,7 @@ export class ShardPool {
       this.pings.set(id, () => {
         if (shard.watchdogPing?.id === id) shard.watchdogPing = null;
       });
-      this.post(shard, { kind: 'ping', id });
+      shard.post({ kind: 'ping', id });
     }
   }
 
@@ -142,7 +141,7 @@ export class ShardPool {
     const wait = longPoll ? this.settings.durations.heartbeatIntervalMs : 0;
     this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + wait + this.requestTimeoutMs, respond, longPoll });
     if (!longPoll) shard.queued++;
-    this.post(shard, frame, attached);
+    shard.post(frame, attached);
   }
 
   /**
@@ -156,7 +155,7 @@ export class ShardPool {
     if (pending.longPoll) this.forget(id);
     else pending.respond = ignoreAnswer;
     const shard = this.shards[pending.shard] as Shard;
-    if (shard.worker) this.post(shard, { kind: 'cancel', id });
+    if (shard.worker) shard.post({ kind: 'cancel', id });
   }
 
   /** Takes a request off the books (answered, cancelled, failed or timed out). */
@@ -185,7 +184,7 @@ export class ShardPool {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.adminCalls.set(id, { shard: shardIndex, resolve });
-      this.post(shard, { kind: 'admin', id, request });
+      shard.post({ kind: 'admin', id, request });
     });
   }
 
@@ -258,7 +257,7 @@ export class ShardPool {
         clearTimeout(timer);
         resolve(stats === undefined ? {} : { stats });
       });
-      this.post(shard, frame(id));
+      shard.post(frame(id));
     });
   }
 
@@ -274,14 +273,10 @@ export class ShardPool {
             shard.closing = true;
             if (!worker) return resolve();
             shard.onClosed = resolve;
-            this.post(shard, { kind: 'close' });
+            shard.post({ kind: 'close' });
           }),
       ),
     );
-  }
-
-  private post(shard: Shard, frame: ToShard, attached?: ArrayBuffer): void {
-    shard.post(frame, attached);
   }
 
   private spawn(shard: Shard): void {

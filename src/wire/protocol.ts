@@ -184,6 +184,7 @@ export interface ToShardBatchFrame {
   kind: 'batch';
   frames: ToShard[];
 }
+
 export type FromShard = ResponseFrame | ResponseBatchFrame | PongFrame | ClosedFrame | AdminResultFrame | ServingFrame | StatsFrame;
 
 /** What a shard thread is told when it starts (worker_threads workerData, structured clone). */
