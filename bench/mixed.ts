@@ -6,10 +6,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { realmFile } from '../src/wire/realm-names';
 import type { ShardStatsSnapshot } from '../workers/lib/shard-stats';
 import { apiCall } from './lib/api';
-import { Crowd, MIXES, Recorder, type Mix } from './lib/mixed-crowd';
+import { Crowd, KIND_ROUTES, KINDS, MIXES, Recorder, type Kind, type Mix } from './lib/mixed-crowd';
 import { printStep, type StepFigures } from './lib/mixed-report';
 import { percentile, sleep } from './lib/parked-polls';
-import { cpuSeconds, ownerAuthHeader, rssMiB, startChatServer } from './lib/processes';
+import { cpuSeconds, freePort, ownerAuthHeader, rssMiB, startChatServer } from './lib/processes';
+import { scrapeDurations, serverP99BoundMs } from './lib/server-durations';
 import { seededPeople } from './lib/seed-people';
 
 /**
@@ -63,7 +64,8 @@ async function step(people: number, opts: Options): Promise<StepFigures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-mixed-run-'));
   fs.cpSync(realm.dataDir, dataDir, { recursive: true });
   forgetSavedQueues(dataDir);
-  const server = await startChatServer({ TEST_HOOKS: '1' }, dataDir);
+  const metricsPort = await freePort();
+  const server = await startChatServer({ TEST_HOOKS: '1', METRICS_PORT: String(metricsPort) }, dataDir);
   const recorder = new Recorder();
   const crowd = new Crowd(realm, server.port, opts.mix, recorder);
   const owner = ownerAuthHeader(dataDir);
@@ -77,24 +79,30 @@ async function step(people: number, opts: Options): Promise<StepFigures> {
     await sleep(opts.warmupSeconds * 1000);
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     loopDelay.enable();
-    recorder.reset();
     await shardStats(true);
+    const durationsBefore = await scrapeDurations(metricsPort);
     const serverCpu = cpuSeconds(server.pid);
     const ownCpu = process.cpuUsage();
     const started = performance.now();
-    recorder.measuring = true;
+    crowd.measure(true);
     await sleep(opts.seconds * 1000);
-    recorder.measuring = false;
+    crowd.measure(false);
     const wallSeconds = (performance.now() - started) / 1000;
     const serverCpuShare = (cpuSeconds(server.pid) - serverCpu) / wallSeconds;
     const own = process.cpuUsage(ownCpu);
     const generatorCpuShare = (own.user + own.system) / 1e6 / wallSeconds;
     loopDelay.disable();
     const shard = await shardStats(true);
+    const durationsAfter = await scrapeDurations(metricsPort);
+    const serverP99Ms = new Map<Kind, number>(
+      KINDS.map((kind) => [kind, serverP99BoundMs(durationsBefore, durationsAfter, KIND_ROUTES[kind])]),
+    );
     const rss = rssMiB(server.pid);
     crowd.stop();
     // Deliveries of the window's last sends may still be on their way.
     await sleep(GRACE_MS);
+    const polls = await crowd.collectPolls();
+    recorder.addPolls(polls);
     return {
       people,
       streams: realm.members.size,
@@ -105,16 +113,19 @@ async function step(people: number, opts: Options): Promise<StepFigures> {
       registerP99Ms: percentile(registerMs, 99),
       wallSeconds,
       recorder,
-      lost: crowd.lost(),
+      lost: polls.lost,
       serverRssMiB: rss,
       serverCpuShare,
       generatorCpuShare,
       generatorLoopDelayP99Ms: loopDelay.percentile(99) / 1e6,
       generatorLoopDelayMaxMs: loopDelay.max / 1e6,
+      pollThreadLoopDelayP99Ms: polls.loopDelayP99Ms,
+      pollThreadLoopDelayMaxMs: polls.loopDelayMaxMs,
       shard,
+      serverP99Ms,
     };
   } finally {
-    crowd.close();
+    await crowd.close();
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

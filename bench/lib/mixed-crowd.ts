@@ -1,9 +1,22 @@
-import { RawConnection, RawPool, type RawResponse } from './raw-http';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { epochMs, type FromPolls, type PollFigures, type Poller, type PollThreadData, type ToPolls } from './mixed-polls';
+import { RawPool, type RawResponse } from './raw-http';
 import type { Person, PeopleRealm } from './seed-people';
 
 /** The request kinds of the `mixed` scenario, as its report names them. */
 export const KINDS = ['register', 'poll', 'get-messages', 'mark-read', 'presence', 'typing', 'send'] as const;
 export type Kind = (typeof KINDS)[number];
+/** The route table's name for each kind (the server's metrics count answers by it). */
+export const KIND_ROUTES: Record<Kind, string> = {
+  register: 'POST /register',
+  poll: 'GET /events',
+  'get-messages': 'GET /messages',
+  'mark-read': 'POST /messages/flags',
+  presence: 'POST /users/me/presence',
+  typing: 'POST /typing',
+  send: 'POST /messages',
+};
 
 /** How often each simulated person does what the web page does (issue 24 §1). */
 export interface Mix {
@@ -57,6 +70,15 @@ export class Recorder {
     this.connectionWaits.get(kind)?.push(response.sentAt - startedMs);
   }
 
+  /** The polling thread's figures of the same window (polls and deliveries are timed there). */
+  addPolls(polls: PollFigures): void {
+    const latencies = this.latencies.get('poll') ?? [];
+    for (const ms of polls.latenciesMs) latencies.push(ms);
+    this.errors.set('poll', (this.errors.get('poll') ?? 0) + polls.errors);
+    for (const sample of polls.errorSamples) if (this.errorSamples.length < 5) this.errorSamples.push(sample);
+    for (const ms of polls.deliveriesMs) this.deliveriesMs.push(ms);
+  }
+
   reset(): void {
     for (const list of this.latencies.values()) list.length = 0;
     for (const list of this.connectionWaits.values()) list.length = 0;
@@ -66,88 +88,76 @@ export class Recorder {
   }
 }
 
-interface Sent {
-  sentAtMs: number;
-  /** Recipients whose queue has not had it yet. */
-  waiting: Set<number>;
-  counted: boolean;
-}
-
 interface Member {
   person: Person;
-  poller: RawConnection;
-  queueId: string;
-  lastEventId: number;
+  /** Messages its polls brought unread, to mark read next (from the polling thread). */
   unread: number[];
-}
-
-interface MessageEvent {
-  type: string;
-  id: number;
-  message?: { id: number; content: string; sender_id: number };
-  flags?: string[];
 }
 
 function randomInt(n: number): number {
   return Math.floor(Math.random() * n);
 }
 
-/** The simulated people of one step: each keeps a poll parked and acts on timers. */
+const POLL_THREAD = path.join(__dirname, 'mixed-poll-thread.js');
+
+/**
+ * The simulated people of one step: each keeps a poll parked (on the polling thread,
+ * mixed-polls.ts) and acts on timers here.
+ */
 export class Crowd {
   private readonly pool: RawPool;
   private readonly members: Member[];
-  private readonly sent = new Map<number, Sent>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private polls: Worker | null = null;
   private nextSeq = 1;
   private running = false;
-  /** Polls go on after `stop`, so the last sends' deliveries still arrive; until `close`. */
-  private polling = false;
 
   constructor(
     private readonly realm: PeopleRealm,
-    port: number,
+    private readonly port: number,
     private readonly mix: Mix,
     private readonly recorder: Recorder,
   ) {
     this.pool = new RawPool(port, SHARED_CONNECTIONS);
-    this.members = realm.people.map((person) => ({ person, poller: new RawConnection(port), queueId: '', lastEventId: -1, unread: [] }));
+    this.members = realm.people.map((person) => ({ person, unread: [] }));
   }
 
   get size(): number {
     return this.members.length;
   }
 
-  /** Everyone opens their poll connection, registers and says they are here, a few at a time. */
+  /**
+   * Everyone registers and says they are here, a few at a time; then the polling thread opens
+   * everyone's poll connection.
+   */
   async join(): Promise<number[]> {
     const registerMs: number[] = [];
-    for (let i = 0; i < this.members.length; i += 200) {
-      await Promise.all(this.members.slice(i, i + 200).map((member) => member.poller.connect()));
-    }
+    const pollers: Poller[] = [];
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < this.members.length) {
-        const member = this.members[next++] as Member;
+        const index = next++;
+        const { person } = this.members[index] as Member;
         const started = performance.now();
         const form = { apply_markdown: 'true', client_capabilities: CAPABILITIES, slim_presence: 'true' };
-        const answer = await this.pool.request('POST', '/api/v1/register', member.person.auth, form);
+        const answer = await this.pool.request('POST', '/api/v1/register', person.auth, form);
         if (answer.status !== 200) throw new Error(`register: ${answer.status} ${answer.body.slice(0, 200)}`);
         registerMs.push(answer.at - started);
         const state = JSON.parse(answer.body) as { queue_id: string; last_event_id: number };
-        member.queueId = state.queue_id;
-        member.lastEventId = state.last_event_id;
-        await this.pool.request('POST', '/api/v1/users/me/presence', member.person.auth, { status: 'active', ping_only: 'true' });
+        pollers[index] = { personId: person.id, auth: person.auth, queueId: state.queue_id, lastEventId: state.last_event_id };
+        await this.pool.request('POST', '/api/v1/users/me/presence', person.auth, { status: 'active', ping_only: 'true' });
       }
     };
     await Promise.all(Array.from({ length: REGISTER_CONCURRENCY }, worker));
+    await this.startPollThread(pollers);
     return registerMs.sort((a, b) => a - b);
   }
 
   /** Polls parked and every periodic action started, each person at a random phase. */
   start(): void {
     this.running = true;
-    this.polling = true;
+    this.tellPolls({ type: 'poll' });
     for (const member of this.members) {
-      this.poll(member);
       this.every(this.mix.readEveryMs, () => this.read(member));
       this.every(this.mix.markReadEveryMs, () => this.markRead(member));
       this.every(this.mix.presenceEveryMs, () => this.presence(member));
@@ -155,24 +165,61 @@ export class Crowd {
     }
   }
 
+  /** Starts or ends the measured window, here and on the polling thread. */
+  measure(on: boolean): void {
+    if (on) this.recorder.reset();
+    this.recorder.measuring = on;
+    this.tellPolls({ type: 'measure', on });
+  }
+
+  /** No new actions; polls go on, so the last sends' deliveries still arrive, until `close`. */
   stop(): void {
     this.running = false;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 
-  close(): void {
-    this.stop();
-    this.polling = false;
-    this.pool.close();
-    for (const member of this.members) member.poller.close();
+  /** The polling thread's figures of the measured window, and what never arrived. */
+  collectPolls(): Promise<PollFigures> {
+    const polls = this.polls;
+    if (!polls) return Promise.reject(new Error('no polling thread'));
+    return new Promise((resolve) => {
+      const onMessage = (message: FromPolls): void => {
+        if (message.type !== 'collected') return;
+        polls.off('message', onMessage);
+        resolve(message.polls);
+      };
+      polls.on('message', onMessage);
+      this.tellPolls({ type: 'collect' });
+    });
   }
 
-  /** Recipients still waiting for a message sent while measuring. */
-  lost(): number {
-    let lost = 0;
-    for (const sent of this.sent.values()) if (sent.counted) lost += sent.waiting.size;
-    return lost;
+  async close(): Promise<void> {
+    this.stop();
+    this.pool.close();
+    await this.polls?.terminate();
+    this.polls = null;
+  }
+
+  private startPollThread(pollers: Poller[]): Promise<void> {
+    const data: PollThreadData = { port: this.port, pollers, members: [...this.realm.members] };
+    const polls = new Worker(POLL_THREAD, { workerData: data });
+    this.polls = polls;
+    polls.on('message', (message: FromPolls) => {
+      if (message.type !== 'unread') return;
+      const pairs = message.pairs;
+      for (let i = 0; i < pairs.length; i += 2) this.members[pairs[i] as number]?.unread.push(pairs[i + 1] as number);
+    });
+    return new Promise((resolve, reject) => {
+      polls.once('error', reject);
+      polls.on('message', (message: FromPolls) => {
+        if (message.type === 'ready') resolve();
+      });
+    });
+  }
+
+  private tellPolls(message: ToPolls): void {
+    this.polls?.postMessage(message);
   }
 
   private every(periodMs: number, action: () => void): void {
@@ -195,37 +242,6 @@ export class Crowd {
       this.recorder.record(kind, started, answer);
     }
     return answer;
-  }
-
-  private poll(member: Member): void {
-    if (!this.polling) return;
-    const path = `/api/v1/events?queue_id=${encodeURIComponent(member.queueId)}&last_event_id=${member.lastEventId}`;
-    const started = performance.now();
-    member.poller.request('GET', path, member.person.auth).then(
-      (answer) => {
-        this.recorder.record('poll', started, answer);
-        if (answer.status !== 200) return;
-        this.received(member, (JSON.parse(answer.body) as { events: MessageEvent[] }).events, answer.at);
-        this.poll(member);
-      },
-      () => {
-        this.recorder.record('poll', started, null);
-        setTimeout(() => this.poll(member), 1_000);
-      },
-    );
-  }
-
-  private received(member: Member, events: MessageEvent[], atMs: number): void {
-    for (const event of events) {
-      member.lastEventId = Math.max(member.lastEventId, event.id);
-      if (event.type !== 'message' || !event.message) continue;
-      if (!event.flags?.includes('read')) member.unread.push(event.message.id);
-      const seq = Number(/mixed (\d+)/.exec(event.message.content)?.[1] ?? 0);
-      const sent = this.sent.get(seq);
-      if (!sent?.waiting.delete(member.person.id)) continue;
-      if (sent.counted) this.recorder.deliveriesMs.push(atMs - sent.sentAtMs);
-      if (sent.waiting.size === 0) this.sent.delete(seq);
-    }
   }
 
   private read(member: Member): void {
@@ -262,17 +278,15 @@ export class Crowd {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       const seq = this.nextSeq++;
-      const waiting = new Set(this.realm.members.get(streamId) ?? []);
-      const sent: Sent = { sentAtMs: performance.now(), waiting, counted: this.recorder.measuring };
-      this.sent.set(seq, sent);
+      this.tellPolls({ type: 'sent', seq, streamId, sentAt: epochMs(), counted: this.recorder.measuring });
       const form = { type: 'stream', to: String(streamId), topic, content: `mixed ${seq}` };
       this.call('send', member, 'POST', '/api/v1/messages', form).then(
         (answer) => {
           // A refused send owes no deliveries (the error is counted).
-          if (answer?.status !== 200) this.sent.delete(seq);
+          if (answer?.status !== 200) this.tellPolls({ type: 'unsent', seq });
           typing('stop');
         },
-        () => this.sent.delete(seq),
+        () => this.tellPolls({ type: 'unsent', seq }),
       );
     }, TYPING_BEFORE_SEND_MS);
     this.timers.add(timer);
