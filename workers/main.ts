@@ -1,10 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BodyRing, joinInto } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
-import type { FromShard, RequestFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
-import { LONG_POLL_ROUTE_IDS } from '../src/wire/routes';
+import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
-import { PollBacklog } from './lib/poll-backlog';
 import { shardStats } from './lib/shard-stats';
 import { Shard } from './shard';
 
@@ -17,7 +15,6 @@ const shard = new Shard(settings, log);
 const port = parentPort;
 if (!port) throw new Error('workers/main.ts must run as a worker thread');
 const EMPTY = new Uint8Array(0);
-const LONG_POLLS: ReadonlySet<string> = new Set(LONG_POLL_ROUTE_IDS);
 
 function send(frame: FromShard): void {
   const bytes = encodeFrame(frame);
@@ -77,22 +74,10 @@ port.on('message', (message: ThreadMessage) => {
   for (const each of frame.frames) handle(each);
 });
 
-function handleRequest(frame: RequestFrame): void {
-  shardStats.time(
-    () => frame.route,
-    () => void shard.handle(frame).then(respond),
-  );
-}
-
-// Polls a turn of the loop (about 10 µs each in `mixed`): a slice holds the thread about 2 ms.
-const NEW_POLLS_PER_TURN = 200;
-const newPolls = new PollBacklog<RequestFrame>(NEW_POLLS_PER_TURN, handleRequest);
-
 /** `attached`: the transferred body holding a request's files. */
 function handle(frame: ToShard, attached?: ArrayBuffer): void {
   switch (frame.kind) {
     case 'request':
-      if (LONG_POLLS.has(frame.route)) return newPolls.add(frame.id, frame);
       // The file parts are views of the transferred body, never copies.
       if (attached) {
         const body = attached;
@@ -103,13 +88,16 @@ function handle(frame: ToShard, attached?: ArrayBuffer): void {
           data: new Uint8Array(body, range.offset, range.length),
         }));
       }
-      handleRequest(frame);
+      shardStats.time(
+        () => frame.route,
+        () => void shard.handle(frame).then(respond),
+      );
       return;
     case 'admin':
       void shard.admin(frame).then(send);
       return;
     case 'cancel':
-      if (!newPolls.drop(frame.id)) shard.cancel(frame.id);
+      shard.cancel(frame.id);
       return;
     case 'ping':
       send({ kind: 'pong', id: frame.id });
@@ -121,7 +109,6 @@ function handle(frame: ToShard, attached?: ArrayBuffer): void {
       send({ kind: 'stats', id: frame.id, stats: shard.stats() });
       return;
     case 'close':
-      newPolls.flush();
       void shard.close().then(() => {
         flushResponses();
         send({ kind: 'closed' });
