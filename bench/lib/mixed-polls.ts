@@ -191,8 +191,14 @@ export class PollingCrowd {
       if (seq === 0) continue;
       const sent = this.sent.get(seq);
       if (sent) this.delivered(seq, sent, poller.personId, arrivedAt);
-      else this.early.set(seq, [...(this.early.get(seq) ?? []), [poller.personId, arrivedAt]]);
+      else this.noteEarly(seq, poller.personId, arrivedAt);
     }
+  }
+
+  private noteEarly(seq: number, personId: number, arrivedAt: number): void {
+    let arrivals = this.early.get(seq);
+    if (!arrivals) this.early.set(seq, (arrivals = []));
+    arrivals.push([personId, arrivedAt]);
   }
 
   private noteSent(seq: number, streamId: number, sentAt: number, counted: boolean): void {
