@@ -61,9 +61,16 @@ function flushResponses(): void {
   const frames = finished;
   if (frames.length === 0) return;
   finished = [];
+  const durableAfter = shard.durableAfter;
   shardStats.time(
     () => `send ${frames.length} responses`,
-    () => send(frames.length === 1 ? (frames[0] as ResponseFrame) : { kind: 'responses', frames }),
+    () => {
+      if (frames.length > 1)
+        return send(durableAfter === undefined ? { kind: 'responses', frames } : { kind: 'responses', frames, durableAfter });
+      const frame = frames[0] as ResponseFrame;
+      if (durableAfter !== undefined) frame.durableAfter = durableAfter;
+      send(frame);
+    },
   );
 }
 
@@ -94,7 +101,10 @@ function handle(frame: ToShard, attached?: ArrayBuffer): void {
       );
       return;
     case 'admin':
-      void shard.admin(frame).then(send);
+      void shard.admin(frame).then((result) => {
+        const durableAfter = shard.durableAfter;
+        send(durableAfter === undefined ? result : { ...result, durableAfter });
+      });
       return;
     case 'cancel':
       shard.cancel(frame.id);

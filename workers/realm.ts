@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings, type SessionSettings } from '../src/wire/protocol';
 import { InlineCheckpointer, type Checkpointer } from './db/checkpointer';
 import { openRealmDb, type Db } from './db/open';
-import { WalSync } from './db/wal-sync';
+import { SyncedByThread, WalSync, type SyncThread } from './db/wal-sync';
 import { EventQueues } from './events/clients';
 import { EventBus, type QueuedEvent } from './events/outbox';
 import { systemClock, type Clock } from './lib/clock';
@@ -53,6 +53,8 @@ export interface RealmOptions {
   snapshotDir?: string;
   // The shard's checkpointer thread; absent in unit tests: checkpoints on the realm's connection
   checkpointer?: Checkpointer;
+  // The shard's sync thread; absent in unit tests: a commit is answered after its fsync here
+  syncThread?: SyncThread;
   // CONTRACT_CHECKS (src/config.ts): tests validate every answer and event; absent: off
   contractChecks?: boolean;
   // With CONTRACT_CHECKS, what checks each published event (events/published.ts), given by the
@@ -121,7 +123,7 @@ export class Realm {
     // by the checkpointer (db/checkpointer.ts), not inside whichever commit crossed 1,000 pages.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('wal_autocheckpoint = 0');
-    this.walSync = new WalSync(`${file}-wal`);
+    this.walSync = options.syncThread ? new SyncedByThread(`${file}-wal`, options.syncThread) : new WalSync(`${file}-wal`);
     if (options.checkpointer) {
       this.checkpointer = options.checkpointer;
     } else {
@@ -288,13 +290,14 @@ export class Realm {
   }
 
   /**
-   * Runs `action` in one write transaction and resolves once it is durable. Events it
-   * publishes are delivered after the commit; if it throws, its writes roll back and its
-   * events are dropped.
+   * Runs `action` in one write transaction and resolves after the commit; events it publishes
+   * are delivered then. If it throws, its writes roll back and its events are dropped.
    *
    * Group commit (DESIGN §Storage): actions queued in the same turn of the event loop run
-   * in one SQLite transaction, each inside its own savepoint, so one fsync (synchronous=FULL)
-   * covers them all and no request is answered before its write is on disk.
+   * in one SQLite transaction, each inside its own savepoint, so one fsync covers them all.
+   * No request is answered before its write is on disk: in a shard the front end holds the
+   * answers until the sync thread has fsynced the commit (db/wal-sync.ts SyncThread); without
+   * one, this resolves only after the fsync.
    */
   transact<T>(action: (tx: Txn) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -353,7 +356,8 @@ export class Realm {
       batch = batch.slice(0, outcomes.length);
     }
     if (shardStats.enabled) shardStats.record(`commit of ${batch.length} actions`, started);
-    // Answered, and their events delivered, once the commit is on disk.
+    // Answered, and their events delivered, once the commit is on disk or, in a shard, at once
+    // (its front end holds the answers until then).
     this.walSync.afterCommit((syncError) => {
       if (syncError) this.log.error({ err: syncError, realm: this.name }, 'cannot make a commit durable');
       for (const [i, item] of batch.entries()) {
@@ -369,6 +373,11 @@ export class Realm {
       }
       this.checkpointNowAndThen();
     });
+  }
+
+  /** Test hooks only (POST /__test__/sync_hold): false when this realm has no sync thread. */
+  holdSync(on: boolean): boolean {
+    return this.walSync.hold(on);
   }
 
   private checkpointNowAndThen(): void {

@@ -28,6 +28,7 @@ import {
   postHog,
   postSpin,
   postRenderHold,
+  postSyncHold,
   postSleep,
   postThrow,
 } from './endpoints/test-hooks';
@@ -265,6 +266,7 @@ export const ROUTES: Record<RouteId, Route> = {
   'POST /__test__/sleep': postSleep,
   'POST /__test__/throw': postThrow,
   'POST /__test__/render_hold': postRenderHold,
+  'POST /__test__/sync_hold': postSyncHold,
   'GET /__test__/sleepers': getSleepers,
   'POST /__test__/spin': postSpin,
   'POST /__test__/hog': postHog,

@@ -22,6 +22,7 @@ import { checkPublishedEvent } from './events/published';
 import { Realm } from './realm';
 import { Renderer } from './render/pool';
 import { ThreadCheckpointer, type Checkpointer } from './db/checkpointer';
+import { SyncThread } from './db/wal-sync';
 
 const REALM_FILE_SUFFIX = '.sqlite3'; // src/wire/realm-names.ts realmFile
 
@@ -37,6 +38,7 @@ export class Shard implements AdminHost {
   private served: ReadonlySet<string> | null;
   private readonly snapshots: SnapshotTally = { written: 0, failed: 0 };
   private readonly checkpointer: Checkpointer;
+  private readonly syncThread: SyncThread | null;
 
   constructor(
     private readonly settings: ShardSettings,
@@ -45,6 +47,13 @@ export class Shard implements AdminHost {
     this.renderer = new Renderer(settings.renderThreads);
     this.served = settings.servedRealms === null ? null : new Set(settings.servedRealms);
     this.checkpointer = new ThreadCheckpointer((answer) => this.log.warn({ answer }, 'checkpoint failed'));
+    this.syncThread = settings.durablePort
+      ? new SyncThread(settings.durablePort, (code) => {
+          // Its commits would never be released: the front end restarts this shard.
+          this.log.error({ code }, 'sync thread ended; ending the shard');
+          process.exit(1);
+        })
+      : null;
     this.openOwnedRealms();
   }
 
@@ -183,6 +192,11 @@ export class Shard implements AdminHost {
    * Answers every parked poll, saves the event queues and closes every realm database (a clean
    * close also checkpoints the WAL). The answers leave before the `closed` frame.
    */
+  /** The shard's last commit, carried by the answers sent now (src/wire/protocol.ts DurableAfter). */
+  get durableAfter(): number | undefined {
+    return this.syncThread && this.syncThread.lastTicket > 0 ? this.syncThread.lastTicket : undefined;
+  }
+
   async close(): Promise<void> {
     for (const realm of this.realms.values()) realm.eventQueues.releaseAll();
     // The woken polls finish in the next turns of the event loop; let them answer first.
@@ -190,6 +204,7 @@ export class Shard implements AdminHost {
     for (const realm of this.realms.values()) realm.close();
     this.realms.clear();
     await this.checkpointer.close();
+    await this.syncThread?.close();
     await this.renderer.close();
   }
 
@@ -213,6 +228,7 @@ export class Shard implements AdminHost {
       sessions: this.settings.sessions,
       snapshotDir: snapshotsDir(this.settings.dataDir, name),
       checkpointer: this.checkpointer,
+      ...(this.syncThread ? { syncThread: this.syncThread } : {}),
       contractChecks: this.settings.contractChecks,
       ...(this.settings.contractChecks ? { eventCheck: checkPublishedEvent } : {}),
     });

@@ -1,9 +1,10 @@
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type Worker } from 'node:worker_threads';
 import type { Logger } from '../log';
 import type { AdminRequest, AdminResult } from '../wire/admin';
 import { BodyRing, createBodyRing } from '../wire/body-ring';
 import { decodeFromShard } from '../wire/codec';
 import type {
+  DurableNotice,
   PingFrame,
   RequestFrame,
   ResponseFrame,
@@ -281,16 +282,37 @@ export class ShardPool {
 
   private spawn(shard: Shard): void {
     const bodyRing = createBodyRing();
-    const workerData: ShardSettings = { ...this.settings, shardIndex: shard.index, shardCount: this.shards.length, bodyRing };
-    const worker = startShardThread(workerData, this.guards);
+    // The shard's sync thread reports its durable commits here, straight to this thread.
+    const durable = new MessageChannel();
+    const workerData: ShardSettings = {
+      ...this.settings,
+      shardIndex: shard.index,
+      shardCount: this.shards.length,
+      bodyRing,
+      durablePort: durable.port2,
+    };
+    const worker = startShardThread(workerData, this.guards, [durable.port2]);
     shard.attach(worker);
+    durable.port1.on('message', (notice: DurableNotice) => this.onDurable(shard, worker, notice));
+    durable.port1.unref();
     shard.watchdogPing = null;
     shard.spawnedAt = Date.now();
     // Bound to this thread: a restarted shard gets a new ring.
     const ring = new BodyRing(bodyRing);
     worker.on('message', (message: ThreadMessage) => this.onMessage(shard, ring, message));
     worker.on('error', (err) => this.log.error({ err, shard: shard.index }, 'shard thread failed'));
-    worker.on('exit', (code) => this.onExit(shard, worker, code));
+    worker.on('exit', (code) => {
+      durable.port1.close();
+      this.onExit(shard, worker, code);
+    });
+  }
+
+  private onDurable(shard: Shard, worker: Worker, notice: DurableNotice): void {
+    if (shard.worker !== worker) return;
+    if (notice.kind === 'durable') return shard.durableUpTo(notice.ticket);
+    // Its held answers are failed with its other requests when it exits, and it restarts.
+    this.log.error({ shard: shard.index, reason: notice.message }, 'cannot make commits durable; restarting the shard');
+    void worker.terminate();
   }
 
   private onMessage(shard: Shard, ring: BodyRing, message: ThreadMessage): void {
@@ -310,10 +332,12 @@ export class ShardPool {
         }
         // A binary answer's bytes came beside the frame.
         if (frame.binary && !(message instanceof ArrayBuffer)) frame.binary.bytes = new Uint8Array(message.attached);
-        this.deliver(frame);
+        shard.whenDurable(frame.durableAfter, () => this.deliver(frame));
         return;
       case 'responses':
-        for (const response of frame.frames) this.deliver(response);
+        shard.whenDurable(frame.durableAfter, () => {
+          for (const response of frame.frames) this.deliver(response);
+        });
         return;
       case 'pong':
       case 'serving':
@@ -321,14 +345,18 @@ export class ShardPool {
         this.pings.delete(frame.id);
         return;
       case 'admin-result':
-        this.adminCalls.get(frame.id)?.resolve(frame.result);
-        this.adminCalls.delete(frame.id);
+        shard.whenDurable(frame.durableAfter, () => {
+          this.adminCalls.get(frame.id)?.resolve(frame.result);
+          this.adminCalls.delete(frame.id);
+        });
         return;
       case 'stats':
         this.pings.get(frame.id)?.(frame.stats);
         this.pings.delete(frame.id);
         return;
       case 'closed':
+        // The shard fsynced every realm as it closed them.
+        shard.durableUpTo(Infinity);
         shard.onClosed?.();
         shard.onClosed = null;
         return;

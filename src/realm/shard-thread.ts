@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type TransferListItem } from 'node:worker_threads';
 import { encodeFrame } from '../wire/codec';
 import type { ResponseFrame, ThreadMessage, ToShard } from '../wire/protocol';
 
@@ -56,12 +56,12 @@ const SHARD_YOUNG_GENERATION_MB = 192;
 const SHARD_ENTRY = path.join(__dirname, '..', '..', 'workers', 'main.js');
 
 /** A shard thread, with its young generation and, if set, the old generation's guard. */
-export function startShardThread(workerData: unknown, guards: ShardGuards): Worker {
+export function startShardThread(workerData: unknown, guards: ShardGuards, transferList: TransferListItem[] = []): Worker {
   const resourceLimits = {
     maxYoungGenerationSizeMb: SHARD_YOUNG_GENERATION_MB,
     ...(guards.heapLimitMb > 0 ? { maxOldGenerationSizeMb: guards.heapLimitMb } : {}),
   };
-  return new Worker(SHARD_ENTRY, { workerData, resourceLimits });
+  return new Worker(SHARD_ENTRY, { workerData, resourceLimits, transferList });
 }
 
 /**
@@ -88,7 +88,32 @@ export class Shard {
   busyMsBefore = 0;
   busyMsNow = 0;
 
+  /** The last of the shard's commits its sync thread reported on disk (src/wire/protocol.ts DurableAfter). */
+  private durable = 0;
+  /** Answers sent after a commit not yet on disk, in the order they came. */
+  private held: { after: number; deliver: () => void }[] = [];
+
   constructor(readonly index: number) {}
+
+  /**
+   * Delivers an answer the shard sent after its commit `after`, once that commit is on disk.
+   * Commits are numbered in order and each answer carries the latest, so an answer held keeps
+   * every later one behind it, and none overtakes another.
+   */
+  whenDurable(after: number | undefined, deliver: () => void): void {
+    if (after === undefined || (after <= this.durable && this.held.length === 0)) return deliver();
+    this.held.push({ after, deliver });
+  }
+
+  /** The sync thread made every commit up to `ticket` durable; `Infinity`: the shard closed its files. */
+  durableUpTo(ticket: number): void {
+    if (ticket > this.durable) this.durable = ticket;
+    let released = 0;
+    while (released < this.held.length && (this.held[released] as { after: number }).after <= this.durable) released++;
+    if (released === 0) return;
+    const ready = this.held.splice(0, released);
+    for (const answer of ready) answer.deliver();
+  }
 
   get worker(): Worker | null {
     return this.thread;
@@ -98,6 +123,9 @@ export class Shard {
   attach(thread: Worker | null): void {
     this.thread = thread;
     this.outgoing = [];
+    // A dead thread's held answers are dropped: their requests are failed with the rest.
+    this.held = [];
+    this.durable = 0;
   }
 
   /**

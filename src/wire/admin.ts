@@ -53,6 +53,8 @@ export interface AdminResultFrame {
   kind: 'admin-result';
   id: number;
   result: AdminResult;
+  /** Held by the front end like an answer (src/wire/protocol.ts DurableAfter). */
+  durableAfter?: number;
 }
 
 /**

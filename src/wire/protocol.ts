@@ -4,6 +4,7 @@
  */
 
 import type { AdminFrame, AdminResultFrame } from './admin';
+import type { MessagePort } from 'node:worker_threads';
 import type { RingSlot } from './body-ring';
 
 export interface UploadedFile {
@@ -78,6 +79,8 @@ export interface ResponseFrame {
   authenticatedUserId?: number;
   /** The JSON body, serialised by the shard so the front end only copies bytes. */
   body: string;
+  /** See DurableAfter; binary answers (reads of files and cached pages) go out at once. */
+  durableAfter?: number;
   // A binary answer (files, pages of cached messages): `bytes` with this Content-Type replace
   // `body`. The bytes travel in the shard's body ring (`slot`, src/wire/body-ring.ts) or, when
   // they do not fit there, beside the frame in the transfer list; either way uncopied by msgpack.
@@ -129,7 +132,20 @@ export interface ClosedFrame {
 export interface ResponseBatchFrame {
   kind: 'responses';
   frames: ResponseFrame[];
+  durableAfter?: number;
 }
+
+/**
+ * `durableAfter` on a shard's answers: the number of the shard's last commit when they left.
+ * A commit's requests are answered, and its events delivered, right after it, while its WAL is
+ * fsynced on the shard's sync thread (workers/db/sync-thread.ts); the front end holds every
+ * answer until that thread reports the commit durable (DurableNotice), so no answer can tell of
+ * a write that a power cut could still undo, and the realm's thread never waits for the disk.
+ */
+export type DurableAfter = number;
+
+/** From a shard's sync thread to the front end, on the port of ShardSettings.durablePort. */
+export type DurableNotice = { kind: 'durable'; ticket: DurableAfter } | { kind: 'sync-failed'; message: string };
 
 /** The front end asks for the figures only a shard knows (a metrics scrape, src/metrics/). */
 export interface StatsRequestFrame {
@@ -222,6 +238,11 @@ export interface ShardSettings {
   logFormat: LogFormat;
   // Shared memory for response bodies (src/wire/body-ring.ts), new with each thread.
   bodyRing: SharedArrayBuffer;
+  /**
+   * Where the shard's sync thread reports durable commits (DurableNotice), new with each thread;
+   * without it (a shard built by a test) each commit's answers wait for its fsync in the shard.
+   */
+  durablePort?: MessagePort;
 }
 
 export type LogFormat = 'json' | 'pretty';

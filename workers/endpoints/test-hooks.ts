@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errors } from '../lib/errors';
 import { param } from '../lib/params';
 import { openRoute } from '../lib/route';
 import { shardStats } from '../lib/shard-stats';
@@ -54,6 +55,16 @@ export const postRenderHold = openRoute(
     return {};
   },
 );
+
+/**
+ * Holds this shard's fsyncs (`hold`; what was committed before is synced first) or lets them
+ * go (`release`): the answers the shard sends after a commit made meanwhile wait at the front
+ * end, as they would for a slow disk.
+ */
+export const postSyncHold = openRoute(z.object({ op: z.enum(['hold', 'release']) }), EMPTY, ({ realm }, { op }) => {
+  if (!realm.holdSync(op === 'hold')) throw errors.badRequest('This realm makes its commits durable on its own thread');
+  return {};
+});
 
 /** A shard stuck in a synchronous loop for `ms`: only the front end's watchdog can end it sooner. */
 export const postSpin = openRoute(
