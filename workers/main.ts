@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BodyRing, joinInto } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
-import type { FromShard, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
+import type { FromShard, ResponseBatchFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { shardStats } from './lib/shard-stats';
 import { Shard } from './shard';
@@ -61,17 +61,18 @@ function flushResponses(): void {
   const frames = finished;
   if (frames.length === 0) return;
   finished = [];
-  const durableAfter = shard.durableAfter;
+  const answers: ResponseFrame | ResponseBatchFrame = frames.length === 1 ? (frames[0] as ResponseFrame) : { kind: 'responses', frames };
   shardStats.time(
     () => `send ${frames.length} responses`,
-    () => {
-      if (frames.length > 1)
-        return send(durableAfter === undefined ? { kind: 'responses', frames } : { kind: 'responses', frames, durableAfter });
-      const frame = frames[0] as ResponseFrame;
-      if (durableAfter !== undefined) frame.durableAfter = durableAfter;
-      send(frame);
-    },
+    () => send(afterLastCommit(answers)),
   );
+}
+
+/** Marks what leaves now with the shard's last commit: the front end holds it until that is on disk. */
+function afterLastCommit<Frame extends { durableAfter?: number }>(frame: Frame): Frame {
+  const durableAfter = shard.durableAfter;
+  if (durableAfter !== undefined) frame.durableAfter = durableAfter;
+  return frame;
 }
 
 port.on('message', (message: ThreadMessage) => {
@@ -101,10 +102,7 @@ function handle(frame: ToShard, attached?: ArrayBuffer): void {
       );
       return;
     case 'admin':
-      void shard.admin(frame).then((result) => {
-        const durableAfter = shard.durableAfter;
-        send(durableAfter === undefined ? result : { ...result, durableAfter });
-      });
+      void shard.admin(frame).then((result) => send(afterLastCommit(result)));
       return;
     case 'cancel':
       shard.cancel(frame.id);

@@ -2,9 +2,10 @@ import type { Statement } from 'better-sqlite3';
 import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings, type SessionSettings } from '../src/wire/protocol';
 import { InlineCheckpointer, type Checkpointer } from './db/checkpointer';
 import { openRealmDb, type Db } from './db/open';
+import { GroupCommit, type Publish } from './db/group-commit';
 import { SyncedByThread, WalSync, type SyncThread } from './db/wal-sync';
 import { EventQueues } from './events/clients';
-import { EventBus, type QueuedEvent } from './events/outbox';
+import { EventBus } from './events/outbox';
 import { systemClock, type Clock } from './lib/clock';
 import { FailedLoginLimiter } from './lib/login-limiter';
 import type { TypingNotifier } from './events/typing';
@@ -25,13 +26,7 @@ export interface RealmRow {
 /** An action's view of the transaction it runs in: the realm's statements and its outbox. */
 export interface Txn {
   readonly realm: Realm;
-  publish(event: QueuedEvent['event'], userIds: readonly number[]): void;
-}
-
-interface QueuedAction {
-  action: (tx: Txn) => unknown;
-  resolve: (value: unknown) => void;
-  reject: (err: unknown) => void;
+  readonly publish: Publish;
 }
 
 export interface RealmOptions {
@@ -62,21 +57,6 @@ export interface RealmOptions {
   eventCheck?: (event: unknown) => void;
 }
 
-// How often a realm that commits asks for a checkpoint (workers/db/checkpointer.ts).
-const CHECKPOINT_EVERY_MS = 1_000;
-/**
- * How long one group commit may run actions before it commits what it has and leaves the rest
- * to the next turn: a burst of writes (a hundred mark-reads at once) would otherwise hold the
- * realm's one thread, and every read and poll of it, for as long as all of them take. One action
- * is never split. While commits are slow the budget grows to the last one's duration, up to the
- * maximum: messages to one large stream dirty the same pages (one per recipient in user_messages
- * and its unread index), so a commit of several costs what a commit of one does. At 8 ms each
- * message to 1,000 subscribers committed alone (`send-stream-large` profile: 2,965 ms
- * inserting, 7,771 committing).
- */
-export const COMMIT_BUDGET_MS = 8;
-const MAX_COMMIT_BUDGET_MS = 24;
-
 // src/config.ts's defaults, for unit tests that build a Realm without settings
 const DEFAULT_SESSION_SETTINGS: SessionSettings = { idleMs: 14 * 86_400_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 };
 
@@ -92,7 +72,6 @@ export class Realm {
   private knownCacheVersion: number | undefined;
   private cacheVersionForgetQueued = false;
   private cacheVersionRead: Statement<[], number> | undefined;
-  private batch: QueuedAction[] = [];
   private readonly row: RealmRow;
   // Background work (timers) this realm owns, stopped on close (STYLE §2.5: state on the Realm).
   private readonly actors: { stop(): void }[] = [];
@@ -105,16 +84,13 @@ export class Realm {
   readonly loginFailures: FailedLoginLimiter;
   // Held only by a test hook (TEST_HOOKS=1), to interleave a request with a send's render.
   readonly renderHold = new RenderHold();
-  private readonly walSync: WalSync;
-  private readonly checkpointer: Checkpointer;
+  private readonly commits: GroupCommit<Txn>;
   /** Settles once no connection of this process is open on the file (after close()). */
   released: Promise<void> = Promise.resolve();
-  private lastCheckpointMs = 0;
-  private lastCommitMs = 0; // the last group commit's COMMIT alone
 
   constructor(
     readonly name: string,
-    private readonly file: string,
+    file: string,
     private readonly options: RealmOptions,
   ) {
     this.events = new EventBus(options.eventCheck);
@@ -123,14 +99,23 @@ export class Realm {
     // by the checkpointer (db/checkpointer.ts), not inside whichever commit crossed 1,000 pages.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('wal_autocheckpoint = 0');
-    this.walSync = options.syncThread ? new SyncedByThread(`${file}-wal`, options.syncThread) : new WalSync(`${file}-wal`);
-    if (options.checkpointer) {
-      this.checkpointer = options.checkpointer;
-    } else {
+    let checkpointer = options.checkpointer;
+    if (!checkpointer) {
       const inline = new InlineCheckpointer();
       inline.attach(file, this.db);
-      this.checkpointer = inline;
+      checkpointer = inline;
     }
+    this.commits = new GroupCommit<Txn>({
+      db: this.db,
+      file,
+      realmName: name,
+      stmt: (sql) => this.stmt(sql),
+      events: this.events,
+      walSync: options.syncThread ? new SyncedByThread(`${file}-wal`, options.syncThread) : new WalSync(`${file}-wal`),
+      checkpointer,
+      log: options.log,
+      txFor: (publish) => ({ realm: this, publish }),
+    });
     this.row = this.loadRow();
     this.eventQueues = new EventQueues(options.clock ?? systemClock, options.durations ?? SPEC_DURATIONS);
     this.eventQueues.restore(this.db);
@@ -300,91 +285,12 @@ export class Realm {
    * one, this resolves only after the fsync.
    */
   transact<T>(action: (tx: Txn) => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.batch.push({ action, resolve: resolve as (value: unknown) => void, reject });
-      if (this.batch.length === 1) setImmediate(() => this.commitBatch());
-    });
-  }
-
-  private commitBatch(): void {
-    let batch = this.batch;
-    this.batch = [];
-    const outcomes: { ok: boolean; value: unknown; outbox: QueuedEvent[] }[] = [];
-    const started = performance.now();
-    const budgetMs = Math.min(MAX_COMMIT_BUDGET_MS, Math.max(COMMIT_BUDGET_MS, this.lastCommitMs));
-    let actionsDone = started;
-    try {
-      // IMMEDIATE: take the write lock up front, so a reader-turned-writer never fails midway.
-      this.db
-        .transaction(() => {
-          for (const item of batch) {
-            if (outcomes.length > 0 && performance.now() - started > budgetMs) break;
-            const outbox: QueuedEvent[] = [];
-            const check = this.events.check;
-            const tx: Txn = {
-              realm: this,
-              publish: (event, userIds) => {
-                check?.(event);
-                outbox.push({ event, userIds });
-              },
-            };
-            // A savepoint per action: a throw undoes only this action's writes.
-            this.stmt('SAVEPOINT action').run();
-            try {
-              const value = item.action(tx);
-              this.stmt('RELEASE action').run();
-              outcomes.push({ ok: true, value, outbox });
-            } catch (err) {
-              this.stmt('ROLLBACK TO action').run();
-              this.stmt('RELEASE action').run();
-              outcomes.push({ ok: false, value: err, outbox: [] });
-            }
-          }
-          actionsDone = performance.now();
-        })
-        .immediate();
-      this.lastCommitMs = performance.now() - actionsDone;
-    } catch (err) {
-      for (const item of batch) item.reject(err);
-      return;
-    }
-    if (outcomes.length < batch.length) {
-      // Over budget: the rest go first in the next commit, before actions queued since.
-      const queuedSince = this.batch;
-      this.batch = batch.slice(outcomes.length).concat(queuedSince);
-      if (queuedSince.length === 0) setImmediate(() => this.commitBatch());
-      batch = batch.slice(0, outcomes.length);
-    }
-    if (shardStats.enabled) shardStats.record(`commit of ${batch.length} actions`, started);
-    // Answered, and their events delivered, once the commit is on disk or, in a shard, at once
-    // (its front end holds the answers until then).
-    this.walSync.afterCommit((syncError) => {
-      if (syncError) this.log.error({ err: syncError, realm: this.name }, 'cannot make a commit durable');
-      for (const [i, item] of batch.entries()) {
-        const outcome = outcomes[i] as (typeof outcomes)[number];
-        if (syncError) {
-          item.reject(syncError);
-        } else if (outcome.ok) {
-          this.events.deliver(outcome.outbox);
-          item.resolve(outcome.value);
-        } else {
-          item.reject(outcome.value);
-        }
-      }
-      this.checkpointNowAndThen();
-    });
+    return this.commits.transact(action);
   }
 
   /** Test hooks only (POST /__test__/sync_hold): false when this realm has no sync thread. */
   holdSync(on: boolean): boolean {
-    return this.walSync.hold(on);
-  }
-
-  private checkpointNowAndThen(): void {
-    const now = performance.now();
-    if (now - this.lastCheckpointMs < CHECKPOINT_EVERY_MS || !this.db.open) return;
-    this.lastCheckpointMs = now;
-    this.checkpointer.request(this.file);
+    return this.commits.holdSync(on);
   }
 
   /** Hands an actor to the realm, which stops it on close. */
@@ -397,8 +303,7 @@ export class Realm {
     for (const actor of this.actors.splice(0)) actor.stop();
     this.eventQueues.stop();
     this.eventQueues.save(this.db);
-    this.walSync.close();
-    this.released = this.checkpointer.forget(this.file);
+    this.released = this.commits.close();
     this.db.close();
   }
 

@@ -16,6 +16,7 @@ import type {
 } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
+import { PendingRequests } from './pending';
 import {
   busyResponse,
   errorResponse,
@@ -29,18 +30,8 @@ import {
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
 
-interface PendingRequest {
-  shard: number;
-  deadline: number;
-  respond: ResponseHandler;
-  /** A parked poll waits for news, not for its shard: it does not count as queued work. */
-  longPoll: boolean;
-}
-
 // The hash moved to src/wire/ so shards can use it too; re-exported for existing importers.
 export { shardIndexFor };
-
-const ignoreAnswer: ResponseHandler = () => undefined;
 
 /**
  * Owns the shard threads: forwards request frames to the realm's owner, answers in-flight
@@ -48,7 +39,7 @@ const ignoreAnswer: ResponseHandler = () => undefined;
  */
 export class ShardPool {
   private readonly shards: Shard[];
-  private readonly pending = new Map<number, PendingRequest>();
+  private readonly pending: PendingRequests;
   // Round trips under way (pings, placement changes and stats requests), by their frame id
   private readonly pings = new Map<number, (stats?: ShardStats) => void>();
   /** Admin commands sent and not yet answered, by request id, with the shard that has them. */
@@ -69,9 +60,10 @@ export class ShardPool {
     private readonly guards: ShardGuards = { watchdogMs: 0, heapLimitMb: 0 },
   ) {
     this.shards = Array.from({ length: shardCount }, (_, i) => new Shard(i));
+    this.pending = new PendingRequests(this.shards);
     for (const shard of this.shards) this.spawn(shard);
     // One sweep a second instead of a timer per request: cheaper on the front-end thread.
-    this.sweepTimer = setInterval(() => this.expireOverdue(), 1_000);
+    this.sweepTimer = setInterval(() => this.pending.expireOverdue(Date.now()), 1_000);
     this.sweepTimer.unref();
     if (guards.watchdogMs > 0) {
       // Pings go out a few times per period, so a stuck shard is ended within about 1.25 periods.
@@ -140,8 +132,7 @@ export class ShardPool {
     }
     // A parked poll is answered within a heartbeat interval; the timeout counts from there.
     const wait = longPoll ? this.settings.durations.heartbeatIntervalMs : 0;
-    this.pending.set(frame.id, { shard: shardIndex, deadline: Date.now() + wait + this.requestTimeoutMs, respond, longPoll });
-    if (!longPoll) shard.queued++;
+    this.pending.add(frame.id, shardIndex, Date.now() + wait + this.requestTimeoutMs, respond, longPoll);
     shard.post(frame, attached);
   }
 
@@ -151,21 +142,10 @@ export class ShardPool {
    * away cannot pile work on a shard past the bound.
    */
   cancel(id: number): void {
-    const pending = this.pending.get(id);
-    if (!pending) return;
-    if (pending.longPoll) this.forget(id);
-    else pending.respond = ignoreAnswer;
-    const shard = this.shards[pending.shard] as Shard;
+    const shardIndex = this.pending.cancel(id);
+    if (shardIndex === undefined) return;
+    const shard = this.shards[shardIndex] as Shard;
     if (shard.worker) shard.post({ kind: 'cancel', id });
-  }
-
-  /** Takes a request off the books (answered, cancelled, failed or timed out). */
-  private forget(id: number): PendingRequest | undefined {
-    const pending = this.pending.get(id);
-    if (!pending) return undefined;
-    this.pending.delete(id);
-    if (!pending.longPoll) (this.shards[pending.shard] as Shard).queued--;
-    return pending;
   }
 
   get inFlight(): number {
@@ -225,8 +205,7 @@ export class ShardPool {
 
   /** The front end's own figures per shard; reading them costs no round trip. */
   figures(): ShardFigures[] {
-    const longPolls = this.shards.map(() => 0);
-    for (const pending of this.pending.values()) if (pending.longPoll) longPolls[pending.shard] = (longPolls[pending.shard] ?? 0) + 1;
+    const longPolls = this.pending.longPollsPerShard();
     return this.shards.map((shard) => {
       // The thread's own event-loop clock, read from this thread: active = not waiting for I/O.
       if (shard.worker) shard.busyMsNow = shard.worker.performance.eventLoopUtilization().active;
@@ -364,7 +343,7 @@ export class ShardPool {
   }
 
   private deliver(response: ResponseFrame): void {
-    const pending = this.forget(response.id);
+    const pending = this.pending.forget(response.id);
     if (!pending) return; // the client went away or the request timed out
     pending.respond(response);
   }
@@ -399,19 +378,6 @@ export class ShardPool {
       this.adminCalls.delete(id);
       call.resolve({ ok: false, code: 'failed', message: msg });
     }
-    for (const [id, pending] of this.pending) {
-      if (pending.shard !== shardIndex) continue;
-      this.forget(id);
-      pending.respond(errorResponse(id, 503, msg));
-    }
-  }
-
-  private expireOverdue(): void {
-    const now = Date.now();
-    for (const [id, pending] of this.pending) {
-      if (pending.deadline > now) continue;
-      this.forget(id);
-      pending.respond(errorResponse(id, 503, 'The server took too long to answer; try again'));
-    }
+    this.pending.failShard(shardIndex, msg);
   }
 }

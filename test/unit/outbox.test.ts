@@ -6,7 +6,8 @@ import pino from 'pino';
 import { createRealm } from '../../workers/db/create-realm';
 import { openRealmDb } from '../../workers/db/open';
 import type { QueuedEvent } from '../../workers/events/outbox';
-import { COMMIT_BUDGET_MS, Realm } from '../../workers/realm';
+import { COMMIT_BUDGET_MS } from '../../workers/db/group-commit';
+import { Realm } from '../../workers/realm';
 import { Renderer } from '../../workers/render/pool';
 import { newUnitRealm, eventField } from '../helpers/unit-realm';
 
