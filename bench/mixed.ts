@@ -1,9 +1,6 @@
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { realmFile } from '../src/wire/realm-names';
 import type { ShardStatsSnapshot } from '../workers/lib/shard-stats';
 import { apiCall } from './lib/api';
 import { Crowd, KIND_ROUTES, KINDS, MIXES, Recorder, type Kind, type Mix } from './lib/mixed-crowd';
@@ -11,7 +8,7 @@ import { printStep, type StepFigures } from './lib/mixed-report';
 import { percentile, sleep } from './lib/parked-polls';
 import { cpuSeconds, freePort, ownerAuthHeader, rssMiB, startChatServer } from './lib/processes';
 import { scrapeDurations, serverP99BoundMs } from './lib/server-durations';
-import { seededPeople } from './lib/seed-people';
+import { runCopyOf, seededPeople } from './lib/seed-people';
 
 /**
  * mixed (issue 24): how many simulated people, all connected and chatting at once, one server
@@ -45,25 +42,11 @@ function options(args: readonly string[]): Options {
   };
 }
 
-/** Queues a graceful stop saved would be restored and idle for ten minutes: a step starts without. */
-function forgetSavedQueues(dataDir: string): void {
-  const db = new Database(realmFile(dataDir, 'default'));
-  try {
-    db.prepare('DELETE FROM saved_event_queues').run();
-  } finally {
-    db.close();
-  }
-}
-
 async function step(people: number, opts: Options): Promise<StepFigures> {
   const seeding = performance.now();
   const realm = await seededPeople(people);
   const seededSeconds = (performance.now() - seeding) / 1000;
-  // Each run starts from the seeded realm as it was seeded: the server writes to a copy, so the
-  // messages of earlier runs do not pile up in the file (they made every run heavier than the last).
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-mixed-run-'));
-  fs.cpSync(realm.dataDir, dataDir, { recursive: true });
-  forgetSavedQueues(dataDir);
+  const dataDir = runCopyOf(realm);
   const metricsPort = await freePort();
   const server = await startChatServer({ TEST_HOOKS: '1', METRICS_PORT: String(metricsPort) }, dataDir);
   const recorder = new Recorder();

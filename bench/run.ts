@@ -28,6 +28,7 @@ const SCENARIOS: Record<string, () => Promise<{ run(args?: readonly string[]): P
   mixed: () => import('./mixed'),
   'send-stream-large': () => import('./send-stream-large'),
   'reads-under-writes': () => import('./reads-under-writes'),
+  register: () => import('./register'),
 };
 
 async function main(): Promise<void> {

@@ -39,14 +39,18 @@ const TYPING_BEFORE_SEND_MS = 1_000;
 // generator (p99 44-74 ms at realistic 5,000); one per person closed as idle and lost requests.
 const SHARED_CONNECTIONS = 256;
 const REGISTER_CONCURRENCY = 16;
-// What the web page declares (SPEC POST /register client_capabilities).
-const CAPABILITIES = JSON.stringify({
-  notification_settings_null: true,
-  bulk_message_deletion: true,
-  user_avatar_url_field_optional: true,
-  stream_typing_notifications: true,
-  user_settings_object: true,
-});
+/** The web page's register: every event type, with what it declares (SPEC POST /register client_capabilities). */
+export const WEB_REGISTER_FORM = {
+  apply_markdown: 'true',
+  client_capabilities: JSON.stringify({
+    notification_settings_null: true,
+    bulk_message_deletion: true,
+    user_avatar_url_field_optional: true,
+    stream_typing_notifications: true,
+    user_settings_object: true,
+  }),
+  slim_presence: 'true',
+};
 
 /** What the generator saw in the measured window. */
 export class Recorder {
@@ -139,8 +143,7 @@ export class Crowd {
         const index = next++;
         const { person } = this.members[index] as Member;
         const started = performance.now();
-        const form = { apply_markdown: 'true', client_capabilities: CAPABILITIES, slim_presence: 'true' };
-        const answer = await this.pool.request('POST', '/api/v1/register', person.auth, form);
+        const answer = await this.pool.request('POST', '/api/v1/register', person.auth, WEB_REGISTER_FORM);
         if (answer.status !== 200) throw new Error(`register: ${answer.status} ${answer.body.slice(0, 200)}`);
         registerMs.push(answer.at - started);
         const state = JSON.parse(answer.body) as { queue_id: string; last_event_id: number };

@@ -1,4 +1,7 @@
 import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { realmFile } from '../../src/wire/realm-names';
 import { basicAuth } from './api';
 import { seededRealmDir } from './seed-users';
@@ -41,6 +44,23 @@ function generator(seed: number): (n: number) => number {
 export async function seededPeople(count: number): Promise<PeopleRealm> {
   const dataDir = await seededRealmDir(`teamchat-bench-mixed-${count}`, count, 'person', streamsOfPeople(count), SEED_VERSION);
   return loadPeople(dataDir);
+}
+
+/**
+ * A copy of the seeded realm for one run to write to, so the messages and queues of earlier
+ * runs do not pile up in the file (they made every run heavier than the last); without the
+ * queues a graceful stop saved, which would be restored and sit idle for ten minutes.
+ */
+export function runCopyOf(realm: PeopleRealm): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'teamchat-bench-people-run-'));
+  fs.cpSync(realm.dataDir, dataDir, { recursive: true });
+  const db = new Database(realmFile(dataDir, 'default'));
+  try {
+    db.prepare('DELETE FROM saved_event_queues').run();
+  } finally {
+    db.close();
+  }
+  return dataDir;
 }
 
 /** The streams, their members and a first message in each (seededPeople). */

@@ -59,4 +59,14 @@ export const LATER_CACHING_MIGRATIONS: readonly Migration[] = [
   CREATE TRIGGER IF NOT EXISTS realm_update_cache_version AFTER UPDATE ON realm
     BEGIN UPDATE cache_version SET version = version + 1; END;
   `,
+  /* 20: register's realm_users kept whole, profile data included (queries/register-users-json.ts) */ `
+  ${['custom_profile_fields', 'custom_profile_field_values']
+    .flatMap((table) =>
+      ['INSERT', 'UPDATE', 'DELETE'].map(
+        (op) => `CREATE TRIGGER IF NOT EXISTS ${table}_${op.toLowerCase()}_cache_version AFTER ${op} ON ${table}
+          BEGIN UPDATE cache_version SET version = version + 1; END;`,
+      ),
+    )
+    .join('\n')}
+  `,
 ];

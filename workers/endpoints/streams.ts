@@ -20,7 +20,7 @@ export const getStreams = userRoute(
   z.strictObject({ streams: z.array(listedStreamSchema) }),
   ({ realm, user }, p) => {
     if (p.include_all_active && !isAdmin(user)) throw errors.badRequest('User not authorized for this query');
-    const rows = listStreams(realm, user.id, {
+    const listed = listStreams(realm, user.id, {
       // Guests see only the streams they are subscribed to.
       includePublic: p.include_public && user.role !== ROLE.GUEST,
       includeWebPublic: p.include_web_public,
@@ -28,6 +28,6 @@ export const getStreams = userRoute(
       includeAllActive: p.include_all_active,
       includeOwnerSubscribedFor: p.include_owner_subscribed && user.is_bot && user.bot_owner_id !== null ? user.bot_owner_id : null,
     });
-    return { streams: rows.map((row) => streamObject(row, p.include_default)) };
+    return { streams: listed.map(({ row }) => streamObject(row, p.include_default)) };
   },
 );

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { doUpdateUserGroupMembers, doUpdateUserGroupSubgroups } from '../actions/user-group-members';
 import { accessUserGroup, checkMemberOrAdmin, doCreateUserGroup, doDeleteUserGroup, doUpdateUserGroup } from '../actions/user-groups';
 import { errors } from '../lib/errors';
+import { serialized } from '../lib/contract';
 import { json, param } from '../lib/params';
 import { userRoute } from '../lib/route';
-import { userGroupsState } from '../queries/register-users';
+import { userGroupsJson } from '../queries/register-users';
 import { directMemberIds, directSubgroupIds, recursiveMemberIds, recursiveSubgroupIds } from '../queries/user-groups';
 import { userById } from '../queries/users';
 import { userGroupSchema } from '../events/realm-payloads';
@@ -23,10 +24,14 @@ export const postCreateUserGroup = userRoute(
 );
 
 /** GET /user_groups (api-notes §b): every group, system groups included. */
-export const getUserGroups = userRoute(z.object({}), z.strictObject({ user_groups: z.array(userGroupSchema) }), ({ realm, user }) => {
-  checkMemberOrAdmin(user);
-  return { user_groups: userGroupsState(realm) };
-});
+export const getUserGroups = userRoute(
+  z.object({}),
+  z.strictObject({ user_groups: serialized(z.array(userGroupSchema)) }),
+  ({ realm, user }) => {
+    checkMemberOrAdmin(user);
+    return { user_groups: userGroupsJson(realm) };
+  },
+);
 
 /** PATCH /user_groups/{user_group_id} (openapi update-user-group). */
 export const patchUserGroup = userRoute(

@@ -1,7 +1,7 @@
 import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import type { Wants } from './register-realm';
-import { canSeeStream, listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
+import { activeStreamsByName, canSeeStream, listStreams, streamObject, subscriberIds, type StreamRow } from './streams';
 import {
   inheritedDefaults,
   personalProperties,
@@ -37,21 +37,18 @@ export function subscriptionState(realm: Realm, user: UserRow, options: StreamSt
     .rows<SubscriptionRow, [number]>(`SELECT stream_id, active, ${SUBSCRIPTION_SETTINGS_COLUMNS} FROM subscriptions WHERE user_id = ?`)
     .all(user.id);
   const byStream = new Map(subs.map((sub) => [sub.stream_id, sub]));
-  const streams = realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all();
   const subscriptions: SubscriptionObject[] = [];
   const unsubscribed: SubscriptionObject[] = [];
   const neverSubscribed: z.input<typeof neverSubscribedSchema>[] = [];
   // Without the capability a null (inherit) is replaced by the user's own setting.
   const inherited = options.notificationSettingsNull ? null : inheritedDefaults(user);
-  for (const stream of streams) {
+  for (const { row: stream, object } of activeStreamsByName(realm)) {
     const sub = byStream.get(stream.id);
     const active = sub?.active === 1;
     const subscribers =
       options.includeSubscribers && canSeeStream(user.role, active, stream) ? { subscribers: subscriberIds(realm, stream.id) } : {};
-    if (sub)
-      (active ? subscriptions : unsubscribed).push({ ...streamObject(stream), ...personalProperties(sub, inherited), ...subscribers });
-    else if (canSeeStream(user.role, false, stream))
-      neverSubscribed.push({ ...streamObject(stream), ...subscribers, stream_weekly_traffic: null });
+    if (sub) (active ? subscriptions : unsubscribed).push({ ...object, ...personalProperties(sub, inherited), ...subscribers });
+    else if (canSeeStream(user.role, false, stream)) neverSubscribed.push({ ...object, ...subscribers, stream_weekly_traffic: null });
   }
   return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
 }
@@ -62,7 +59,7 @@ export function streamsState(realm: Realm, user: UserRow, wants: Wants, options:
   if (wants('subscription')) Object.assign(state, subscriptionState(realm, user, options));
   if (wants('stream')) {
     const isGuest = user.role === ROLE.GUEST;
-    const rows = listStreams(realm, user.id, {
+    const listed = listStreams(realm, user.id, {
       includePublic: !isGuest,
       // web-public streams are visible to everyone, guests included
       includeWebPublic: true,
@@ -70,7 +67,7 @@ export function streamsState(realm: Realm, user: UserRow, wants: Wants, options:
       includeAllActive: user.role <= ROLE.ADMINISTRATOR,
       includeOwnerSubscribedFor: null,
     });
-    state['streams'] = rows.map((row) => streamObject(row));
+    state['streams'] = listed.map(({ object }) => object);
   }
   if (wants('default_streams')) {
     state['realm_default_streams'] = user.role === ROLE.GUEST ? [] : defaultStreams(realm).map((row) => streamObject(row));

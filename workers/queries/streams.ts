@@ -195,24 +195,45 @@ export interface StreamListOptions {
   includeOwnerSubscribedFor: number | null;
 }
 
-/** GET /streams: the union of the requested classes, by name. */
-export function listStreams(realm: Realm, userId: number, options: StreamListOptions): StreamRow[] {
-  if (options.includeAllActive) {
-    return realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE').all();
-  }
-  const clauses: string[] = [];
-  const args: number[] = [];
-  if (options.includePublic) clauses.push('invite_only = 0');
-  if (options.includeWebPublic) clauses.push('is_web_public = 1');
-  if (options.includeSubscribed) {
-    clauses.push('id IN (SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1)');
-    args.push(userId);
-  }
-  if (options.includeOwnerSubscribedFor !== null) {
-    clauses.push('id IN (SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1)');
-    args.push(options.includeOwnerSubscribedFor);
-  }
-  if (clauses.length === 0) return [];
-  const sql = `SELECT * FROM streams WHERE deactivated = 0 AND (${clauses.join(' OR ')}) ORDER BY name COLLATE NOCASE`;
-  return realm.rows<StreamRow>(sql).all(...args);
+/** An active stream with its API object, both shared by every caller while cache_version stands. */
+export interface ListedStream {
+  row: Readonly<StreamRow>;
+  object: Readonly<StreamObject>;
+}
+
+/**
+ * Every active stream by name (NOCASE, as the unique index orders them), kept until
+ * cache_version moves: register lists them for each person who loads the page, and reading
+ * and ordering 252 rows twice was 3 of its 5 ms in a realm of 5,000 people after its people
+ * were cached.
+ */
+export const activeStreamsByName: (realm: Realm) => readonly ListedStream[] = versionedCache((realm) =>
+  realm
+    .rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0 ORDER BY name COLLATE NOCASE')
+    .all()
+    .map((row) => ({ row: Object.freeze(row), object: Object.freeze(streamObject(row)) })),
+);
+
+/** The streams `userId` is actively subscribed to. */
+export function activeSubscriptionsOf(realm: Realm, userId: number): Set<number> {
+  const rows = realm
+    .rows<{ stream_id: number }, [number]>('SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1')
+    .all(userId);
+  return new Set(rows.map((row) => row.stream_id));
+}
+
+/** GET /streams and register's `streams`: the union of the requested classes, by name. */
+export function listStreams(realm: Realm, userId: number, options: StreamListOptions): readonly ListedStream[] {
+  const all = activeStreamsByName(realm);
+  if (options.includeAllActive) return all;
+  const subscribed = options.includeSubscribed ? activeSubscriptionsOf(realm, userId) : null;
+  const ownerSubscribed =
+    options.includeOwnerSubscribedFor !== null ? activeSubscriptionsOf(realm, options.includeOwnerSubscribedFor) : null;
+  return all.filter(
+    ({ row }) =>
+      (options.includePublic && row.invite_only === 0) ||
+      (options.includeWebPublic && row.is_web_public === 1) ||
+      subscribed?.has(row.id) === true ||
+      ownerSubscribed?.has(row.id) === true,
+  );
 }

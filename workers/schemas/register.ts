@@ -83,7 +83,7 @@ export const FETCH_TYPES = {
   realm_user_settings_defaults: { realm_user_settings_defaults: realmUserSettingsDefaultsSchema },
   realm_user: realmUserState,
   realm_bot: { realm_bots: z.array(botSchema) },
-  realm_user_groups: { realm_user_groups: z.array(userGroupSchema) },
+  realm_user_groups: { realm_user_groups: serialized(z.array(userGroupSchema)) },
   user_status: { user_status: z.record(z.string(), userStatusSchema) },
   presence: { ...presenceStateSchema.shape, presences: serialized(presenceStateSchema.shape.presences) },
   muted_users: { muted_users: mutedUsersEvent.shape.muted_users },
