@@ -1,3 +1,4 @@
+import { sqlLimit } from '../lib/sql-limit';
 import { errors } from '../lib/errors';
 import { epochSeconds } from '../lib/clock';
 import { attachmentIdsOfMessages } from '../queries/attachments';
@@ -125,15 +126,15 @@ export async function doDeleteTopic(
 function nextTopicBatch(realm: Realm, user: UserRow, stream: StreamRow, topic: string, size: number): MessageRow[] {
   if (stream.history_public_to_subscribers === 1) {
     return realm
-      .rows<MessageRow, [number, string, number]>(
-        'SELECT * FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?',
+      .rows<MessageRow, [number, string]>(
+        `SELECT * FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC ${sqlLimit(size)}`,
       )
-      .all(stream.id, topic, size);
+      .all(stream.id, topic);
   }
   return realm
-    .rows<MessageRow, [number, number, string, number]>(
+    .rows<MessageRow, [number, number, string]>(
       `SELECT m.* FROM messages m JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
-       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC LIMIT ?`,
+       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC ${sqlLimit(size)}`,
     )
-    .all(user.id, stream.id, topic, size);
+    .all(user.id, stream.id, topic);
 }

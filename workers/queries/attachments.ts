@@ -2,6 +2,7 @@
  * Uploaded files (SPEC States "Attachment", api-notes GET /attachments, POST /user_uploads):
  * their rows, their bytes (chunks inside the realm file) and who may read them.
  */
+import { sqlLimit } from '../lib/sql-limit';
 import type { Realm } from '../realm';
 import { accessMessage } from './messages';
 import { spectatorAccessEnabled } from './realm-settings';
@@ -122,11 +123,11 @@ export function readAttachmentBytes(realm: Realm, id: number, start: number, end
 /** Unclaimed uploads created before `cutoffMs` (SPEC States: deleted after a few weeks). */
 export function expiredUnclaimed(realm: Realm, cutoffMs: number, limit: number): AttachmentRow[] {
   return realm
-    .rows<AttachmentRow, [number, number]>(
+    .rows<AttachmentRow, [number]>(
       `SELECT ${COLUMNS} FROM attachments a WHERE create_time < ?
-       AND NOT EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = a.id) ORDER BY create_time LIMIT ?`,
+       AND NOT EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = a.id) ORDER BY create_time ${sqlLimit(limit)}`,
     )
-    .all(cutoffMs, limit);
+    .all(cutoffMs);
 }
 
 /** An avatar or emoji image stored in the realm file. */

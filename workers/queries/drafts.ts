@@ -1,4 +1,5 @@
 import type { Realm } from '../realm';
+import { sqlLimit } from '../lib/sql-limit';
 
 /** api-notes §e: register lists at most this many drafts. */
 export const MAX_DRAFTS_IN_REGISTER = 1000;
@@ -36,10 +37,10 @@ export function draftObject(row: DraftRow): DraftObject {
 /** The user's drafts, most recently edited first (openapi get-drafts). */
 export function draftsOf(realm: Realm, userId: number, limit = -1): DraftObject[] {
   const rows = realm
-    .rows<DraftRow, [number, number]>(
-      'SELECT id, user_id, type, to_ids, topic, content, last_edit_time FROM drafts WHERE user_id = ? ORDER BY last_edit_time DESC, id DESC LIMIT ?',
+    .rows<DraftRow, [number]>(
+      `SELECT id, user_id, type, to_ids, topic, content, last_edit_time FROM drafts WHERE user_id = ? ORDER BY last_edit_time DESC, id DESC ${sqlLimit(limit)}`,
     )
-    .all(userId, limit);
+    .all(userId);
   return rows.map(draftObject);
 }
 

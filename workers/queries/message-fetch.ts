@@ -2,6 +2,7 @@ import type { Realm } from '../realm';
 import { highlightHtml, highlightTopic } from '../lib/search-highlight';
 import type { MessageRow } from './messages';
 import { HISTORICAL_FLAGS } from '../lib/flags';
+import { sqlLimit, steppedLimit } from '../lib/sql-limit';
 import { mutedStream, narrowSql, topicWithPolicy, type NarrowSql, type ResolvedNarrow, type SqlValue } from './narrow-sql';
 
 /** api-notes §b: `newest` resolves to this ID, larger than any message ID. */
@@ -78,7 +79,7 @@ export function messageRowFromArray(v: MessageColumns): MessageRow {
 
 /**
  * The rows of a narrow around an anchor (api-notes §b "Selection"): the `numBefore` highest IDs
- * below it, the anchor itself, the `numAfter` lowest above it. Each side reads one row more than
+ * below it, the anchor itself, the `numAfter` lowest above it. Each side reads a row more than
  * asked, so found_oldest / found_newest say whether anything lies beyond.
  */
 export function selectRange(realm: Realm, narrow: ResolvedNarrow, request: RangeRequest): RangeResult {
@@ -88,11 +89,13 @@ export function selectRange(realm: Realm, narrow: ResolvedNarrow, request: Range
   const read = (statement: string, ...params: SqlValue[]): RangeRow[] =>
     // group_concat yields one row, its value null when nothing matched.
     unpackRange(realm.rawStmt<[packed: string | null], SqlValue[]>(statement).get(...params)?.[0] ?? null);
-  const before = read(statements.before, ...sql.params, anchor, request.numBefore + 1).sort(newestFirst);
+  // Each side reads at least one row more than asked (a stepped limit, lib/sql-limit.ts): the
+  // nearest rows are kept below, and any beyond them tell that more lie there.
+  const before = read(statements.before(steppedLimit(request.numBefore + 1)), ...sql.params, anchor).sort(newestFirst);
   // No message has the ID `newest` stands for: neither it nor anything after needs reading.
   const beyondAll = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   const [at] = beyondAll ? [] : read(statements.at, ...sql.params, anchor);
-  const after = beyondAll ? [] : read(statements.after, ...sql.params, anchor, request.numAfter + 1).sort(oldestFirst);
+  const after = beyondAll ? [] : read(statements.after(steppedLimit(request.numAfter + 1)), ...sql.params, anchor).sort(oldestFirst);
   const rows = before.slice(0, request.numBefore).reverse();
   if (at && request.includeAnchor) rows.push(at);
   rows.push(...after.slice(0, request.numAfter));
@@ -121,11 +124,11 @@ const newestFirst = (a: RangeRow, b: RangeRow): number => b.id - a.id;
 const oldestFirst = (a: RangeRow, b: RangeRow): number => a.id - b.id;
 
 export interface RangeStatements {
-  /** Packed rows (`unpackRange`). Parameters: the narrow's, then the anchor and a limit. */
-  before: string;
+  /** Packed rows (`unpackRange`), at most `limit`. Parameters: the narrow's, then the anchor. */
+  before: (limit: number) => string;
   /** Parameters: the narrow's, then the anchor. */
   at: string;
-  after: string;
+  after: (limit: number) => string;
   /** Parameters: `firstUnreadParams`. */
   firstUnread: string;
   firstUnreadParams: SqlValue[];
@@ -162,11 +165,11 @@ export function rangeStatements(sql: NarrowSql, narrow: ResolvedNarrow): RangeSt
     firstUnreadParams.push(narrow.viewerId);
   }
   return {
-    before: packed(`${select} AND ${sql.idColumn} < ? ORDER BY ${sql.idColumn} DESC LIMIT ?`),
+    before: (limit) => packed(`${select} AND ${sql.idColumn} < ? ORDER BY ${sql.idColumn} DESC ${sqlLimit(limit)}`),
     // The anchor row by the message's own key: on a search narrow, `f.rowid = ?` beside MATCH
     // made FTS5 walk every match (205 ms on a million messages; `m.id = ?`: 0.03 ms).
     at: packed(`${select} AND m.id = ?`),
-    after: packed(`${select} AND ${sql.idColumn} > ? ORDER BY ${sql.idColumn} ASC LIMIT ?`),
+    after: (limit) => packed(`${select} AND ${sql.idColumn} > ? ORDER BY ${sql.idColumn} ASC ${sqlLimit(limit)}`),
     firstUnread: `SELECT ${unread.idColumn} AS id FROM ${unread.from} WHERE ${unreadWhere.join(' AND ')} ORDER BY ${unread.idColumn} ASC LIMIT 1`,
     firstUnreadParams,
   };

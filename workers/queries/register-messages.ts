@@ -1,4 +1,5 @@
 import { FLAG_BIT } from '../lib/flags';
+import { sqlLimit } from '../lib/sql-limit';
 import type { Realm } from '../realm';
 import { alertWordsOf } from './alert-words';
 import { MAX_DRAFTS_IN_REGISTER, draftsOf } from './drafts';
@@ -23,18 +24,18 @@ interface UnreadRow {
 }
 
 /**
- * Parameters: the user and a limit. Exported for the query-plan test. user_messages_unread
+ * Parameters: the user. Exported for the query-plan test. user_messages_unread
  * visits only unread rows (read is bit 1, workers/lib/flags.ts); the planner picks it by
  * itself, as it holds the flags too (migration 17).
  */
 export const UNREAD_STATE = `SELECT m.id, um.flags, m.stream_id, m.topic, r.direct_key
   FROM user_messages um
   JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
-  WHERE um.user_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id DESC LIMIT ?`;
+  WHERE um.user_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id DESC ${sqlLimit(UNREAD_CAP + 1)}`;
 
 /** `unread_msgs` (api-notes §e): the user's unread messages grouped by conversation. */
 export function unreadState(realm: Realm, userId: number): NonNullable<RegisterState['unread_msgs']> {
-  const rows = realm.rows<UnreadRow, [number, number]>(UNREAD_STATE).all(userId, UNREAD_CAP + 1);
+  const rows = realm.rows<UnreadRow, [number]>(UNREAD_STATE).all(userId);
   const oldUnreadsMissing = rows.length > UNREAD_CAP;
   const kept = rows.slice(0, UNREAD_CAP).reverse();
   const pms = new Map<number, number[]>();
@@ -72,13 +73,13 @@ export function unreadState(realm: Realm, userId: number): NonNullable<RegisterS
 /** `recent_private_conversations` (api-notes §e): newest first, the other members' IDs. */
 export function recentConversations(realm: Realm, userId: number): NonNullable<RegisterState['recent_private_conversations']> {
   const rows = realm
-    .rows<{ max_message_id: number; direct_key: string }, [number, number]>(
+    .rows<{ max_message_id: number; direct_key: string }, [number]>(
       `SELECT max(recent.id) AS max_message_id, r.direct_key FROM (
-         SELECT um.message_id AS id FROM user_messages um WHERE um.user_id = ? ORDER BY um.message_id DESC LIMIT ?
+         SELECT um.message_id AS id FROM user_messages um WHERE um.user_id = ? ORDER BY um.message_id DESC ${sqlLimit(RECENT_CONVERSATION_WINDOW)}
        ) recent JOIN messages m ON m.id = recent.id JOIN recipients r ON r.id = m.recipient_id
        WHERE m.stream_id IS NULL GROUP BY r.id ORDER BY max_message_id DESC`,
     )
-    .all(userId, RECENT_CONVERSATION_WINDOW);
+    .all(userId);
   return rows.map((row) => ({
     max_message_id: row.max_message_id,
     user_ids: row.direct_key
