@@ -9,6 +9,7 @@ import path from 'node:path';
 import t from 'tap';
 import { FIXTURES_DIR, MARKDOWN_EXTRACT, OPENAPI_EXTRACT, referenceDir, staleExtracts } from '../reference/extract';
 import { REPO_ROOT } from '../helpers/server';
+import { repositoryFiles } from '../helpers/source-files';
 
 const EXTRACT_SCRIPT = path.join('test', 'reference', 'extract.ts');
 /** This file spells out what it looks for, so it is the one file not scanned. */
@@ -22,16 +23,8 @@ const OUTSIDE = [
   new RegExp(SHARED.map((part) => `['"]${part.replace(/\./g, '\\.')}['"]`).join('\\s*,\\s*')),
 ];
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(relative);
-    return entry.isFile() ? [relative] : [];
-  });
-}
-
 t.test('no file of the repository names the directory beside a clone', async (t) => {
-  const files = [...SCANNED.flatMap(sourceFiles), ...TOP_LEVEL].filter((file) => file !== THIS_FILE);
+  const files = [...SCANNED.flatMap(repositoryFiles), ...TOP_LEVEL].filter((file) => file !== THIS_FILE);
   t.ok(files.length > 300, `${files.length} files scanned`);
   const offenders = files.filter((file) => {
     const text = fs.readFileSync(path.join(REPO_ROOT, file), 'latin1');

@@ -2,16 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { REPO_ROOT } from '../helpers/server';
+import { repositoryFiles } from '../helpers/source-files';
 import { clientEventSchema, declaredEventTypes } from '../../workers/events/types';
-
-/** Every .ts file under `dir`, recursively. */
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 // An event literal's `type` key: `message_type:` does not match (no word boundary), nor a type
 // annotation such as `type: 'direct' | 'stream'` (a literal key is followed by `,` `}` or a line end).
@@ -22,16 +14,15 @@ const EVENT_TYPE_KEY = /\btype: '([a-z_]+)'(?=\s*[,}\n])/g;
  * actions and actors (the only places allowed to call `.publish(`) and the event queues.
  */
 function publishedEventTypes(): Map<string, string> {
-  const workers = path.join(REPO_ROOT, 'workers');
   const files = [
-    ...sourceFiles(path.join(workers, 'actions')),
-    ...sourceFiles(path.join(workers, 'actors')),
-    path.join(workers, 'events', 'clients.ts'),
-  ];
+    ...repositoryFiles(path.join('workers', 'actions')),
+    ...repositoryFiles(path.join('workers', 'actors')),
+    path.join('workers', 'events', 'clients.ts'),
+  ].filter((file) => file.endsWith('.ts'));
   const found = new Map<string, string>();
   for (const file of files) {
-    const text = fs.readFileSync(file, 'utf8');
-    for (const match of text.matchAll(EVENT_TYPE_KEY)) found.set(match[1] as string, path.relative(REPO_ROOT, file));
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    for (const match of text.matchAll(EVENT_TYPE_KEY)) found.set(match[1] as string, file);
   }
   return found;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import { sqlLimit, steppedLimit } from '../../workers/lib/sql-limit';
 import { REPO_ROOT } from '../helpers/server';
+import { repositoryFiles } from '../helpers/source-files';
 
 t.test('a row count is written into the SQL only when it is one', async (t) => {
   t.equal(sqlLimit(51), 'LIMIT 51');
@@ -21,17 +22,11 @@ t.test('the counts clients choose share a few statements', async (t) => {
   t.equal(steppedLimit(51), 51, 'a page of 50 and the row beyond it, as written');
 });
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const relative = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(relative);
-    return entry.isFile() && relative.endsWith('.ts') ? [relative] : [];
-  });
-}
-
 t.test('no statement of the server binds its LIMIT or OFFSET', async (t) => {
   // workers/lib/sql-limit.ts says why (it is also the one file that spells it out).
-  const files = [...sourceFiles('workers'), ...sourceFiles('src')].filter((file) => !file.endsWith(path.join('lib', 'sql-limit.ts')));
+  const files = [...repositoryFiles('workers'), ...repositoryFiles('src')].filter(
+    (file) => file.endsWith('.ts') && !file.endsWith(path.join('lib', 'sql-limit.ts')),
+  );
   t.ok(files.length > 200, `${files.length} files scanned`);
   const bound = /\b(LIMIT|OFFSET)\s+[?:@$]/;
   t.strictSame(
