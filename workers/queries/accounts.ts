@@ -1,6 +1,6 @@
 import { isAdminRole, ROLE, systemGroupNameForRole } from '../lib/roles';
 import type { Realm } from '../realm';
-import { canSeeStream, type StreamRow } from './streams';
+import { activeSubscriptionsOf, canSeeStream, type StreamRow } from './streams';
 import { userById, type UserRow } from './users';
 
 /*
@@ -74,12 +74,7 @@ export function canAdministerUser(actor: UserRow, target: UserRow): boolean {
 /** The live streams a user with `role` may see (queries/streams canSeeStream), by id. */
 export function visibleStreamsForRole(realm: Realm, userId: number, role: number): Map<number, StreamRow> {
   const streams = realm.rows<StreamRow, []>('SELECT * FROM streams WHERE deactivated = 0').all();
-  const subscribed = new Set(
-    realm
-      .rows<{ stream_id: number }, [number]>('SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1')
-      .all(userId)
-      .map((row) => row.stream_id),
-  );
+  const subscribed = activeSubscriptionsOf(realm, userId);
   return new Map(streams.filter((stream) => canSeeStream(role, subscribed.has(stream.id), stream)).map((stream) => [stream.id, stream]));
 }
 
