@@ -2,7 +2,7 @@
  * The shell: top bar, the left column of streams and conversations, the open view with its
  * compose box, and the people list on the right.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { PeopleList } from './panels';
 import { narrowTitle } from '../state/narrow';
 import { NotificationOffer, showIconBadge, useMessageAlerts } from './attention';
@@ -39,7 +39,12 @@ export function App({ store }: { store: ChatStore }) {
     return () => window.removeEventListener('hashchange', follow);
   }, [store]);
 
-  useEffect(() => showInAddress(narrow), [narrow]);
+  const narrowShown = useRef(narrow);
+  const myId = snapshot?.me.user_id;
+  useEffect(() => {
+    showInAddress(narrow, narrowShown.current, myId);
+    narrowShown.current = narrow;
+  }, [narrow, myId]);
 
   const realmName = typeof snapshot?.realm['realm_name'] === 'string' ? snapshot.realm['realm_name'] : '';
   const title = snapshot ? narrowTitle(narrow, snapshot) : '';

@@ -1,5 +1,5 @@
 /** The open view lives in the location hash, so links, back, and reload all work. */
-import { parseHash, sameNarrow, toHash, type Narrow } from '../state/narrow';
+import { parseHash, sameNarrow, toHash, withoutMe, type Narrow } from '../state/narrow';
 
 export function currentNarrow(): Narrow {
   return parseHash(location.hash) ?? { kind: 'all' };
@@ -14,7 +14,20 @@ export function go(narrow: Narrow): void {
  * The view changed by itself (its topic was moved, or the address named me in a conversation):
  * the address is rewritten in place, so Back does not return to the old, empty view.
  */
-export function showInAddress(narrow: Narrow): void {
-  const shown = parseHash(location.hash);
-  if (shown !== null && !sameNarrow(shown, narrow)) history.replaceState(history.state, '', toHash(narrow));
+export function showInAddress(narrow: Narrow, before: Narrow, myId: number | undefined): void {
+  const hash = addressRewrite(parseHash(location.hash), before, narrow, myId);
+  if (hash !== null) history.replaceState(history.state, '', hash);
+}
+
+/**
+ * The hash that replaces the address when the view went from `before` to `now`, or null. Only an
+ * address that still shows the view being left (or names `now` with me in it) is rewritten: an
+ * effect runs after the page has painted, and by then a click may already have moved the
+ * address on to the next view, whose history entry must stay as it is.
+ */
+export function addressRewrite(shown: Narrow | null, before: Narrow, now: Narrow, myId: number | undefined): string | null {
+  if (shown === null || sameNarrow(shown, now)) return null;
+  const stillBefore = sameNarrow(shown, before);
+  const namesNowWithMe = myId !== undefined && sameNarrow(withoutMe(shown, myId), now);
+  return stillBefore || namesNowWithMe ? toHash(now) : null;
 }
