@@ -4,6 +4,7 @@ import { decodeToShard, encodeFrame } from '../src/wire/codec';
 import type { FromShard, ResponseBatchFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { shardStats } from './lib/shard-stats';
+import { SlicedQueue } from './lib/sliced-queue';
 import { Shard } from './shard';
 
 /** Shard thread entry: decode a frame, let the owning realm handle it, encode the answer. */
@@ -75,11 +76,21 @@ function afterLastCommit<Frame extends { durableAfter?: number }>(frame: Frame):
   return frame;
 }
 
+// Node hands over every message waiting on the port in one go; requests run in slices so the
+// group commit and the batched answers (both on setImmediate) get their turn within a burst.
+const SLICE_MS = 5;
+const requests = new SlicedQueue<Arrived>((arrived) => handle(arrived.frame, arrived.attached), SLICE_MS);
+
+interface Arrived {
+  frame: ToShard;
+  attached?: ArrayBuffer | undefined;
+}
+
 port.on('message', (message: ThreadMessage) => {
   const frame = decodeToShard(message instanceof ArrayBuffer ? message : message.frame);
-  if (frame.kind !== 'batch') return handle(frame, message instanceof ArrayBuffer ? undefined : message.attached);
+  if (frame.kind !== 'batch') return requests.push({ frame, attached: message instanceof ArrayBuffer ? undefined : message.attached });
   // The front end's frames of one turn of its loop, in the order it sent them.
-  for (const each of frame.frames) handle(each);
+  for (const each of frame.frames) requests.push({ frame: each });
 });
 
 /** `attached`: the transferred body holding a request's files. */
