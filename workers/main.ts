@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BodyRing, joinInto } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
+import type { RouteId } from '../src/wire/routes';
 import type { FromShard, ResponseBatchFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { shardStats } from './lib/shard-stats';
@@ -25,6 +26,7 @@ function send(frame: FromShard): void {
 const bodyRing = new BodyRing(settings.bodyRing);
 
 function sendBinary(frame: ResponseFrame): void {
+  shardStats.answered(frame.id);
   const contentType = frame.binary?.contentType ?? '';
   const pieces = frame.binary?.pieces ?? [frame.binary?.bytes ?? EMPTY];
   let length = 0;
@@ -62,6 +64,7 @@ function flushResponses(): void {
   const frames = finished;
   if (frames.length === 0) return;
   finished = [];
+  if (shardStats.enabled) for (const frame of frames) shardStats.answered(frame.id);
   const answers: ResponseFrame | ResponseBatchFrame = frames.length === 1 ? (frames[0] as ResponseFrame) : { kind: 'responses', frames };
   shardStats.time(
     () => `send ${frames.length} responses`,
@@ -79,6 +82,7 @@ function afterLastCommit<Frame extends { durableAfter?: number }>(frame: Frame):
 // Node hands over every message waiting on the port in one go; requests run in slices so the
 // group commit and the batched answers (both on setImmediate) get their turn within a burst.
 const SLICE_MS = 5;
+const LONG_POLL_ROUTE: RouteId = 'GET /events';
 const requests = new SlicedQueue<Arrived>((arrived) => handle(arrived.frame, arrived.attached), SLICE_MS);
 
 interface Arrived {
@@ -88,10 +92,16 @@ interface Arrived {
 
 port.on('message', (message: ThreadMessage) => {
   const frame = decodeToShard(message instanceof ArrayBuffer ? message : message.frame);
-  if (frame.kind !== 'batch') return requests.push({ frame, attached: message instanceof ArrayBuffer ? undefined : message.attached });
+  if (frame.kind !== 'batch') return arrive({ frame, attached: message instanceof ArrayBuffer ? undefined : message.attached });
   // The front end's frames of one turn of its loop, in the order it sent them.
-  for (const each of frame.frames) requests.push({ frame: each });
+  for (const each of frame.frames) arrive({ frame: each });
 });
+
+function arrive(arrived: Arrived): void {
+  const frame = arrived.frame;
+  if (shardStats.enabled && frame.kind === 'request' && frame.route !== LONG_POLL_ROUTE) shardStats.arrived(frame.id);
+  requests.push(arrived);
+}
 
 /** `attached`: the transferred body holding a request's files. */
 function handle(frame: ToShard, attached?: ArrayBuffer): void {

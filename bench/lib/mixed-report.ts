@@ -87,7 +87,8 @@ export function printStep(f: StepFigures): boolean {
   const loop = f.shard.loop_delay_ms;
   console.log(
     `   server: RSS ${f.serverRssMiB.toFixed(0)} MiB, CPU ${(f.serverCpuShare * 100).toFixed(0)}% of one core; ` +
-      `shard event-loop delay p99 ${ms(loop.p99)} ms, max ${ms(loop.max)} ms`,
+      `shard event-loop delay p99 ${ms(loop.p99)} ms, max ${ms(loop.max)} ms; ` +
+      `requests in the shard (arrival to answer, polls aside) p99 ${ms(f.shard.in_shard_ms.p99)} ms, max ${ms(f.shard.in_shard_ms.max)} ms`,
   );
   console.log(`   shard's longest synchronous stretches: ${f.shard.longest.map((s) => `${s.what} ${ms(s.ms)} ms`).join('; ')}`);
   console.log(`   shard's busiest work: ${f.shard.busiest.map((b) => `${b.what} ${b.total_ms} ms/${b.count}`).join('; ')}`);

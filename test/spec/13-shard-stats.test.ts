@@ -12,8 +12,9 @@ t.test('GET /__test__/shard_stats', async (t) => {
   t.test('names a synchronous stretch by its route, with its length', async (t) => {
     const reset = await api.get('/__test__/shard_stats', { reset: true });
     t.equal(reset.status, 200);
-    t.strictSame(Object.keys(reset.body).sort(), ['busiest', 'longest', 'loop_delay_ms', 'msg', 'result']);
+    t.strictSame(Object.keys(reset.body).sort(), ['busiest', 'in_shard_ms', 'longest', 'loop_delay_ms', 'msg', 'result']);
     t.strictSame(Object.keys(reset.body['loop_delay_ms'] as object).sort(), ['max', 'p50', 'p99']);
+    t.strictSame(Object.keys(reset.body['in_shard_ms'] as object).sort(), ['max', 'p50', 'p99']);
     const spun = await api.post('/__test__/spin', { ms: 40 });
     t.strictSame([spun.status, spun.body], [200, { result: 'success', msg: '', spun: 40 }]);
     const stats = await api.get('/__test__/shard_stats');
@@ -32,6 +33,10 @@ t.test('GET /__test__/shard_stats', async (t) => {
       'the busiest work counts it once',
     );
     t.equal(typeof (stats.body['loop_delay_ms'] as { max: number }).max, 'number', 'and the loop delay it caused');
+    // Not a time limit: the spin ran inside its request's stay in the shard, so that stay, as
+    // kept by a histogram of three significant digits, is at least the spin's length.
+    const inShard = stats.body['in_shard_ms'] as { max: number };
+    t.ok(inShard.max >= (spin[0]?.ms ?? Infinity) * 0.99, `the request's stay in the shard (${inShard.max} ms) holds the spin`);
   });
 
   t.test('a reset starts anew', async (t) => {

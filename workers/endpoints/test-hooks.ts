@@ -90,9 +90,12 @@ export const postExit = openRoute(z.object({}), EMPTY, () => {
   process.exit(3);
 });
 
+const DELAY_FIGURES = z.strictObject({ p50: z.number(), p99: z.number(), max: z.number() });
+
 /** What GET /__test__/shard_stats answers (workers/lib/shard-stats.ts). */
 const SHARD_STATS = z.strictObject({
-  loop_delay_ms: z.strictObject({ p50: z.number(), p99: z.number(), max: z.number() }),
+  loop_delay_ms: DELAY_FIGURES,
+  in_shard_ms: DELAY_FIGURES,
   longest: z.array(z.strictObject({ what: z.string(), ms: z.number() })),
   busiest: z.array(z.strictObject({ what: z.string(), count: z.number().int(), total_ms: z.number() })),
 });

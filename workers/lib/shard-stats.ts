@@ -1,4 +1,11 @@
-import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import {
+  constants,
+  createHistogram,
+  monitorEventLoopDelay,
+  PerformanceObserver,
+  type IntervalHistogram,
+  type RecordableHistogram,
+} from 'node:perf_hooks';
 
 /**
  * What kept a shard thread busy, for the capacity benchmark (bench/mixed.ts): its event-loop
@@ -15,6 +22,8 @@ export interface Stretch {
 
 export interface ShardStatsSnapshot {
   loop_delay_ms: { p50: number; p99: number; max: number };
+  /** Requests other than long polls, from reaching the thread to their answer leaving it. */
+  in_shard_ms: { p50: number; p99: number; max: number };
   /** The longest synchronous stretches since the last reset, longest first. */
   longest: Stretch[];
   /** Synchronous time by what ran, the busiest first. */
@@ -31,6 +40,8 @@ class ShardStats {
   private longest: Stretch[] = [];
   private readonly totals = new Map<string, { count: number; totalMs: number }>();
   private gcObserver: PerformanceObserver | null = null;
+  private readonly inShard: RecordableHistogram = createHistogram();
+  private readonly arrivedAt = new Map<number, number>();
 
   get enabled(): boolean {
     return this.histogram !== null;
@@ -63,6 +74,19 @@ class ShardStats {
     if (this.longest.length > KEPT_STRETCHES) this.longest.pop();
   }
 
+  /** A request reached the thread (ignored when off). */
+  arrived(id: number): void {
+    if (this.histogram) this.arrivedAt.set(id, performance.now());
+  }
+
+  /** A request's answer leaves the thread; a request never noted as arrived is ignored. */
+  answered(id: number): void {
+    const at = this.arrivedAt.get(id);
+    if (at === undefined) return;
+    this.arrivedAt.delete(id);
+    this.inShard.record(Math.max(1, Math.round((performance.now() - at) * 1e6)));
+  }
+
   /** Runs `work`, recording its synchronous time as `what` when enabled. */
   time<T>(what: () => string, work: () => T): T {
     if (!this.histogram) return work();
@@ -77,10 +101,11 @@ class ShardStats {
   snapshot(reset: boolean): ShardStatsSnapshot {
     const histogram = this.histogram;
     const toMs = (ns: number): number => Math.round(ns / 1e4) / 100;
+    const figures = (h: IntervalHistogram | RecordableHistogram | null) =>
+      h && h.count > 0 ? { p50: toMs(h.percentile(50)), p99: toMs(h.percentile(99)), max: toMs(h.max) } : { p50: 0, p99: 0, max: 0 };
     const snapshot: ShardStatsSnapshot = {
-      loop_delay_ms: histogram
-        ? { p50: toMs(histogram.percentile(50)), p99: toMs(histogram.percentile(99)), max: toMs(histogram.max) }
-        : { p50: 0, p99: 0, max: 0 },
+      loop_delay_ms: figures(histogram),
+      in_shard_ms: figures(this.inShard),
       longest: this.longest.map((s) => ({ what: s.what, ms: Math.round(s.ms * 100) / 100 })),
       busiest: [...this.totals.entries()]
         .map(([what, t]) => ({ what, count: t.count, total_ms: Math.round(t.totalMs) }))
@@ -89,6 +114,7 @@ class ShardStats {
     };
     if (reset) {
       histogram?.reset();
+      this.inShard.reset();
       this.longest = [];
       this.totals.clear();
     }
