@@ -7,7 +7,7 @@ import { Crowd, KIND_ROUTES, KINDS, MIXES, Recorder, type Kind, type Mix } from 
 import { printStep, type StepFigures } from './lib/mixed-report';
 import { percentile, sleep } from './lib/parked-polls';
 import { cpuSeconds, freePort, ownerAuthHeader, rssMiB, startChatServer } from './lib/processes';
-import { scrapeDurations, serverP99BoundMs } from './lib/server-durations';
+import { scrapeDurations, scrapeServer, serverP99BoundMs } from './lib/server-durations';
 import { runCopyOf, seededPeople } from './lib/seed-people';
 
 /**
@@ -76,7 +76,7 @@ async function step(people: number, opts: Options): Promise<StepFigures> {
     const generatorCpuShare = (own.user + own.system) / 1e6 / wallSeconds;
     loopDelay.disable();
     const shard = await shardStats(true);
-    const durationsAfter = await scrapeDurations(metricsPort);
+    const { durations: durationsAfter, frontEndLoopDelayMs } = await scrapeServer(metricsPort);
     const serverP99Ms = new Map<Kind, number>(
       KINDS.map((kind) => [kind, serverP99BoundMs(durationsBefore, durationsAfter, KIND_ROUTES[kind])]),
     );
@@ -106,6 +106,7 @@ async function step(people: number, opts: Options): Promise<StepFigures> {
       pollThreadLoopDelayMaxMs: polls.loopDelayMaxMs,
       shard,
       serverP99Ms,
+      frontEndLoopDelayMs,
     };
   } finally {
     await crowd.close();

@@ -26,6 +26,8 @@ export interface StepFigures {
   shard: ShardStatsSnapshot;
   /** The bucket bound under which 99% of each kind's answers fell, by the server's own clock. */
   serverP99Ms: Map<Kind, number>;
+  /** The front-end thread's event-loop delay over the window (prom-client's: it samples every 10 ms, and an idle loop reads 10). */
+  frontEndLoopDelayMs: { p99: number; max: number };
 }
 
 // Issue 24 §1: a step holds when every non-poll request's p99 is under 200 ms, delivery p99
@@ -89,6 +91,9 @@ export function printStep(f: StepFigures): boolean {
     `   server: RSS ${f.serverRssMiB.toFixed(0)} MiB, CPU ${(f.serverCpuShare * 100).toFixed(0)}% of one core; ` +
       `shard event-loop delay p99 ${ms(loop.p99)} ms, max ${ms(loop.max)} ms; ` +
       `requests in the shard (arrival to answer, polls aside) p99 ${ms(f.shard.in_shard_ms.p99)} ms, max ${ms(f.shard.in_shard_ms.max)} ms`,
+  );
+  console.log(
+    `   front end's event-loop delay (sampled every 10 ms; idle reads 10) p99 ${ms(f.frontEndLoopDelayMs.p99)} ms, max ${ms(f.frontEndLoopDelayMs.max)} ms`,
   );
   console.log(`   shard's longest synchronous stretches: ${f.shard.longest.map((s) => `${s.what} ${ms(s.ms)} ms`).join('; ')}`);
   console.log(`   shard's busiest work: ${f.shard.busiest.map((b) => `${b.what} ${b.total_ms} ms/${b.count}`).join('; ')}`);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { scrapeDurations, serverP99BoundMs } from '../../bench/lib/server-durations';
+import { scrapeDurations, scrapeServer, serverP99BoundMs } from '../../bench/lib/server-durations';
 import { ApiClient } from '../helpers/http';
 import { freePort, startServer } from '../helpers/server';
 
@@ -26,4 +26,12 @@ t.test("the benchmark's reading of the server's request durations", async (t) =>
   t.ok(BOUNDS_MS.includes(bound), `the p99 is one of the histogram's bounds (got ${bound})`);
   t.ok(Number.isNaN(serverP99BoundMs(before, after, 'GET /no-such-route')), 'no answers: no figure');
   t.ok(Number.isNaN(serverP99BoundMs(after, after, route)), 'nothing between two equal scrapes: no figure');
+
+  // The front end's loop delay since the previous scrape: read, whatever its value.
+  const { frontEndLoopDelayMs } = await scrapeServer(metricsPort);
+  t.strictSame(
+    [Number.isFinite(frontEndLoopDelayMs.p99), Number.isFinite(frontEndLoopDelayMs.max)],
+    [true, true],
+    `the front end's event-loop delay is read (p99 ${frontEndLoopDelayMs.p99} ms, max ${frontEndLoopDelayMs.max} ms)`,
+  );
 });
