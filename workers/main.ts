@@ -5,7 +5,7 @@ import type { RouteId } from '../src/wire/routes';
 import type { FromShard, ResponseBatchFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { shardStats } from './lib/shard-stats';
-import { SlicedQueue } from './lib/sliced-queue';
+import { SlicedQueue } from '../src/wire/sliced-queue';
 import { Shard } from './shard';
 
 /** Shard thread entry: decode a frame, let the owning realm handle it, encode the answer. */

@@ -16,6 +16,7 @@ import type {
 } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
+import { SlicedQueue } from '../wire/sliced-queue';
 import { PendingRequests } from './pending';
 import {
   busyResponse,
@@ -37,6 +38,8 @@ export { shardIndexFor };
  * Owns the shard threads: forwards request frames to the realm's owner, answers in-flight
  * requests of a dead shard with 503 and restarts it (DESIGN §Crash isolation).
  */
+const ANSWER_SLICE_MS = 5;
+
 export class ShardPool {
   private readonly shards: Shard[];
   private readonly pending: PendingRequests;
@@ -48,6 +51,9 @@ export class ShardPool {
   private readonly sweepTimer: NodeJS.Timeout;
   private watchdogTimer: NodeJS.Timeout | null = null;
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
+  // A message to everyone wakes thousands of polls at once, and their answers arrive together:
+  // written in slices, the requests that arrive meanwhile are read and sent on between them.
+  private readonly answers = new SlicedQueue<ResponseFrame>((response) => this.deliver(response), ANSWER_SLICE_MS);
 
   constructor(
     private settings: Omit<ShardSettings, 'shardIndex' | 'shardCount' | 'bodyRing'>,
@@ -311,11 +317,11 @@ export class ShardPool {
         }
         // A binary answer's bytes came beside the frame.
         if (frame.binary && !(message instanceof ArrayBuffer)) frame.binary.bytes = new Uint8Array(message.attached);
-        shard.whenDurable(frame.durableAfter, () => this.deliver(frame));
+        shard.whenDurable(frame.durableAfter, () => this.answers.push(frame));
         return;
       case 'responses':
         shard.whenDurable(frame.durableAfter, () => {
-          for (const response of frame.frames) this.deliver(response);
+          for (const response of frame.frames) this.answers.push(response);
         });
         return;
       case 'pong':

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { SlicedQueue } from '../../workers/lib/sliced-queue';
+import { SlicedQueue } from '../../src/wire/sliced-queue';
 
 // A clock the test moves: each item "takes" 1 ms, so a 3 ms slice holds three of them.
 function setUp() {
