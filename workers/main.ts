@@ -32,12 +32,12 @@ function sendBinary(frame: ResponseFrame): void {
   let length = 0;
   for (const piece of pieces) length += piece.length;
   const slot = bodyRing.write(pieces, length);
-  if (slot) return send({ ...frame, binary: { contentType, bytes: EMPTY, slot } });
+  if (slot) return send(afterLastCommit({ ...frame, binary: { contentType, bytes: EMPTY, slot } }));
   // Too large for the ring, or no room yet: transferred beside the frame, from memory of its
   // own (a Buffer may be a view of a shared pool, and transferring would detach all of it).
   const owned =
     pieces.length === 1 && ownsItsBuffer(pieces[0] as Uint8Array) ? (pieces[0] as Uint8Array) : joinInto(pieces, new Uint8Array(length));
-  const encoded = encodeFrame({ ...frame, binary: { contentType, bytes: EMPTY } });
+  const encoded = encodeFrame(afterLastCommit({ ...frame, binary: { contentType, bytes: EMPTY } }));
   const message: ThreadMessage = { frame: encoded, attached: owned.buffer as ArrayBuffer };
   port?.postMessage(message, [encoded, owned.buffer as ArrayBuffer]);
 }

@@ -305,13 +305,21 @@ export class ShardPool {
     switch (frame.kind) {
       case 'response':
         if (frame.binary?.slot) {
+          const slot = frame.binary.slot;
+          if (shard.holds(frame.durableAfter)) {
+            // Held for the disk: its bytes leave the ring as a copy, so the ring does not wait.
+            frame.binary.bytes = ring.view(slot).slice();
+            ring.release(slot);
+            shard.whenDurable(frame.durableAfter, () => this.answers.push(frame));
+            return;
+          }
           // Written out before deliver returns (every ResponseHandler writes at once), so the
           // bytes can be released right after.
-          frame.binary.bytes = ring.view(frame.binary.slot);
+          frame.binary.bytes = ring.view(slot);
           try {
             this.deliver(frame);
           } finally {
-            ring.release(frame.binary.slot);
+            ring.release(slot);
           }
           return;
         }

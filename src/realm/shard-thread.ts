@@ -105,6 +105,11 @@ export class Shard {
     this.held.push({ after, deliver });
   }
 
+  /** Whether an answer sent after commit `after` would be held now. */
+  holds(after: number | undefined): boolean {
+    return after !== undefined && (after > this.durable || this.held.length > 0);
+  }
+
   /** The sync thread made every commit up to `ticket` durable; `Infinity`: the shard closed its files. */
   durableUpTo(ticket: number): void {
     if (ticket > this.durable) this.durable = ticket;

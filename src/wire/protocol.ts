@@ -79,7 +79,7 @@ export interface ResponseFrame {
   authenticatedUserId?: number;
   /** The JSON body, serialised by the shard so the front end only copies bytes. */
   body: string;
-  /** See DurableAfter; binary answers (reads of files and cached pages) go out at once. */
+  /** See DurableAfter; binary answers too (a register's shared lists can tell of the last commit). */
   durableAfter?: number;
   // A binary answer (files, pages of cached messages): `bytes` with this Content-Type replace
   // `body`. The bytes travel in the shard's body ring (`slot`, src/wire/body-ring.ts) or, when

@@ -44,9 +44,15 @@ t.test('answers held until their commit is durable', async (t) => {
     t.equal(await committed('held'), 1, 'the message is committed');
     const read = watch(api.get('/users/me'));
     const poll = watch(api.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true }));
+    // Answers written from shared bytes (a register's people list) leave the shard as binary.
+    const register = watch(api.post('/register', {}));
     // Not a timing assertion: held answers cannot come however long this waits.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    t.strictSame([send.answered, read.answered, poll.answered], [false, false, false], 'none has its answer while the fsync is held');
+    t.strictSame(
+      [send.answered, read.answered, poll.answered, register.answered],
+      [false, false, false, false],
+      'none has its answer while the fsync is held',
+    );
     t.strictSame(await syncHold('release'), SUCCESS, 'fsyncs let go');
     const sent = await send.answer;
     t.strictSame([sent.status, Object.keys(sent.body).sort()], [200, ['id', 'msg', 'result']], 'then the send is answered');
@@ -59,6 +65,8 @@ t.test('answers held until their commit is durable', async (t) => {
       [['message', sent.body['id'], 'held']],
       'and the poll, with the message event',
     );
+    const late = await register.answer;
+    t.strictSame([late.status, late.body['max_message_id']], [200, sent.body['id']], 'and the register, which tells of the message');
   });
 
   t.test('a shard that ends while answers are held: they are answered 503, and it serves again', async (t) => {
