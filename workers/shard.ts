@@ -188,15 +188,15 @@ export class Shard implements AdminHost {
     for (const realm of this.realms.values()) if (realm.eventQueues.cancel(requestId)) return;
   }
 
-  /**
-   * Answers every parked poll, saves the event queues and closes every realm database (a clean
-   * close also checkpoints the WAL). The answers leave before the `closed` frame.
-   */
   /** The shard's last commit, carried by the answers sent now (src/wire/protocol.ts DurableAfter). */
   get durableAfter(): number | undefined {
     return this.syncThread && this.syncThread.lastTicket > 0 ? this.syncThread.lastTicket : undefined;
   }
 
+  /**
+   * Answers every parked poll, saves the event queues and closes every realm database (a clean
+   * close also checkpoints the WAL). The answers leave before the `closed` frame.
+   */
   async close(): Promise<void> {
     for (const realm of this.realms.values()) realm.eventQueues.releaseAll();
     // The woken polls finish in the next turns of the event loop; let them answer first.
