@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BodyRing, joinInto } from '../src/wire/body-ring';
 import { decodeToShard, encodeFrame } from '../src/wire/codec';
-import type { RouteId } from '../src/wire/routes';
+import { SlicedQueue } from '../src/wire/sliced-queue';
+import { LONG_POLL_ROUTE_IDS } from '../src/wire/routes';
 import type { FromShard, ResponseBatchFrame, ResponseFrame, ShardSettings, ThreadMessage, ToShard } from '../src/wire/protocol';
 import { createShardLogger } from './lib/log';
 import { shardStats } from './lib/shard-stats';
-import { SlicedQueue } from '../src/wire/sliced-queue';
 import { Shard } from './shard';
 
 /** Shard thread entry: decode a frame, let the owning realm handle it, encode the answer. */
@@ -82,7 +82,7 @@ function afterLastCommit<Frame extends { durableAfter?: number }>(frame: Frame):
 // Node hands over every message waiting on the port in one go; requests run in slices so the
 // group commit and the batched answers (both on setImmediate) get their turn within a burst.
 const SLICE_MS = 5;
-const LONG_POLL_ROUTE: RouteId = 'GET /events';
+const LONG_POLL_ROUTES = new Set<string>(LONG_POLL_ROUTE_IDS);
 const requests = new SlicedQueue<Arrived>((arrived) => handle(arrived.frame, arrived.attached), SLICE_MS);
 
 interface Arrived {
@@ -99,7 +99,7 @@ port.on('message', (message: ThreadMessage) => {
 
 function arrive(arrived: Arrived): void {
   const frame = arrived.frame;
-  if (shardStats.enabled && frame.kind === 'request' && frame.route !== LONG_POLL_ROUTE) shardStats.arrived(frame.id);
+  if (shardStats.enabled && frame.kind === 'request' && !LONG_POLL_ROUTES.has(frame.route)) shardStats.arrived(frame.id);
   requests.push(arrived);
 }
 

@@ -31,6 +31,9 @@ import {
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
 
+// The front end writes a burst of answers a slice at a time (src/wire/sliced-queue.ts).
+const ANSWER_SLICE_MS = 5;
+
 // The hash moved to src/wire/ so shards can use it too; re-exported for existing importers.
 export { shardIndexFor };
 
@@ -38,8 +41,6 @@ export { shardIndexFor };
  * Owns the shard threads: forwards request frames to the realm's owner, answers in-flight
  * requests of a dead shard with 503 and restarts it (DESIGN §Crash isolation).
  */
-const ANSWER_SLICE_MS = 5;
-
 export class ShardPool {
   private readonly shards: Shard[];
   private readonly pending: PendingRequests;
