@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { ShardPool } from '../realm/router';
@@ -62,6 +62,7 @@ export class ServerMetrics implements RequestMetrics {
     });
     this.defineScrapedFigures();
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    this.countOpenFilesOffThread();
   }
 
   answered(route: string | null, status: number, ms: number): void {
@@ -72,6 +73,26 @@ export class ServerMetrics implements RequestMetrics {
   /** The Prometheus text of every metric, gathered now; the latency histogram comes from the tally. */
   async scrape(): Promise<string> {
     return (await this.registry.metrics()) + this.tally.histogramText(DURATION_METRIC, DURATION_HELP);
+  }
+
+  /**
+   * prom-client's own `process_open_fds` lists /proc/self/fd synchronously, on the thread that
+   * reads and answers every request: about 11 ms with 10,000 connections open, and the server
+   * holds one or two per person online. The same figure, listed on libuv's thread pool.
+   */
+  private countOpenFilesOffThread(): void {
+    const name = `${PREFIX}process_open_fds`;
+    if (!this.registry.getSingleMetric(name)) return; // prom-client counts them on Linux only
+    this.registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help: 'Number of open file descriptors.',
+      registers: [this.registry],
+      async collect() {
+        const open = await openFileDescriptors();
+        if (open !== null) this.set(open);
+      },
+    });
   }
 
   /**
@@ -150,18 +171,24 @@ export class ServerMetrics implements RequestMetrics {
   }
 }
 
+/** The entries of /proc/self/fd, the one open to list them aside; null where there is no such directory. */
+async function openFileDescriptors(): Promise<number | null> {
+  const entries = await readdir('/proc/self/fd').catch(() => null);
+  return entries === null ? null : entries.length - 1;
+}
+
 /** Each realm file's size, its -wal file included (recent writes live there until a checkpoint). */
 async function realmFileSizes(dataDir: string): Promise<Map<string, number>> {
   const dir = realmsDir(dataDir);
   const sizes = new Map<string, number>();
-  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.endsWith(REALM_FILE_SUFFIX)) continue;
     const realm = name.slice(0, -REALM_FILE_SUFFIX.length);
     let bytes = 0;
     for (const file of [name, `${name}-wal`]) {
-      const stat = await fs.promises.stat(path.join(dir, file)).catch(() => null);
-      bytes += stat?.size ?? 0;
+      const found = await stat(path.join(dir, file)).catch(() => null);
+      bytes += found?.size ?? 0;
     }
     sizes.set(realm, bytes);
   }

@@ -74,6 +74,23 @@ t.test('metrics', async (t) => {
     t.ok(value(scraped, 'teamchat_realm_file_bytes', { realm: 'default' }) > 0, 'the default realm file has a size');
   });
 
+  t.test("the process's open files count its connections, and close with them", async (t) => {
+    // The server opens and closes files of its own meanwhile (a scrape's connection, a realm's
+    // journal), so the figure must move by most of the connections, not exactly by them.
+    const CONNECTIONS = 300;
+    const COUNTED_AT_LEAST = 200;
+    const openFiles = async (): Promise<number> => value(await scrape(metricsPort), 'teamchat_process_open_fds');
+    const before = await openFiles();
+    t.ok(before > 0, `some files open before: ${before}`);
+    // Each connection is answered once, so the server has surely accepted it.
+    const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => answeredConnection(server.baseUrl)));
+    const during = await openFiles();
+    for (const socket of sockets) socket.destroy();
+    const after = await scrapeUntil((scraped) => value(scraped, 'teamchat_process_open_fds') <= during - COUNTED_AT_LEAST);
+    t.ok(during - before >= COUNTED_AT_LEAST, `${CONNECTIONS} connections counted: ${before} before, ${during} during`);
+    t.ok(value(after, 'teamchat_process_open_fds') <= during - COUNTED_AT_LEAST, 'and fewer once they closed');
+  });
+
   t.test('a message sent moves the counters by exactly one', async (t) => {
     const sendRoute = { route: 'POST /messages' };
     const before = await scrape(metricsPort);
@@ -162,3 +179,15 @@ t.test('metrics', async (t) => {
     t.equal(error, 'ECONNREFUSED', `not reachable at ${address}`);
   });
 });
+
+/** A keep-alive connection to the public port after one answer on it. */
+function answeredConnection(baseUrl: string): Promise<net.Socket> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(`GET /api/v1/server_settings HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    });
+    socket.once('data', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
