@@ -94,12 +94,31 @@ export class Recorder {
 
 interface Member {
   person: Person;
+  /** This person's own choices and timers, the same in every run of a step (personRandom). */
+  random: () => number;
   /** Messages its polls brought unread, to mark read next (from the polling thread). */
   unread: number[];
 }
 
-function randomInt(n: number): number {
-  return Math.floor(Math.random() * n);
+/**
+ * A person's own reproducible sequence in [0, 1) (mulberry32). With Math.random, how many
+ * messages went to the all-hands stream in a window varied from run to run, and with it
+ * every figure; seeded per person, a step makes the same choices at the same times in
+ * every run, whatever order the timers fire in.
+ */
+function personRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomInt(member: Member, n: number): number {
+  return Math.floor(member.random() * n);
 }
 
 const POLL_THREAD = path.join(__dirname, 'mixed-poll-thread.js');
@@ -123,7 +142,7 @@ export class Crowd {
     private readonly recorder: Recorder,
   ) {
     this.pool = new RawPool(port, SHARED_CONNECTIONS);
-    this.members = realm.people.map((person) => ({ person, unread: [] }));
+    this.members = realm.people.map((person, index) => ({ person, random: personRandom(index + 1), unread: [] }));
   }
 
   get size(): number {
@@ -161,10 +180,10 @@ export class Crowd {
     this.running = true;
     this.tellPolls({ type: 'poll' });
     for (const member of this.members) {
-      this.every(this.mix.readEveryMs, () => this.read(member));
-      this.every(this.mix.markReadEveryMs, () => this.markRead(member));
-      this.every(this.mix.presenceEveryMs, () => this.presence(member));
-      this.every(this.mix.sendEveryMs, () => this.typeAndSend(member));
+      this.every(member, this.mix.readEveryMs, () => this.read(member));
+      this.every(member, this.mix.markReadEveryMs, () => this.markRead(member));
+      this.every(member, this.mix.presenceEveryMs, () => this.presence(member));
+      this.every(member, this.mix.sendEveryMs, () => this.typeAndSend(member));
     }
   }
 
@@ -225,14 +244,14 @@ export class Crowd {
     this.polls?.postMessage(message);
   }
 
-  private every(periodMs: number, action: () => void): void {
+  private every(member: Member, periodMs: number, action: () => void): void {
     const first = setTimeout(() => {
       this.timers.delete(first);
       if (!this.running) return;
       action();
       const repeat = setInterval(action, periodMs);
       this.timers.add(repeat);
-    }, Math.random() * periodMs);
+    }, member.random() * periodMs);
     this.timers.add(first);
   }
 
@@ -248,10 +267,10 @@ export class Crowd {
   }
 
   private read(member: Member): void {
-    const streamId = member.person.streamIds[randomInt(member.person.streamIds.length)] ?? this.realm.allHandsId;
+    const streamId = member.person.streamIds[randomInt(member, member.person.streamIds.length)] ?? this.realm.allHandsId;
     const narrow = JSON.stringify([
       { operator: 'stream', operand: streamId },
-      { operator: 'topic', operand: `topic ${randomInt(TOPICS_PER_STREAM)}` },
+      { operator: 'topic', operand: `topic ${randomInt(member, TOPICS_PER_STREAM)}` },
     ]);
     const query = new URLSearchParams({ anchor: 'newest', num_before: '50', num_after: '0', narrow, apply_markdown: 'true' });
     void this.call('get-messages', member, 'GET', `/api/v1/messages?${query.toString()}`).catch(() => undefined);
@@ -271,8 +290,10 @@ export class Crowd {
   private typeAndSend(member: Member): void {
     const streams = member.person.streamIds;
     const streamId =
-      Math.random() < ALL_HANDS_SHARE ? this.realm.allHandsId : (streams[1 + randomInt(streams.length - 1)] ?? this.realm.allHandsId);
-    const topic = `topic ${randomInt(TOPICS_PER_STREAM)}`;
+      member.random() < ALL_HANDS_SHARE
+        ? this.realm.allHandsId
+        : (streams[1 + randomInt(member, streams.length - 1)] ?? this.realm.allHandsId);
+    const topic = `topic ${randomInt(member, TOPICS_PER_STREAM)}`;
     const typing = (op: string): void => {
       const form = { type: 'stream', op, to: `[${streamId}]`, topic };
       void this.call('typing', member, 'POST', '/api/v1/typing', form).catch(() => undefined);
