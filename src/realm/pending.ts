@@ -46,6 +46,11 @@ export class PendingRequests {
     return pending;
   }
 
+  /** Whether `id` is a long poll still waiting for its answer. */
+  isLongPoll(id: number): boolean {
+    return this.byId.get(id)?.longPoll === true;
+  }
+
   /** Parked polls per shard, by shard index. */
   longPollsPerShard(): number[] {
     const longPolls = this.shards.map(() => 0);

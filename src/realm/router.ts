@@ -16,7 +16,7 @@ import type {
 } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { shardIndexFor } from '../wire/shard-hash';
-import { SlicedQueue } from '../wire/sliced-queue';
+import { AnswerWriter } from './answer-writer';
 import { PendingRequests } from './pending';
 import {
   busyResponse,
@@ -31,7 +31,7 @@ import {
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
 
-// The front end writes a burst of answers a slice at a time (src/wire/sliced-queue.ts).
+// The front end writes a burst of poll answers a slice at a time (src/realm/answer-writer.ts).
 const ANSWER_SLICE_MS = 5;
 
 // The hash moved to src/wire/ so shards can use it too; re-exported for existing importers.
@@ -52,9 +52,11 @@ export class ShardPool {
   private readonly sweepTimer: NodeJS.Timeout;
   private watchdogTimer: NodeJS.Timeout | null = null;
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
-  // A message to everyone wakes thousands of polls at once, and their answers arrive together:
-  // written in slices, the requests that arrive meanwhile are read and sent on between them.
-  private readonly answers = new SlicedQueue<ResponseFrame>((response) => this.deliver(response), ANSWER_SLICE_MS);
+  private readonly answers = new AnswerWriter(
+    (response) => this.deliver(response),
+    (id) => this.pending.isLongPoll(id),
+    ANSWER_SLICE_MS,
+  );
 
   constructor(
     private settings: Omit<ShardSettings, 'shardIndex' | 'shardCount' | 'bodyRing'>,

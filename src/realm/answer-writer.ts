@@ -1,0 +1,34 @@
+import type { ResponseFrame } from '../wire/protocol';
+import { SlicedQueue } from '../wire/sliced-queue';
+
+/**
+ * Writes the shard's answers. A message to everyone wakes thousands of polls at once and their
+ * answers arrive together: they are written in slices, so the requests that arrive meanwhile
+ * are read and sent on between them. Every other answer is written as it comes: queued behind
+ * such a burst it waited for all of it (at realistic 5,000, p99 180 to 365 ms in the queue
+ * while the shard had answered within 100 ms), and a burst is polls only, which the next poll
+ * of each person absorbs.
+ */
+export class AnswerWriter {
+  private readonly polls: SlicedQueue<ResponseFrame>;
+
+  constructor(
+    private readonly write: (response: ResponseFrame) => void,
+    private readonly isPoll: (id: number) => boolean,
+    sliceMs: number,
+    now?: () => number,
+    later?: (continueWith: () => void) => void,
+  ) {
+    this.polls = new SlicedQueue(write, sliceMs, now, later);
+  }
+
+  push(response: ResponseFrame): void {
+    if (this.isPoll(response.id)) this.polls.push(response);
+    else this.write(response);
+  }
+
+  /** Poll answers waiting for a slice. */
+  get queued(): number {
+    return this.polls.queued;
+  }
+}
