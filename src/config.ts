@@ -95,6 +95,8 @@ const envSchema = z.object({
   RETENTION_BATCH_SIZE: positiveInt.default(1000),
   // Test hooks (a route that crashes a shard) exist only when this is set; never in production.
   TEST_HOOKS: flag.default(false),
+  // With TEST_HOOKS, each shard thread spins this long before it serves, as on a loaded machine.
+  TEST_SHARD_LOAD_MS: duration.default(0),
   // Every success body, published event and delivered event is checked against its zod schema
   // (workers/lib/contract.ts); the test server turns it on, production and benchmarks never do.
   CONTRACT_CHECKS: flag.default(false),
@@ -164,6 +166,7 @@ export interface Config {
   shardHeapLimitMb: number;
   durations: Durations;
   testHooks: boolean;
+  testShardLoadMs: number;
   contractChecks: boolean;
   // edit: delete_topic batching
   deleteTopic: DeleteTopicSettings;
@@ -242,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       typingStartedExpiryMs: e.TYPING_STARTED_EXPIRY_MS,
     },
     testHooks: e.TEST_HOOKS,
+    testShardLoadMs: e.TEST_HOOKS ? e.TEST_SHARD_LOAD_MS : 0,
     contractChecks: e.CONTRACT_CHECKS,
     deleteTopic: { timeBudgetMs: e.DELETE_TOPIC_TIME_BUDGET_MS, batchSize: e.DELETE_TOPIC_BATCH_SIZE },
     // stream-prefs

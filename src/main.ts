@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       logFormat: config.logFormat,
       snapshots: config.snapshots,
       testHooks: config.testHooks,
+      testShardLoadMs: config.testShardLoadMs,
       contractChecks: config.contractChecks,
       renderThreads: config.renderThreads,
       durations: config.durations,

@@ -13,6 +13,8 @@ const settings = workerData as ShardSettings;
 const log = createShardLogger(settings.logLevel, settings.shardIndex, settings.logFormat);
 // The capacity benchmark reads what kept this thread busy (GET /__test__/shard_stats).
 if (settings.testHooks) shardStats.enable();
+// A thread slow to load, as on a loaded machine: the front end's watchdog must wait for it.
+for (const until = Date.now() + settings.testShardLoadMs; Date.now() < until;);
 const shard = new Shard(settings, log);
 const port = parentPort;
 if (!port) throw new Error('workers/main.ts must run as a worker thread');

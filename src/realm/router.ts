@@ -30,6 +30,8 @@ import {
 
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
+/** The longest a new shard thread may take to load before the watchdog counts its silence. */
+const MAX_START_MS = 30_000;
 
 // The front end writes a burst of poll answers a slice at a time (src/realm/answer-writer.ts).
 const ANSWER_SLICE_MS = 5;
@@ -92,7 +94,11 @@ export class ShardPool {
       const worker = shard.worker;
       if (!worker || shard.closing) continue;
       const ping = shard.watchdogPing;
-      if (ping && now - ping.sentAt > this.guards.watchdogMs) {
+      // A thread still loading its modules (it has sent nothing yet) has not stopped answering:
+      // on a loaded machine that takes longer than a short watchdog period, and ending it would
+      // only start the load again. Past MAX_START_MS it is treated as stuck all the same.
+      const started = shard.answering || now - shard.spawnedAt > MAX_START_MS;
+      if (ping && started && now - ping.sentAt > this.guards.watchdogMs) {
         this.log.error({ shard: shard.index, silentMs: now - ping.sentAt }, 'shard stopped answering; terminating it');
         this.pings.delete(ping.id);
         shard.watchdogPing = null;
@@ -284,6 +290,7 @@ export class ShardPool {
     durable.port1.on('message', (notice: DurableNotice) => this.onDurable(shard, worker, notice));
     durable.port1.unref();
     shard.watchdogPing = null;
+    shard.answering = false;
     shard.spawnedAt = Date.now();
     // Bound to this thread: a restarted shard gets a new ring.
     const ring = new BodyRing(bodyRing);
@@ -305,6 +312,11 @@ export class ShardPool {
 
   private onMessage(shard: Shard, ring: BodyRing, message: ThreadMessage): void {
     const frame = decodeFromShard(message instanceof ArrayBuffer ? message : message.frame);
+    if (!shard.answering) {
+      shard.answering = true;
+      // A ping sent while it loaded is timed from now on.
+      if (shard.watchdogPing) shard.watchdogPing.sentAt = Date.now();
+    }
     switch (frame.kind) {
       case 'response':
         if (frame.binary?.slot) {

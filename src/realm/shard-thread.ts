@@ -76,6 +76,8 @@ export class Shard {
   private outgoing: ToShard[] = [];
   /** The watchdog's unanswered ping to this thread, and when it went out. */
   watchdogPing: { id: number; sentAt: number } | null = null;
+  /** Whether this thread has sent anything yet: until then it is still starting (the watchdog waits). */
+  answering = false;
   spawnedAt = 0;
   restartDelayMs = 0;
   closing = false;

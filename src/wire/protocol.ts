@@ -212,6 +212,8 @@ export interface ShardSettings {
   externalHost: string;
   logLevel: string;
   testHooks: boolean;
+  /** TEST_SHARD_LOAD_MS: a slow start, spun before the thread serves (tests only). */
+  testShardLoadMs: number;
   /** CONTRACT_CHECKS: validate every answer and event against its schema (tests only). */
   contractChecks: boolean;
   renderThreads: number;

@@ -60,3 +60,18 @@ t.test('shard faults', async (t) => {
     });
   }
 });
+
+// The watchdog counts a shard's silence from its first answer: a thread still loading its
+// modules (slower than the watchdog's period on a loaded machine) is starting, not stuck.
+t.test('a shard slower to start than the watchdog period is not ended', async (t) => {
+  const server = await startServer({ env: { SHARDS: '2', SHARD_WATCHDOG_MS: '300', TEST_SHARD_LOAD_MS: '1500' } });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const me = await api.get('/users/me');
+  t.strictSame([me.status, me.body['email']], [200, server.owner.email]);
+  t.notMatch(server.output(), /stopped answering|shard thread exited/, 'no shard was ended or restarted');
+  // Once serving, a stuck shard is still ended within about 1.25 periods.
+  const spin = await api.post('/__test__/spin', { ms: 60_000 });
+  t.strictSame([spin.status, spin.body], [503, SERVICE_RESTARTED]);
+  t.match(server.output(), /shard stopped answering; terminating it/);
+});
