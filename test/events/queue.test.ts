@@ -40,8 +40,10 @@ function abandonablePoll(baseUrl: string, auth: Credentials, queueId: string): {
 }
 
 t.test('the event queue', async (t) => {
-  // A short heartbeat, and a shard timeout shorter still: a parked poll must outlive it.
-  const server = await startServer({ env: { HEARTBEAT_INTERVAL_MS: '1500', SHARD_REQUEST_TIMEOUT_MS: '500' } });
+  // A short heartbeat, and a shard timeout shorter still: a parked poll must outlive it. The
+  // timeout leaves room for a request on a machine busy with other test files (2 s, expired by a
+  // sweep each second), and the heartbeat comes after the latest such expiry (3 s).
+  const server = await startServer({ env: { HEARTBEAT_INTERVAL_MS: '4000', SHARD_REQUEST_TIMEOUT_MS: '2000' } });
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
@@ -223,7 +225,7 @@ t.test('the event queue', async (t) => {
 
   t.test('a parked poll outlives the shard request timeout and gets a heartbeat', async (t) => {
     const queueId = await register(api, { event_types: ['message'] });
-    // SHARD_REQUEST_TIMEOUT_MS is 500 ms and the heartbeat 1500 ms: a 503 would come first.
+    // SHARD_REQUEST_TIMEOUT_MS is 2 s and the heartbeat 4 s: a 503 would come first.
     const res = await api.get('/events', { queue_id: queueId, last_event_id: -1 });
     t.equal(res.status, 200, res.text);
     t.strictSame(res.body, { result: 'success', msg: '', events: [{ type: 'heartbeat', id: 0 }] }, 'heartbeats pass any event_types');
