@@ -14,7 +14,8 @@ function iniFromText(text: string): Record<string, string> {
 
 // DESIGN §Realms: the Host header picks the realm; realms are isolated from each other.
 t.test('realms', async (t) => {
-  const server = await startServer();
+  // Two shards: realms apart on threads of their own and together on one.
+  const server = await startServer({ env: { SHARDS: '2' } });
   t.teardown(() => server.stop());
   const env = { DATA_DIR: server.dataDir, EXTERNAL_HOST: `localhost:${server.port}` };
   const host = (sub: string): string => `${sub}.localhost:${server.port}`;
