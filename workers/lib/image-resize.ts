@@ -5,8 +5,18 @@
  * animated one fits in 64 px, padded with transparency. sharp runs libvips on the libuv pool,
  * so the shard thread only waits for the promise.
  */
-import sharp, { type FormatEnum, type Metadata, type Sharp } from 'sharp';
+import type { FormatEnum, Metadata, Sharp } from 'sharp';
 import { errors } from './errors';
+
+// The package's CommonJS entry is the function itself (its ESM types call it the default export).
+type SharpFactory = (typeof import('sharp'))['default'];
+let sharpFactory: SharpFactory | null = null;
+
+/** libvips is loaded with the first image, not with the shard: most shards never resize one. */
+function sharp(): SharpFactory {
+  sharpFactory ??= require('sharp') as SharpFactory;
+  return sharpFactory;
+}
 
 export const AVATAR_SIZE = 100;
 export const MEDIUM_AVATAR_SIZE = 500;
@@ -32,7 +42,7 @@ async function render(pipeline: () => Sharp): Promise<Buffer> {
 }
 
 function open(bytes: Uint8Array, animated: boolean): Sharp {
-  return sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, animated, failOn: 'error' });
+  return sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, animated, failOn: 'error' });
 }
 
 /** A square PNG of `size` px cut from the image's centre (the avatar and its medium version). */

@@ -33,13 +33,20 @@ function loadKatex(): Katex | null {
   return null;
 }
 
-const katex = loadKatex();
+// Loaded with the first formula, not with every shard and render thread: most never see one.
+let katex: Katex | null | undefined;
+
+function katexOnce(): Katex | null {
+  if (katex === undefined) katex = loadKatex();
+  return katex;
+}
 
 export function katexAvailable(): boolean {
-  return katex !== null;
+  return katexOnce() !== null;
 }
 
 function renderTex(tex: string, displayMode: boolean): string | null {
+  const katex = katexOnce();
   if (katex === null) return null;
   try {
     return katex.renderToString(tex, { displayMode, throwOnError: true, trust: false, strict: 'ignore' });
