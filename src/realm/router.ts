@@ -27,11 +27,10 @@ import {
   type ShardGuards,
   startShardThread,
 } from './shard-thread';
+import { ShardWatchdog, type PingTracker } from './shard-watchdog';
 
 const MAX_RESTART_DELAY_MS = 5_000;
 const QUICK_DEATH_MS = 2_000;
-/** The longest a new shard thread may take to load before the watchdog counts its silence. */
-const MAX_START_MS = 30_000;
 
 // The front end writes a burst of poll answers a slice at a time (src/realm/answer-writer.ts).
 const ANSWER_SLICE_MS = 5;
@@ -52,7 +51,7 @@ export class ShardPool {
   private readonly adminCalls = new Map<number, { shard: number; resolve: (result: AdminResult) => void }>();
   private nextId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
-  private watchdogTimer: NodeJS.Timeout | null = null;
+  private readonly watchdog: ShardWatchdog | null = null;
   private readonly longPollRoutes = new Set<string>(LONG_POLL_ROUTE_IDS);
   private readonly answers = new AnswerWriter(
     (response) => this.deliver(response),
@@ -77,41 +76,17 @@ export class ShardPool {
     this.sweepTimer = setInterval(() => this.pending.expireOverdue(Date.now()), 1_000);
     this.sweepTimer.unref();
     if (guards.watchdogMs > 0) {
-      // Pings go out a few times per period, so a stuck shard is ended within about 1.25 periods.
-      this.watchdogTimer = setInterval(() => this.watch(), Math.max(50, Math.floor(guards.watchdogMs / 4)));
-      this.watchdogTimer.unref();
-    }
-  }
-
-  /**
-   * One watchdog round: a shard whose last ping has gone unanswered past the limit is stuck
-   * (one realm's synchronous loop stalls every realm of its thread), so it is terminated; its
-   * exit answers its requests with 503 and restarts it. Others get a new ping when answered.
-   */
-  private watch(): void {
-    const now = Date.now();
-    for (const shard of this.shards) {
-      const worker = shard.worker;
-      if (!worker || shard.closing) continue;
-      const ping = shard.watchdogPing;
-      // A thread still loading its modules (it has sent nothing yet) has not stopped answering:
-      // on a loaded machine that takes longer than a short watchdog period, and ending it would
-      // only start the load again. Past MAX_START_MS it is treated as stuck all the same.
-      const started = shard.answering || now - shard.spawnedAt > MAX_START_MS;
-      if (ping && started && now - ping.sentAt > this.guards.watchdogMs) {
-        this.log.error({ shard: shard.index, silentMs: now - ping.sentAt }, 'shard stopped answering; terminating it');
-        this.pings.delete(ping.id);
-        shard.watchdogPing = null;
-        void worker.terminate();
-        continue;
-      }
-      if (ping) continue;
-      const id = this.nextId++;
-      shard.watchdogPing = { id, sentAt: now };
-      this.pings.set(id, () => {
-        if (shard.watchdogPing?.id === id) shard.watchdogPing = null;
-      });
-      shard.post({ kind: 'ping', id });
+      const pings: PingTracker = {
+        track: (answered) => {
+          const id = this.nextId++;
+          this.pings.set(id, answered);
+          return id;
+        },
+        forget: (id) => {
+          this.pings.delete(id);
+        },
+      };
+      this.watchdog = new ShardWatchdog(this.shards, guards.watchdogMs, pings, log);
     }
   }
 
@@ -259,7 +234,7 @@ export class ShardPool {
   /** Asks every shard to close its databases, then waits for the threads to end. */
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
-    if (this.watchdogTimer) clearInterval(this.watchdogTimer);
+    this.watchdog?.stop();
     await Promise.all(
       this.shards.map(
         (shard) =>
@@ -289,9 +264,6 @@ export class ShardPool {
     shard.attach(worker);
     durable.port1.on('message', (notice: DurableNotice) => this.onDurable(shard, worker, notice));
     durable.port1.unref();
-    shard.watchdogPing = null;
-    shard.answering = false;
-    shard.spawnedAt = Date.now();
     // Bound to this thread: a restarted shard gets a new ring.
     const ring = new BodyRing(bodyRing);
     worker.on('message', (message: ThreadMessage) => this.onMessage(shard, ring, message));
@@ -312,11 +284,7 @@ export class ShardPool {
 
   private onMessage(shard: Shard, ring: BodyRing, message: ThreadMessage): void {
     const frame = decodeFromShard(message instanceof ArrayBuffer ? message : message.frame);
-    if (!shard.answering) {
-      shard.answering = true;
-      // A ping sent while it loaded is timed from now on.
-      if (shard.watchdogPing) shard.watchdogPing.sentAt = Date.now();
-    }
+    shard.heardFrom();
     switch (frame.kind) {
       case 'response':
         if (frame.binary?.slot) {

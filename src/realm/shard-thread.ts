@@ -122,6 +122,14 @@ export class Shard {
     for (const answer of ready) answer.deliver();
   }
 
+  /** The thread sent something: it has finished starting (src/realm/shard-watchdog.ts). */
+  heardFrom(): void {
+    if (this.answering) return;
+    this.answering = true;
+    // A watchdog ping sent while it loaded is timed from now on.
+    if (this.watchdogPing) this.watchdogPing.sentAt = Date.now();
+  }
+
   get worker(): Worker | null {
     return this.thread;
   }
@@ -129,6 +137,11 @@ export class Shard {
   /** A new thread, or none: frames meant for the one before go with it (its requests were failed). */
   attach(thread: Worker | null): void {
     this.thread = thread;
+    if (thread) {
+      this.watchdogPing = null;
+      this.answering = false;
+      this.spawnedAt = Date.now();
+    }
     this.outgoing = [];
     // A dead thread's held answers are dropped: their requests are failed with the rest.
     this.held = [];
