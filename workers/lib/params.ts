@@ -162,8 +162,11 @@ function refusesAsPathId(field: z.ZodType | undefined, value: string): boolean {
 
 export interface ParsedParams<T> {
   values: T;
-  ignored: string[];
+  ignored: readonly string[];
 }
+
+// Most requests send only what their endpoint takes; a parked poll need not hold an array of its own.
+const NONE_IGNORED: readonly string[] = Object.freeze([]);
 
 /**
  * Validates a request's parameters against a route schema. `aliases` maps deprecated names to
@@ -190,9 +193,9 @@ export function parseParams<S extends z.ZodObject>(
     if (refusesAsPathId(known[name] as z.ZodType | undefined, value)) throw errors.urlNotFound();
     values[name] = value;
   }
-  const ignored: string[] = [];
-  for (const key in raw) if (!(key in known) && !(key in aliases)) ignored.push(key);
-  ignored.sort();
+  let unknown: string[] | undefined;
+  for (const key in raw) if (!(key in known) && !(key in aliases)) (unknown ??= []).push(key);
+  const ignored = unknown ? unknown.sort() : NONE_IGNORED;
   const parsed = parseSent(schema, values);
   if (parsed !== undefined) return { values: parsed as z.output<S>, ignored };
   const result = schema.safeParse(values);
