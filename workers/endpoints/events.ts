@@ -121,8 +121,8 @@ export const getEvents = userRoute(
     queue.acknowledge(p.last_event_id);
     queues.touch(queue);
     if (!queue.isEmpty || p.dont_block) return { events: eventsJson(queue.queued) };
-    // Not an async function: the parked poll keeps the queue, not the request (workers/dispatch.ts).
-    return queues.wait(queue, ctx.frame.id).then(() => ({ events: eventsJson(queue.queued) }));
+    // Not an async function: the parked poll keeps only its waiter (events/clients.ts), not the request.
+    return queues.wait(queue, ctx.frame.id);
   },
 );
 

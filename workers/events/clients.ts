@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/open';
 import type { Clock, TimerHandle } from '../lib/clock';
+import type { JsonText } from '../lib/json-bytes';
 import type { QueuedEvent } from './outbox';
 import { EventQueue, type QueueOptions, type SavedQueue } from './queue';
 import { shapeForQueue, type MessageEventPayload } from './shape';
+import { eventsJson } from './shared-json';
 
 /** SPEC §Limits: how long an idle queue lives, and how long a poll waits before a heartbeat. */
 export interface QueueDurations {
@@ -11,10 +13,21 @@ export interface QueueDurations {
   heartbeatIntervalMs: number;
 }
 
+/** What a parked poll is answered with (GET /events): its queue's events when it was woken. */
+export interface PollAnswer {
+  events: JsonText;
+}
+
+/**
+ * A parked poll. The answer is built when the poll is woken, from the queue the waiter names,
+ * so a poll holds no closure and no promise of its own beyond the one it waits on: thousands
+ * are parked whenever the shard's young generation is scavenged, and what they hold is copied.
+ */
 interface Waiter {
+  queue: EventQueue;
   requestId: number;
   sinceMs: number;
-  wake: () => void;
+  settle: (answer: PollAnswer) => void;
 }
 
 /**
@@ -51,7 +64,7 @@ export class EventQueues {
   private timer: TimerHandle | null = null;
   private stopped = false;
   /** Woken polls not yet answered, oldest first (answerInSlices). */
-  private readonly toAnswer: (() => void)[] = [];
+  private readonly toAnswer: Waiter[] = [];
   private answering = false;
 
   constructor(
@@ -95,11 +108,11 @@ export class EventQueues {
    * Parks a poll until the queue has news: an event, a heartbeat, a newer poll on the same
    * queue (one poll per queue, api-notes §b), the client going away, or a server stop.
    */
-  wait(queue: EventQueue, requestId: number): Promise<void> {
+  wait(queue: EventQueue, requestId: number): Promise<PollAnswer> {
     this.wake(queue);
     this.ensureSweeping();
-    return new Promise<void>((resolve) => {
-      this.waiters.set(queue, { requestId, sinceMs: this.clock.now(), wake: resolve });
+    return new Promise<PollAnswer>((resolve) => {
+      this.waiters.set(queue, { queue, requestId, sinceMs: this.clock.now(), settle: resolve });
       this.parkedRequests.set(requestId, queue);
     });
   }
@@ -153,7 +166,7 @@ export class EventQueues {
 
   /** Answers every parked poll (a graceful stop), at once; the queues stay, to be saved. */
   releaseAll(): void {
-    for (const answer of this.toAnswer.splice(0)) answer();
+    for (const waiter of this.toAnswer.splice(0)) answer(waiter);
     for (const queue of [...this.waiters.keys()]) this.wake(queue);
   }
 
@@ -226,16 +239,16 @@ export class EventQueues {
     this.waiters.delete(queue);
     this.parkedRequests.delete(waiter.requestId);
     queue.lastActivityMs = this.clock.now();
-    if (inSlice) this.answerInSlices(waiter.wake);
-    else waiter.wake();
+    if (inSlice) this.answerInSlices(waiter);
+    else answer(waiter);
   }
 
   /**
    * The first POLLS_PER_SLICE woken polls are answered in this turn, the rest a slice per
    * later turn. The events are in their queues already: a poll answered later only says more.
    */
-  private answerInSlices(answer: () => void): void {
-    this.toAnswer.push(answer);
+  private answerInSlices(waiter: Waiter): void {
+    this.toAnswer.push(waiter);
     if (this.answering) return;
     this.answering = true;
     // After the current delivery: every queue gets the event before any slice is answered.
@@ -243,7 +256,7 @@ export class EventQueues {
   }
 
   private answerSlice(): void {
-    for (const answer of this.toAnswer.splice(0, POLLS_PER_SLICE)) answer();
+    for (const waiter of this.toAnswer.splice(0, POLLS_PER_SLICE)) answer(waiter);
     if (this.toAnswer.length > 0) setImmediate(() => this.answerSlice());
     else this.answering = false;
   }
@@ -267,4 +280,9 @@ export class EventQueues {
     }
     if (this.queues.size > 0) this.ensureSweeping();
   }
+}
+
+/** Answers a woken poll with what its queue holds now. */
+function answer(waiter: Waiter): void {
+  waiter.settle({ events: eventsJson(waiter.queue.queued) });
 }
