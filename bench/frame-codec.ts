@@ -12,7 +12,6 @@ const frame = requestFrame({
   route: 'POST /messages',
   params: { type: 'stream', to: 'general', topic: 'bench', content: 'Hello, **world**! How is everyone doing today?' },
   authorization: 'Basic b3duZXJAZXhhbXBsZS5jb206NXZWQmZ6Qjc5ejNzU3N0MXN1dW00YXN1WklWMThSOHM=',
-  clientIp: '127.0.0.1',
   userAgent: 'curl/8.0',
 });
 

@@ -12,7 +12,6 @@ export function requestFrame(fields: Pick<RequestFrame, 'id' | 'realm' | 'route'
     sessionCookie: '',
     csrfToken: '',
     secure: false,
-    clientIp: '',
     userAgent: '',
     ...fields,
   };

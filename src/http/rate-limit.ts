@@ -1,6 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from '../config';
 import type { Logger } from '../log';
+import type { ClientAddress } from './request-head';
 import type { RequestSurface, ResponseFrame } from '../wire/protocol';
 import { LONG_POLL_ROUTE_IDS } from '../wire/routes';
 import { jsonError } from './write-response';
@@ -31,8 +32,7 @@ export interface LimitedRequest {
   surface: RequestSurface;
   authorization: string;
   sessionCookie: string;
-  /** The client's address: the peer's, or behind TRUSTED_PROXIES the nearest X-Forwarded-For hop not one of them (src/http/forwarded.ts). */
-  clientIp: string;
+  client: ClientAddress;
 }
 
 export type Admission =
@@ -94,7 +94,7 @@ export class RateLimits {
     if (!this.settings.enabled) return;
     Object.assign(response.headers, admission.headers);
     if (routeClass(request) === 'login') {
-      if (response.status === 401) void this.loginFailuresByAddress.penalty(request.clientIp);
+      if (response.status === 401) void this.loginFailuresByAddress.penalty(request.client.get());
       return;
     }
     const credential = credentialKey(request);
@@ -108,18 +108,19 @@ export class RateLimits {
 
   private async charge(request: LimitedRequest): Promise<Admission> {
     const kind = routeClass(request);
-    const address = request.clientIp;
     if (kind === 'login') {
+      const address = request.client.get();
       const failures = await this.loginFailuresByAddress.get(address);
       if (failures && failures.consumedPoints >= this.settings.loginFailuresPerAddress) {
         return refusal(this.settings.loginFailuresPerAddress, failures);
       }
       return consume(this.byAddress, address);
     }
+    // Requests from a user already proven are charged to the user: the address is not read.
     const credential = credentialKey(request);
     const user = credential === null ? undefined : this.provenCredentials.get(credential);
-    if (kind === 'files') return consume(this.files, user === undefined ? `address ${address}` : `user ${user}`);
-    if (user === undefined) return consume(this.byAddress, address);
+    if (kind === 'files') return consume(this.files, user === undefined ? `address ${request.client.get()}` : `user ${user}`);
+    if (user === undefined) return consume(this.byAddress, request.client.get());
     return consume(kind === 'events' ? this.eventsByUser : this.byUser, user);
   }
 

@@ -209,9 +209,9 @@ export class FrontEnd {
       writeJson(res, busy.status, busy.body, busy.headers, head.hasBody);
       return logDone(busy.status, realm, matched.match.route);
     }
-    const { authorization, sessionCookie, clientIp } = head;
+    const { authorization, sessionCookie, client } = head;
     const route = matched.match.route;
-    const limited: LimitedRequest = { realm, route, surface, authorization, sessionCookie, clientIp };
+    const limited: LimitedRequest = { realm, route, surface, authorization, sessionCookie, client };
     const admission = this.limits.admit(limited);
     const exchange: Exchange = {
       res,
@@ -246,7 +246,6 @@ export class FrontEnd {
         sessionCookie: head.sessionCookie,
         csrfToken: head.csrfToken,
         secure: head.secure,
-        clientIp: head.clientIp,
         userAgent: head.userAgent,
       };
       if (head.range !== '') frame.range = head.range;

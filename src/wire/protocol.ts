@@ -61,7 +61,6 @@ export interface RequestFrame {
   csrfToken: string;
   /** The request reached us over TLS (a TLS-terminating proxy's `X-Forwarded-Proto: https`). */
   secure: boolean;
-  clientIp: string;
   userAgent: string;
 }
 
