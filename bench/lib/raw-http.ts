@@ -27,6 +27,12 @@ export class RawResponse {
   }
 }
 
+/**
+ * Where every connection of a thread reads (net's `onread`): each read is copied out before the
+ * next, so one buffer serves them all (module scope is per thread).
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
 interface Pending {
   head: string;
   body: string;
@@ -83,9 +89,14 @@ export class RawConnection {
 
   private open(): net.Socket {
     if (this.socket && !this.socket.destroyed) return this.socket;
-    const socket = net.connect(this.port, this.host);
+    // Read into the thread's one buffer, and copy out only what arrived: a 'data' event costs a
+    // fresh 64 KiB buffer and the stream machinery per read.
+    const callback = (bytes: number): boolean => {
+      this.onData(Buffer.from(READ_BUFFER.subarray(0, bytes)));
+      return true;
+    };
+    const socket = net.connect({ port: this.port, host: this.host, onread: { buffer: READ_BUFFER, callback } });
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => this.onClose(socket));
     this.received = [];
