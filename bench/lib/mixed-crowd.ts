@@ -61,6 +61,8 @@ export class Recorder {
   readonly errors = new Map<Kind, number>(KINDS.map((kind) => [kind, 0]));
   readonly errorSamples: string[] = [];
   readonly deliveriesMs: number[] = [];
+  /** The same deliveries, timed when the server wrote each answer (test hooks' X-Test-Answered-At). */
+  readonly deliveriesAtServerMs: number[] = [];
 
   record(kind: Kind, startedMs: number, response: RawResponse | null, always = false): void {
     if (!this.measuring && !always) return;
@@ -81,6 +83,7 @@ export class Recorder {
     this.errors.set('poll', (this.errors.get('poll') ?? 0) + polls.errors);
     for (const sample of polls.errorSamples) if (this.errorSamples.length < 5) this.errorSamples.push(sample);
     for (const ms of polls.deliveriesMs) this.deliveriesMs.push(ms);
+    for (const ms of polls.deliveriesAtServerMs) this.deliveriesAtServerMs.push(ms);
   }
 
   reset(): void {
@@ -89,6 +92,7 @@ export class Recorder {
     for (const kind of KINDS) this.errors.set(kind, 0);
     this.errorSamples.length = 0;
     this.deliveriesMs.length = 0;
+    this.deliveriesAtServerMs.length = 0;
   }
 }
 

@@ -45,6 +45,8 @@ export interface PollFigures {
   errors: number;
   errorSamples: string[];
   deliveriesMs: number[];
+  /** The same deliveries timed at the server's write of each answer (X-Test-Answered-At). */
+  deliveriesAtServerMs: number[];
   /** Recipients still waiting for a message sent while measuring. */
   lost: number;
   loopDelayP99Ms: number;
@@ -78,8 +80,8 @@ export class PollingCrowd {
   private readonly connections: RawConnection[];
   private readonly members: Map<number, number[]>;
   private readonly sent = new Map<number, Sent>();
-  /** Deliveries of a message whose `sent` notice had not arrived yet: seq → [person ID, epoch ms]. */
-  private readonly early = new Map<number, [number, number][]>();
+  /** Deliveries of a message whose `sent` notice had not arrived yet: seq → [person ID, arrived, answered (epoch ms)]. */
+  private readonly early = new Map<number, [number, number, number][]>();
   private unread: number[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private polling = false;
@@ -137,7 +139,16 @@ export class PollingCrowd {
   }
 
   private static emptyFigures(): PollFigures {
-    return { latenciesMs: [], errors: 0, errorSamples: [], deliveriesMs: [], lost: 0, loopDelayP99Ms: NaN, loopDelayMaxMs: NaN };
+    return {
+      latenciesMs: [],
+      errors: 0,
+      errorSamples: [],
+      deliveriesMs: [],
+      deliveriesAtServerMs: [],
+      lost: 0,
+      loopDelayP99Ms: NaN,
+      loopDelayMaxMs: NaN,
+    };
   }
 
   private collect(): PollFigures {
@@ -165,7 +176,7 @@ export class PollingCrowd {
         }
         if (this.measuring) this.figures.latenciesMs.push(answer.at - started);
         const arrivedAt = performance.timeOrigin + answer.at;
-        this.received(index, (JSON.parse(answer.body) as { events: MessageEvent[] }).events, arrivedAt);
+        this.received(index, (JSON.parse(answer.body) as { events: MessageEvent[] }).events, arrivedAt, answer.answeredAt);
         this.poll(index);
       },
       () => {
@@ -181,7 +192,7 @@ export class PollingCrowd {
     if (this.figures.errorSamples.length < 5) this.figures.errorSamples.push(sample);
   }
 
-  private received(index: number, events: MessageEvent[], arrivedAt: number): void {
+  private received(index: number, events: MessageEvent[], arrivedAt: number, answeredAt: number): void {
     const poller = this.data.pollers[index] as Poller;
     for (const event of events) {
       poller.lastEventId = Math.max(poller.lastEventId, event.id);
@@ -190,27 +201,30 @@ export class PollingCrowd {
       const seq = Number(/mixed (\d+)/.exec(event.message.content)?.[1] ?? 0);
       if (seq === 0) continue;
       const sent = this.sent.get(seq);
-      if (sent) this.delivered(seq, sent, poller.personId, arrivedAt);
-      else this.noteEarly(seq, poller.personId, arrivedAt);
+      if (sent) this.delivered(seq, sent, poller.personId, arrivedAt, answeredAt);
+      else this.noteEarly(seq, poller.personId, arrivedAt, answeredAt);
     }
   }
 
-  private noteEarly(seq: number, personId: number, arrivedAt: number): void {
+  private noteEarly(seq: number, personId: number, arrivedAt: number, answeredAt: number): void {
     let arrivals = this.early.get(seq);
     if (!arrivals) this.early.set(seq, (arrivals = []));
-    arrivals.push([personId, arrivedAt]);
+    arrivals.push([personId, arrivedAt, answeredAt]);
   }
 
   private noteSent(seq: number, streamId: number, sentAt: number, counted: boolean): void {
     const sent: Sent = { sentAt, waiting: new Set(this.members.get(streamId) ?? []), counted };
     this.sent.set(seq, sent);
-    for (const [personId, arrivedAt] of this.early.get(seq) ?? []) this.delivered(seq, sent, personId, arrivedAt);
+    for (const [personId, arrivedAt, answeredAt] of this.early.get(seq) ?? []) this.delivered(seq, sent, personId, arrivedAt, answeredAt);
     this.early.delete(seq);
   }
 
-  private delivered(seq: number, sent: Sent, personId: number, arrivedAt: number): void {
+  private delivered(seq: number, sent: Sent, personId: number, arrivedAt: number, answeredAt: number): void {
     if (!sent.waiting.delete(personId)) return;
-    if (sent.counted) this.figures.deliveriesMs.push(arrivedAt - sent.sentAt);
+    if (sent.counted) {
+      this.figures.deliveriesMs.push(arrivedAt - sent.sentAt);
+      if (!Number.isNaN(answeredAt)) this.figures.deliveriesAtServerMs.push(answeredAt - sent.sentAt);
+    }
     if (sent.waiting.size === 0) this.sent.delete(seq);
   }
 

@@ -16,6 +16,8 @@ export class RawResponse {
     readonly at: number,
     /** performance.now() when the request was written: before it, it waited for its connection. */
     readonly sentAt: number,
+    /** The server's X-Test-Answered-At (epoch ms when it wrote the answer; test hooks), else NaN. */
+    readonly answeredAt: number,
   ) {}
 
   /**
@@ -51,6 +53,7 @@ export class RawConnection {
   private answerBytes = -1;
   /** Where the answer's body starts, once its head has arrived. */
   private bodyStart = 0;
+  private answeredAt = NaN;
 
   constructor(
     private readonly port: number,
@@ -122,6 +125,7 @@ export class RawConnection {
       const head = buffered.subarray(0, headerEnd).toString('latin1');
       this.bodyStart = headerEnd + 4;
       this.answerBytes = this.bodyStart + Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      this.answeredAt = Number(/x-test-answered-at:\s*([\d.]+)/i.exec(head)?.[1] ?? NaN);
     }
     // Joined once, when whole: joining on every chunk copied a large answer over and over.
     if (this.receivedBytes < this.answerBytes) return;
@@ -134,7 +138,7 @@ export class RawConnection {
     this.receivedBytes = rest.length;
     this.answerBytes = -1;
     const done = this.queue.shift();
-    done?.resolve(new RawResponse(status, body, at, done.sentAt));
+    done?.resolve(new RawResponse(status, body, at, done.sentAt, this.answeredAt));
     this.writeNext();
   }
 

@@ -31,6 +31,16 @@ const API_PREFIX = '/api/v1';
 // The web page's own surface: the same routes as /api/v1, authenticated by the session cookie.
 const JSON_PREFIX = '/json';
 
+/**
+ * Test hooks only: when the front end wrote a poll's answer (epoch ms), so the capacity benchmark
+ * (bench/mixed.ts) can tell the server's part of an event's delivery from its load generator's.
+ */
+export const ANSWERED_AT_HEADER = 'X-Test-Answered-At';
+
+function epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** A request handed to a shard, as the front end keeps it until it is answered or abandoned. */
 interface Exchange {
   readonly res: uWS.HttpResponse;
@@ -312,6 +322,7 @@ export class FrontEnd {
     return (response: ResponseFrame) => {
       if (!this.settle(exchange)) return;
       if (exchange.admitted) this.limits.answered(exchange.limited, exchange.admitted, response);
+      if (exchange.longPoll && this.config.testHooks) response.headers[ANSWERED_AT_HEADER] = epochMs().toFixed(1);
       if (exchange.headOnly) writeFrameHeaders(exchange.res, response);
       else writeFrame(exchange.res, response);
       const ms = Number(process.hrtime.bigint() - exchange.started) / 1e6;

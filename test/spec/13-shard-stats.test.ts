@@ -39,6 +39,20 @@ t.test('GET /__test__/shard_stats', async (t) => {
     t.ok(inShard.max >= (spin[0]?.ms ?? Infinity) * 0.99, `the request's stay in the shard (${inShard.max} ms) holds the spin`);
   });
 
+  t.test("a poll's answer says when the front end wrote it", async (t) => {
+    const queue = await api.post('/register', { event_types: JSON.stringify(['message']) });
+    t.equal(queue.status, 200);
+    const before = Date.now();
+    const poll = await api.get('/events', { queue_id: String(queue.body['queue_id']), last_event_id: -1, dont_block: true });
+    const after = Date.now();
+    t.strictSame([poll.status, poll.body], [200, { result: 'success', msg: '', events: [] }]);
+    const answeredAt = Number(poll.headers['x-test-answered-at']);
+    // The same machine's clock, in epoch ms to a tenth: between the request and its answer.
+    t.ok(answeredAt >= before - 1 && answeredAt <= after + 1, `answered at ${answeredAt}, between ${before} and ${after}`);
+    const other = await api.get('/users/me');
+    t.equal(other.headers['x-test-answered-at'], undefined, 'only polls carry it');
+  });
+
   t.test('a reset starts anew', async (t) => {
     await api.get('/__test__/shard_stats', { reset: true });
     const stats = await api.get('/__test__/shard_stats');
@@ -50,6 +64,11 @@ t.test('GET /__test__/shard_stats', async (t) => {
 t.test('GET /__test__/shard_stats is not reachable without test hooks', async (t) => {
   const server = await startServer({ env: { TEST_HOOKS: '0' } });
   t.teardown(() => server.stop());
-  const answer = await new ApiClient(server.baseUrl, server.owner).get('/__test__/shard_stats');
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const answer = await api.get('/__test__/shard_stats');
   t.equal(answer.status, 404);
+  const queue = await api.post('/register', { event_types: JSON.stringify(['message']) });
+  const poll = await api.get('/events', { queue_id: String(queue.body['queue_id']), last_event_id: -1, dont_block: true });
+  t.equal(poll.status, 200);
+  t.equal(poll.headers['x-test-answered-at'], undefined, "a poll's answer does not say when it was written");
 });
