@@ -35,7 +35,7 @@ const JSON_PREFIX = '/json';
  * Test hooks only: when the front end wrote a poll's answer (epoch ms), so the capacity benchmark
  * (bench/mixed.ts) can tell the server's part of an event's delivery from its load generator's.
  */
-export const ANSWERED_AT_HEADER = 'X-Test-Answered-At';
+const ANSWERED_AT_HEADER = 'X-Test-Answered-At';
 
 function epochMs(): number {
   return performance.timeOrigin + performance.now();
