@@ -88,6 +88,11 @@ t.test('deleting messages and topics', async (t) => {
     t.equal(await firstMessageId(stream), second, 'the next oldest message');
     await api.call('DELETE', `/messages/${second}`);
     t.equal(await firstMessageId(stream), null, 'an empty stream has none');
+
+    const third = await sendToStream(api.as(alice), 'short lived', 'topic', 'third');
+    t.equal(await firstMessageId(stream), third, 'the next message to the emptied stream is its first');
+    await sendToStream(api, 'short lived', 'topic', 'fourth');
+    t.equal(await firstMessageId(stream), third, 'and the one after leaves it alone');
   });
 
   t.test('a direct message can be deleted by an administrator who received it', async (t) => {

@@ -259,8 +259,11 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   insertRecipientRows(realm, id, flagsByUser);
   // The uploads this message links become readable by its readers.
   if (rendered.uploadedFilePaths.length > 0) linkAttachmentsTxn(tx, id, sender, rendered.uploadedFilePaths, false);
-  // Conditional: an earlier action of the same group commit may have set it already.
-  if (stream) realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL').run(id, stream.id);
+  // Only for a stream's first message. The lookup is current inside the transaction (any write
+  // to streams moves cache_version), whatever row the caller holds; the write stays conditional.
+  if (stream && (streamById(realm, stream.id)?.first_message_id ?? null) === null) {
+    realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL').run(id, stream.id);
+  }
   // The row as just written, without reading it back.
   const stored: MessageRow = {
     id,
