@@ -213,6 +213,10 @@ function insertRecipientRows(realm: Realm, messageId: number, flagsByUser: Reado
 export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   const realm = tx.realm;
   const { sender, stream, rendered } = m;
+  // Whether this is the stream's first message, asked before this action writes: the lookup is
+  // current inside the transaction (any write to streams moves cache_version), whatever row the
+  // caller holds, and a send has just read it, so no statement runs for it.
+  const firstOfStream = stream !== null && (streamById(realm, stream.id)?.first_message_id ?? null) === null;
   const recipientId = stream
     ? stream.recipient_id
     : directRecipientId(
@@ -259,9 +263,8 @@ export function insertMessageTxn(tx: Txn, m: NewMessage): number {
   insertRecipientRows(realm, id, flagsByUser);
   // The uploads this message links become readable by its readers.
   if (rendered.uploadedFilePaths.length > 0) linkAttachmentsTxn(tx, id, sender, rendered.uploadedFilePaths, false);
-  // Only for a stream's first message. The lookup is current inside the transaction (any write
-  // to streams moves cache_version), whatever row the caller holds; the write stays conditional.
-  if (stream && (streamById(realm, stream.id)?.first_message_id ?? null) === null) {
+  // Conditional still, as the write always was.
+  if (stream && firstOfStream) {
     realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL').run(id, stream.id);
   }
   // The row as just written, without reading it back.
