@@ -2,7 +2,7 @@ import { errors } from '../lib/errors';
 import { flagNames, HISTORICAL_FLAGS } from '../lib/flags';
 import type { Realm } from '../realm';
 import { canReadStreamHistory, streamById } from './streams';
-import { avatarUrl, type UserRow, storedUser } from './users';
+import { avatarUrl, knownUser, type UserRow } from './users';
 import type { FetchedMessage, MessageObject } from '../schemas/objects';
 
 export interface MessageRow {
@@ -100,7 +100,7 @@ export class MessageLookups {
 
   user(id: number): UserRow {
     let user = this.users.get(id);
-    if (!user) this.users.set(id, (user = storedUser(this.realm, id)));
+    if (!user) this.users.set(id, (user = knownUser(this.realm, id)));
     return user;
   }
 
