@@ -16,13 +16,17 @@ import { runCopyOf, seededPeople } from './lib/seed-people';
  * timers (bench/lib/mixed-crowd.ts); the number of people ramps in steps, each on its own
  * seeded realm (kept between runs), with a warm-up and then a measured window.
  *
- *   npm run bench mixed -- --steps 500,1000 --mix heavy --warmup 10 --seconds 30
+ *   npm run bench mixed -- --steps 500,1000 --mix heavy --warmup 10 --seconds 30 --history 2000
+ *
+ * `--history N` seeds about N earlier messages per person, so the realm is one in use.
  */
 interface Options {
   steps: number[];
   mix: Mix;
   warmupSeconds: number;
   seconds: number;
+  /** Messages each person has received before the run (a realm in use); 0: a new realm. */
+  history: number;
 }
 
 const GRACE_MS = 3_000;
@@ -39,12 +43,13 @@ function options(args: readonly string[]): Options {
     mix,
     warmupSeconds: Number(value('warmup') ?? 10),
     seconds: Number(value('seconds') ?? 30),
+    history: Number(value('history') ?? 0),
   };
 }
 
 async function step(people: number, opts: Options): Promise<StepFigures> {
   const seeding = performance.now();
-  const realm = await seededPeople(people);
+  const realm = await seededPeople(people, opts.history);
   const seededSeconds = (performance.now() - seeding) / 1000;
   const dataDir = runCopyOf(realm);
   const metricsPort = await freePort();
@@ -119,7 +124,7 @@ export async function run(args: readonly string[] = []): Promise<void> {
   const opts = options(args);
   console.log(
     `mixed (${opts.mix.name} mix; steps ${opts.steps.join(', ')} people; ${opts.warmupSeconds} s warm-up, ` +
-      `${opts.seconds} s measured; machine: ${os.cpus().length} cores, load generator included)`,
+      `${opts.seconds} s measured; ${opts.history} messages of history a person; machine: ${os.cpus().length} cores, load generator included)`,
   );
   let held: number | null = null;
   for (const people of opts.steps) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { epochMs, type FromPolls, type PollFigures, type Poller, type PollThreadData, type ToPolls } from './mixed-polls';
 import { RawPool, type RawResponse } from './raw-http';
-import type { Person, PeopleRealm } from './seed-people';
+import { TOPICS_PER_STREAM, type Person, type PeopleRealm } from './seed-people';
 
 /** The request kinds of the `mixed` scenario, as its report names them. */
 export const KINDS = ['register', 'poll', 'get-messages', 'mark-read', 'presence', 'typing', 'send'] as const;
@@ -33,7 +33,6 @@ export const MIXES: Record<string, Mix> = {
 };
 
 const ALL_HANDS_SHARE = 0.02;
-const TOPICS_PER_STREAM = 5;
 const TYPING_BEFORE_SEND_MS = 1_000;
 // People's non-poll requests share these, one in flight on each. With 64, requests waited in the
 // generator (p99 44-74 ms at realistic 5,000); one per person closed as idle and lost requests.

@@ -23,6 +23,8 @@ export interface PeopleRealm {
 }
 
 export const TEAM_STREAMS_EACH = 5;
+/** The topics people read and write in each stream (bench/lib/mixed-crowd.ts). */
+export const TOPICS_PER_STREAM = 5;
 const PEOPLE_PER_TEAM_STREAM = 20;
 // Stream j of the team streams weighs 1/(j+1)^SKEW: a few large streams, many small ones.
 const SKEW = 0.9;
@@ -41,8 +43,9 @@ function generator(seed: number): (n: number) => number {
  * count/20 team streams of skewed sizes, each person in TEAM_STREAMS_EACH of them. Seeded by
  * bulk insert (bench/lib/seed-users.ts) and kept between runs.
  */
-export async function seededPeople(count: number): Promise<PeopleRealm> {
-  const dataDir = await seededRealmDir(`teamchat-bench-mixed-${count}`, count, 'person', streamsOfPeople(count), SEED_VERSION);
+export async function seededPeople(count: number, history = 0): Promise<PeopleRealm> {
+  const dirName = `teamchat-bench-mixed-${count}${history > 0 ? `-history-${history}` : ''}`;
+  const dataDir = await seededRealmDir(dirName, count, 'person', streamsOfPeople(count, history), SEED_VERSION);
   return loadPeople(dataDir);
 }
 
@@ -63,8 +66,11 @@ export function runCopyOf(realm: PeopleRealm): string {
   return dataDir;
 }
 
-/** The streams, their members and a first message in each (seededPeople). */
-function streamsOfPeople(count: number): (db: Database.Database, memberIds: number[]) => void {
+/**
+ * The streams, their members and a first message in each (seededPeople); with `history`,
+ * about that many earlier messages each person has received (and read).
+ */
+function streamsOfPeople(count: number, history: number): (db: Database.Database, memberIds: number[]) => void {
   const teamStreams = Math.max(TEAM_STREAMS_EACH, Math.round(count / PEOPLE_PER_TEAM_STREAM));
   return (db, memberIds) => {
     const groupId = (db.prepare('SELECT id FROM user_groups ORDER BY id LIMIT 1').get() as { id: number }).id;
@@ -100,14 +106,52 @@ function streamsOfPeople(count: number): (db: Database.Database, memberIds: numb
       }
     }
     welcomeEveryStream(db, owner, membersOf);
+    if (history > 0) addHistory(db, owner, membersOf, allHands, Math.ceil(history / TEAM_STREAMS_EACH));
   };
+}
+
+const HISTORY_SPEAKERS = 10;
+
+/**
+ * `rounds` earlier messages in each team stream, read by its members, written one message at a
+ * time in the order a realm in use wrote them: a person's rows then end on a page of their own
+ * in each person-ordered index, as in production, where a bulk load in key order would pack
+ * them (and a new message's rows would not land as they do).
+ */
+function addHistory(
+  db: Database.Database,
+  owner: number,
+  membersOf: ReadonlyMap<number, readonly number[]>,
+  allHands: number,
+  rounds: number,
+): void {
+  const insertMessage = db.prepare(
+    `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, content, rendered_content,
+       rendered_content_version, date_sent, client, is_me_message, topic_links)
+     SELECT ?, recipient_id, id, ?, ?, ?, 1, ?, 'bench', 0, '[]' FROM streams WHERE id = ?`,
+  );
+  const insertRows = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) SELECT value, ?, 1 FROM json_each(?)');
+  const teams = [...membersOf].filter(([streamId]) => streamId !== allHands);
+  const memberLists = new Map(teams.map(([streamId, members]) => [streamId, JSON.stringify(members)]));
+  const start = Math.floor(Date.now() / 1000) - rounds * 60;
+  for (let round = 0; round < rounds; round++) {
+    for (const [n, [streamId, members]] of teams.entries()) {
+      // A topic's conversation is among a few people: the stream's first ten members take turns.
+      const sender = members[round % Math.min(members.length, HISTORY_SPEAKERS)] ?? owner;
+      const topic = `topic ${(round + n) % TOPICS_PER_STREAM}`;
+      const content = `earlier message ${round} about the plan for this week`;
+      const id = Number(insertMessage.run(sender, topic, content, `<p>${content}</p>`, start + round * 60, streamId).lastInsertRowid);
+      insertRows.run(id, memberLists.get(streamId));
+    }
+  }
 }
 
 // 2: every stream starts with a message (an organization in use). Without one, each stream's
 // first message during a run set its first_message_id, which moves cache_version and empties
 // every versioned cache (the accounts of 5,000 people among them): 17 times in a 20 s run of
 // 1,000 people, none of which a realm in use would see.
-const SEED_VERSION = 2;
+// 3: a history (--history) whose topics are conversations of a few people.
+const SEED_VERSION = 3;
 
 /**
  * One message in each stream, already read by its members, and the stream's first_message_id,

@@ -42,6 +42,9 @@ export async function seededRealmDir(
   await server.stop();
   const db = new Database(realmFile(dataDir, 'default'));
   db.pragma('journal_mode = WAL');
+  // A history of millions of rows (seed-people.ts) spills to the WAL mid-transaction with
+  // SQLite's default 2 MB page cache.
+  db.pragma('cache_size = -1048576');
   const existing = (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
   const group = db.prepare('SELECT id FROM user_groups WHERE name = ? COLLATE NOCASE AND is_system_group = 1').get(MEMBERS_GROUP) as
     { id: number } | undefined;
