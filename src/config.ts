@@ -115,6 +115,8 @@ const envSchema = z.object({
   PRESENCE_FLUSH_INTERVAL_MS: duration.default(60_000),
   // How often each realm promotes members whose account passed the waiting period
   FULL_MEMBERS_INTERVAL_MS: duration.default(24 * 60 * 60_000),
+  // How often each realm moves new per-person message rows into the large table (migration 21)
+  RECENT_ROWS_INTERVAL_MS: duration.default(30_000),
   // The web page's sessions end after two weeks without use (issue 10 "Signing in").
   SESSION_IDLE_MS: duration.default(14 * 24 * 60 * 60_000),
   // api-notes §Limits: 5 failed logins per username in 30 minutes, then 429 until the oldest ages out.
@@ -177,6 +179,7 @@ export interface Config {
   files: FileSettings;
   presenceFlushIntervalMs: number;
   fullMembersIntervalMs: number;
+  recentRowsIntervalMs: number;
   sessions: SessionSettings;
   rateLimits: RateLimitSettings;
   shardQueueLimit: number;
@@ -262,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
     fullMembersIntervalMs: e.FULL_MEMBERS_INTERVAL_MS,
+    recentRowsIntervalMs: e.RECENT_ROWS_INTERVAL_MS,
     sessions: { idleMs: e.SESSION_IDLE_MS, loginFailureLimit: LOGIN_FAILURE_LIMIT, loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MS },
     rateLimits: {
       enabled: e.RATE_LIMITING,

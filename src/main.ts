@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       files: config.files,
       presenceFlushIntervalMs: config.presenceFlushIntervalMs,
       fullMembersIntervalMs: config.fullMembersIntervalMs,
+      recentRowsIntervalMs: config.recentRowsIntervalMs,
       sessions: config.sessions,
       servedRealms: served.list,
     },

@@ -7,6 +7,7 @@ import { shardIndexFor } from '../src/wire/shard-hash';
 import { ScheduledMessageSender } from './actors/scheduler';
 import { TypingActor } from './actors/typing';
 import { RetentionActor } from './actors/retention';
+import { RecentRowsMover } from './actors/recent-rows';
 import { UnclaimedUploadActor } from './actors/attachments';
 import { PresenceFlusher } from './actors/presence';
 import { FullMembersActor } from './actors/full-members';
@@ -261,6 +262,10 @@ export class Shard implements AdminHost {
     const fullMembers = new FullMembersActor(realm, realm.clock, this.log, this.settings.fullMembersIntervalMs);
     realm.own(fullMembers);
     fullMembers.arm();
+    // New per-person message rows move into the large table in batches (migration 21)
+    const recentRows = new RecentRowsMover(realm, realm.clock, this.log, this.settings.recentRowsIntervalMs);
+    realm.own(recentRows);
+    recentRows.arm();
     // Periodic snapshots (BACKUP_INTERVAL), by the thread that owns the file
     const { intervalMs, keep } = this.settings.snapshots;
     if (intervalMs > 0) {

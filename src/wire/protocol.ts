@@ -229,6 +229,8 @@ export interface ShardSettings {
   presenceFlushIntervalMs: number;
   // How often members past the waiting period join `@role:fullmembers`
   fullMembersIntervalMs: number;
+  // How often new per-person message rows move into the large table
+  recentRowsIntervalMs: number;
   // The web page's sign-in sessions and the failed-login limit
   sessions: SessionSettings;
   // The realms this process serves (null: every realm in dataDir); `serve` frames update it.

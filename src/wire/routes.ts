@@ -165,6 +165,7 @@ export const TEST_ROUTE_IDS = [
   'POST /__test__/sleep',
   'POST /__test__/throw',
   'POST /__test__/render_hold',
+  'POST /__test__/move_recent_rows',
   'POST /__test__/sync_hold',
   'GET /__test__/sleepers',
   'POST /__test__/spin',

@@ -4,6 +4,7 @@ import t from 'tap';
 import { ApiClient } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
+import { ALL_USER_MESSAGES } from '../../workers/queries/user-message-rows';
 
 const BAD = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
@@ -19,7 +20,7 @@ t.test('POST /messages/flags', async (t) => {
   const flagsOf = async (client: ApiClient, id: number) => (await fetchMessage(client, id))['flags'];
   const storedRow = (userId: number, messageId: number) => {
     const db = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'), { readonly: true });
-    const row = db.prepare('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?').get(userId, messageId);
+    const row = db.prepare(`SELECT flags FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND message_id = ?`).get(userId, messageId);
     db.close();
     return row as { flags: number } | undefined;
   };

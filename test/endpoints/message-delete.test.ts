@@ -4,6 +4,7 @@ import { createMember, fetchMessage, updateRealm } from '../helpers/fixtures';
 import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { createStream } from '../helpers/stream-notices';
+import { ALL_USER_MESSAGES } from '../../workers/queries/user-message-rows';
 
 // The realm settings these tests change, at their defaults (SPEC PATCH /realm).
 const REALM_DEFAULTS = { delete_own_message_policy: 2, message_content_delete_limit_seconds: 600 };
@@ -74,12 +75,12 @@ t.test('deleting messages and topics', async (t) => {
     t.equal(reacted.status, 200, reacted.text);
     t.equal(realmFile.value('SELECT count(*) FROM reactions WHERE message_id = ?', first), 1);
     t.equal(await firstMessageId(stream), noticeId, "the new-stream notice is the stream's first message");
-    t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 2);
+    t.equal(realmFile.value(`SELECT count(*) FROM ${ALL_USER_MESSAGES} WHERE message_id = ?`, first), 2);
 
     const res = await api.call('DELETE', `/messages/${first}`);
     t.strictSame(res.body, { result: 'success', msg: '' });
     t.strictSame((await api.get(`/messages/${first}`)).body, badRequest('Invalid message(s)'));
-    t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id = ?', first), 0);
+    t.equal(realmFile.value(`SELECT count(*) FROM ${ALL_USER_MESSAGES} WHERE message_id = ?`, first), 0);
     t.equal(realmFile.value('SELECT count(*) FROM reactions WHERE message_id = ?', first), 0);
     t.equal(await firstMessageId(stream), noticeId, 'a later message leaves it alone');
     t.equal((await fetchMessage(api, second))['content'], '<p>second</p>', 'the other message stays');
@@ -138,7 +139,7 @@ t.test('deleting messages and topics', async (t) => {
       const last = await api.post(`/streams/${general}/delete_topic`, { topic_name: 'doomed' });
       t.strictSame(last.body, { result: 'success', msg: '' });
       t.strictSame(left(), []);
-      t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE message_id IN (?, ?, ?, ?, ?)', ...ids), 0);
+      t.equal(realmFile.value(`SELECT count(*) FROM ${ALL_USER_MESSAGES} WHERE message_id IN (?, ?, ?, ?, ?)`, ...ids), 0);
       t.equal((await fetchMessage(api, kept))['content'], '<p>not in the topic</p>');
 
       const empty = await api.post(`/streams/${general}/delete_topic`, { topic_name: 'doomed' });

@@ -5,6 +5,7 @@ import { RealmFile, sendToStream, streamIdOf } from '../helpers/realm-file';
 import { startServer } from '../helpers/server';
 import { createStream } from '../helpers/stream-notices';
 import { hasFields } from '../helpers/exact';
+import { ALL_USER_MESSAGES } from '../../workers/queries/user-message-rows';
 
 // The realm settings these tests change, at their defaults (SPEC PATCH /realm).
 const REALM_DEFAULTS = {
@@ -253,9 +254,9 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
         '',
         'public history is readable anyway',
       );
-      t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE user_id = ? AND message_id = ?', bob.id, draft), 0);
+      t.equal(realmFile.value(`SELECT count(*) FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND message_id = ?`, bob.id, draft), 0);
       await api.call('PATCH', `/messages/${draft}`, { stream_id: archive, send_notification_to_new_thread: false });
-      t.equal(realmFile.value('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?', bob.id, draft), 1);
+      t.equal(realmFile.value(`SELECT flags FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND message_id = ?`, bob.id, draft), 1);
       t.strictSame((await fetchMessage(api.as(bob), draft))['flags'], ['read']);
     });
   });
@@ -269,7 +270,7 @@ t.test('PATCH /messages/{message_id}: moving messages between topics and streams
     t.equal(res.status, 200, res.text);
     const asAlice = await api.as(alice).get(`/messages/${id}`);
     t.strictSame(asAlice.body, badRequest('Invalid message(s)'));
-    t.equal(realmFile.value('SELECT count(*) FROM user_messages WHERE user_id = ? AND message_id = ?', alice.id, id), 0);
+    t.equal(realmFile.value(`SELECT count(*) FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND message_id = ?`, alice.id, id), 0);
   });
 
   t.test('in a stream with protected history only the messages the mover received move, without the time-limit error', async (t) => {

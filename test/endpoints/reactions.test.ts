@@ -5,6 +5,7 @@ import { ApiClient } from '../helpers/http';
 import { createMember, fetchMessage } from '../helpers/fixtures';
 import { startServer } from '../helpers/server';
 import { pngUpload, postFiles } from '../helpers/files';
+import { ALL_USER_MESSAGES } from '../../workers/queries/user-message-rows';
 
 type Reaction = Record<string, unknown>;
 
@@ -206,7 +207,7 @@ t.test('reactions', async (t) => {
     t.strictSame((await fetchMessage(api.as(bob), id))['flags'], ['read', 'historical']);
     t.equal((await react(api.as(bob), id, { emoji_name: 'octopus' })).status, 200);
     const db2 = new Database(path.join(server.dataDir, 'realms', 'default.sqlite3'), { readonly: true });
-    const row = db2.prepare('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?').get(bob.id, id) as
+    const row = db2.prepare(`SELECT flags FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND message_id = ?`).get(bob.id, id) as
       { flags: number } | undefined;
     db2.close();
     t.strictSame(row, { flags: 1 | 64 }, 'a stored row with read and historical');

@@ -52,6 +52,12 @@ t.test('members past the waiting period are promoted daily unless configured', a
   t.throws(() => loadConfig({ FULL_MEMBERS_INTERVAL_MS: '0' }), { message: /FULL_MEMBERS_INTERVAL_MS/ });
 });
 
+t.test("new messages' rows move into the large table every 30 s unless configured", async (t) => {
+  t.equal(loadConfig({}).recentRowsIntervalMs, 30_000);
+  t.equal(loadConfig({ RECENT_ROWS_INTERVAL_MS: '25' }).recentRowsIntervalMs, 25);
+  t.throws(() => loadConfig({ RECENT_ROWS_INTERVAL_MS: '0' }), { message: /RECENT_ROWS_INTERVAL_MS/ });
+});
+
 t.test('web sessions end after two weeks idle and failed logins count for 30 minutes unless configured', async (t) => {
   t.strictSame(loadConfig({}).sessions, { idleMs: 14 * 24 * 60 * 60_000, loginFailureLimit: 5, loginFailureWindowMs: 30 * 60_000 });
   t.equal(loadConfig({ SESSION_IDLE_MS: '60000' }).sessions.idleMs, 60_000);

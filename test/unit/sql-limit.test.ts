@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { sqlLimit, steppedLimit } from '../../workers/lib/sql-limit';
+import { sqlLimit, sqlOffset, steppedLimit } from '../../workers/lib/sql-limit';
 import { REPO_ROOT } from '../helpers/server';
 import { repositoryFiles } from '../helpers/source-files';
 
@@ -9,6 +9,8 @@ t.test('a row count is written into the SQL only when it is one', async (t) => {
   t.equal(sqlLimit(51), 'LIMIT 51');
   t.equal(sqlLimit(-1), 'LIMIT -1', 'no limit, as SQLite spells it');
   for (const bad of [1.5, -2, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) t.throws(() => sqlLimit(bad), `refuses ${bad}`);
+  t.equal(sqlOffset(1999), 'OFFSET 1999');
+  for (const bad of [1.5, -1, Number.NaN, 2 ** 53]) t.throws(() => sqlOffset(bad), `an offset refuses ${bad}`);
 });
 
 t.test('the counts clients choose share a few statements', async (t) => {

@@ -11,6 +11,7 @@ import { unreadMessageDetails } from '../queries/unread';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import type { Published } from '../events/published';
+import { NEW_ROWS_TABLE, writeEachTable } from '../queries/user-message-rows';
 
 /** api-notes Summary 14: the only flags a user may change. */
 export const EDITABLE_FLAGS: readonly MessageFlag[] = ['read', 'starred', 'collapsed'];
@@ -36,7 +37,7 @@ export function checkFlagChange(op: string, flag: string): FlagChange {
 
 /** A per-user row for a message the user reads as stream history (api-notes §b reactions, flags). */
 export function createHistoricalRowTxn(tx: Txn, userId: number, messageId: number, flags = HISTORICAL_FLAGS): void {
-  tx.realm.stmt('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)').run(userId, messageId, flags);
+  tx.realm.stmt(`INSERT INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags) VALUES (?, ?, ?)`).run(userId, messageId, flags);
 }
 
 /**
@@ -52,11 +53,9 @@ export function applyFlagChangeTxn(tx: Txn, user: UserRow, change: FlagChange, m
   const adding = change.op === 'add';
   const markingUnread = change.flag === 'read' && !adding;
   const changed: number[] = [];
-  const update = realm.stmt(
-    adding
-      ? 'UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?'
-      : 'UPDATE user_messages SET flags = flags & ~? WHERE user_id = ? AND message_id = ?',
-  );
+  const update = adding
+    ? (table: string) => `UPDATE ${table} SET flags = flags | ? WHERE user_id = ? AND message_id = ?`
+    : (table: string) => `UPDATE ${table} SET flags = flags & ~? WHERE user_id = ? AND message_id = ?`;
   for (const messageId of new Set(messageIds)) {
     if (markingUnread && inUnsubscribedStream(realm, user.id, messageId)) continue;
     const flags = userFlags(realm, user.id, messageId);
@@ -64,7 +63,7 @@ export function applyFlagChangeTxn(tx: Txn, user: UserRow, change: FlagChange, m
     const current = flags ?? HISTORICAL_FLAGS;
     if (((current & bit) !== 0) === adding) continue;
     if (flags === undefined) createHistoricalRowTxn(tx, user.id, messageId, adding ? current | bit : current & ~bit);
-    else update.run(bit, user.id, messageId);
+    else writeEachTable(realm, update, bit, user.id, messageId);
     changed.push(messageId);
   }
   // Only changes are news: a request that changed nothing tells no client anything.

@@ -9,10 +9,12 @@ import { hasMessageInTopic, unreadMessageIds } from '../queries/unread';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { accessStreamById } from '../queries/stream-access';
+import { writeEachTable } from '../queries/user-message-rows';
+
+const setReadBit = (table: string) => `UPDATE ${table} SET flags = flags | ? WHERE user_id = ? AND message_id = ?`;
 
 function markReadTxn(tx: Txn, user: UserRow, ids: number[], all: boolean): void {
-  const update = tx.realm.stmt('UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
-  for (const id of ids) update.run(FLAG_BIT.read, user.id, id);
+  for (const id of ids) writeEachTable(tx.realm, setReadBit, FLAG_BIT.read, user.id, id);
   // openapi update_message_flags: when `all` is true the `messages` array is empty.
   tx.publish({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: all ? [] : ids, all }, [user.id]);
 }

@@ -11,6 +11,7 @@ import { isAdmin, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { accessStreamById } from '../queries/stream-access';
 import type { Published } from '../events/published';
+import { ALL_USER_MESSAGES, hasRowParams, hasRowSql } from '../queries/user-message-rows';
 
 /**
  * DELETE /messages/{message_id} (api-notes §b): administrators always; otherwise the sender
@@ -50,7 +51,7 @@ export function deleteMessagesTxn(tx: Txn, messages: readonly MessageRow[]): voi
   if (!first) return;
   const realm = tx.realm;
   const audience = new Set<number>();
-  const rowHolders = realm.rows<{ user_id: number }, [number]>('SELECT user_id FROM user_messages WHERE message_id = ?');
+  const rowHolders = realm.rows<{ user_id: number }, [number]>(`SELECT user_id FROM ${ALL_USER_MESSAGES} WHERE message_id = ?`);
   const remove = realm.stmt('DELETE FROM messages WHERE id = ?');
   // Read before the links go with the messages (ON DELETE CASCADE)
   const linkedAttachments = attachmentIdsOfMessages(
@@ -132,9 +133,9 @@ function nextTopicBatch(realm: Realm, user: UserRow, stream: StreamRow, topic: s
       .all(stream.id, topic);
   }
   return realm
-    .rows<MessageRow, [number, number, string]>(
-      `SELECT m.* FROM messages m JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
-       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC ${sqlLimit(size)}`,
+    .rows<MessageRow, [number, string, number, number]>(
+      `SELECT m.* FROM messages m
+       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE AND ${hasRowSql('m.id')} ORDER BY m.id DESC ${sqlLimit(size)}`,
     )
-    .all(user.id, stream.id, topic);
+    .all(stream.id, topic, ...hasRowParams(user.id));
 }

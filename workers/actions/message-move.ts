@@ -9,6 +9,9 @@ import { canReadStreamHistory, streamById, type StreamRow } from '../queries/str
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { sendNoticeTxn, silentMention } from './notifications';
+import { NEW_ROWS_TABLE, writeEachTable } from '../queries/user-message-rows';
+
+const deleteRow = (table: string) => `DELETE FROM ${table} WHERE user_id = ? AND message_id = ?`;
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -110,11 +113,14 @@ export function moveMessagesTxn(
   const losingRows = oldSubscribers.filter((id) => !newSubscribers.has(id));
   const roleOf = (userId: number) => realm.oneRow<{ role: number }, [number]>('SELECT role FROM users WHERE id = ?', userId).role;
   const lostAccessUserIds = losingRows.filter((userId) => plan.newStream.invite_only === 1 || roleOf(userId) === ROLE.GUEST);
-  const deleteRow = realm.stmt('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
-  const addRow = realm.stmt('INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+  // A new subscriber who already has a row (in either table) keeps it.
+  const addRow = realm.stmt(
+    `INSERT OR IGNORE INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags)
+     SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM user_messages WHERE user_id = ? AND message_id = ?)`,
+  );
   for (const id of ids) {
-    for (const userId of losingRows) deleteRow.run(userId, id);
-    for (const userId of newSubscribers) addRow.run(userId, id, FLAG_BIT.read);
+    for (const userId of losingRows) writeEachTable(realm, deleteRow, userId, id);
+    for (const userId of newSubscribers) addRow.run(userId, id, FLAG_BIT.read, userId, id);
   }
   for (const stream of [plan.stream, plan.newStream]) {
     realm.stmt('UPDATE streams SET first_message_id = ? WHERE id = ?').run(firstStreamMessageId(realm, stream.recipient_id), stream.id);

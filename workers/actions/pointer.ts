@@ -2,6 +2,7 @@ import { errors } from '../lib/errors';
 import { pointerOf } from '../queries/pointer';
 import type { UserRow } from '../queries/users';
 import type { Realm } from '../realm';
+import { ALL_USER_MESSAGES } from '../queries/user-message-rows';
 
 /**
  * POST /users/me/pointer (legacy): the pointer only moves forward, and only to a message the
@@ -10,7 +11,7 @@ import type { Realm } from '../realm';
 export function doUpdatePointer(realm: Realm, user: UserRow, messageId: number): Promise<void> {
   return realm.transact((tx) => {
     if (messageId <= pointerOf(tx.realm, user.id)) return;
-    const received = tx.realm.stmt('SELECT 1 FROM user_messages WHERE user_id = ? AND message_id = ?').get(user.id, messageId);
+    const received = tx.realm.stmt(`SELECT 1 FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND message_id = ?`).get(user.id, messageId);
     if (!received) throw errors.invalidMessageId();
     tx.realm
       .stmt(

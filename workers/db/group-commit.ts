@@ -13,8 +13,8 @@ const CHECKPOINT_EVERY_MS = 1_000;
  * to the next turn: a burst of writes (a hundred mark-reads at once) would otherwise hold the
  * realm's one thread, and every read and poll of it, for as long as all of them take. One action
  * is never split. While commits are slow the budget grows to the last one's duration, up to the
- * maximum: messages to one large stream dirty the same pages (one per recipient in user_messages
- * and its unread index), so a commit of several costs what a commit of one does. At 8 ms each
+ * maximum: messages to one large stream dirty the same pages (one per recipient in the per-person rows
+ * and their unread index), so a commit of several costs what a commit of one does. At 8 ms each
  * message to 1,000 subscribers committed alone (`send-stream-large` profile: 2,965 ms
  * inserting, 7,771 committing).
  */

@@ -3,6 +3,7 @@ import { MESSAGING_MIGRATIONS } from './migrations-messaging';
 import { PEOPLE_MIGRATIONS } from './migrations-people';
 import { READING_MIGRATIONS } from './migrations-reading';
 import { BOT_MIGRATIONS } from './migrations-bots';
+import { WRITING_MIGRATIONS } from './migrations-writing';
 
 /**
  * Schema migrations, applied in order by db/open.ts; `PRAGMA user_version` is the number of
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ...READING_MIGRATIONS,
   ...BOT_MIGRATIONS,
   ...LATER_CACHING_MIGRATIONS,
+  ...WRITING_MIGRATIONS,
 ];

@@ -4,6 +4,7 @@ import { param } from '../lib/params';
 import { openRoute } from '../lib/route';
 import { shardStats } from '../lib/shard-stats';
 import { EMPTY } from '../schemas/objects';
+import { doMoveRecentRowsThrough, RECENT_ROWS_PER_BATCH } from '../actions/recent-rows';
 
 /**
  * Routes for the crash-isolation tests. The front end matches them only with TEST_HOOKS=1
@@ -35,6 +36,12 @@ export const postSleep = openRoute(
 );
 
 export const getSleepers = openRoute(z.object({}), z.strictObject({ sleeping: z.number().int() }), () => ({ sleeping }));
+
+/** Moves every row of user_messages_recent into user_messages now (actors/recent-rows.ts). */
+export const postMoveRecentRows = openRoute(z.object({}), EMPTY, async ({ realm }) => {
+  await doMoveRecentRowsThrough(realm, Number.MAX_SAFE_INTEGER, RECENT_ROWS_PER_BATCH);
+  return {};
+});
 
 /** An unexpected exception: the realm must answer a 500 JSON error and log the route. */
 export const postThrow = openRoute(z.object({}), EMPTY, () => {

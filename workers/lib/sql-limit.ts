@@ -10,6 +10,12 @@ export function sqlLimit(count: number): string {
   return `LIMIT ${count}`;
 }
 
+/** An OFFSET clause with its row count written into the SQL, as sqlLimit's and for its reason. */
+export function sqlOffset(count: number): string {
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`not a row count: ${count}`);
+  return `OFFSET ${count}`;
+}
+
 // Row counts a client may ask for (GET /messages: 1 to 5,001 with the extra row that tells
 // whether more lie beyond), on the values clients use.
 const LIMIT_STEPS = [1, 2, 11, 21, 51, 101, 201, 501, 1001, 2001, 5001];

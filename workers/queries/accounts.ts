@@ -2,6 +2,7 @@ import { isAdminRole, ROLE, systemGroupNameForRole } from '../lib/roles';
 import type { Realm } from '../realm';
 import { activeSubscriptionsOf, canSeeStream, type StreamRow } from './streams';
 import { userById, type UserRow } from './users';
+import { ALL_USER_MESSAGES } from './user-message-rows';
 
 /*
  * Reads behind the account actions (i9-accounts): owners, a user's bots, role groups, what a
@@ -115,7 +116,7 @@ export function usersWhoMuted(realm: Realm, senderId: number): Set<number> {
 export function unreadMessageIdsFrom(realm: Realm, userId: number, senderId: number): number[] {
   return realm
     .rows<{ id: number }, [number, number]>(
-      `SELECT um.message_id AS id FROM user_messages um JOIN messages m ON m.id = um.message_id
+      `SELECT um.message_id AS id FROM ${ALL_USER_MESSAGES} um JOIN messages m ON m.id = um.message_id
        WHERE um.user_id = ? AND m.sender_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id`,
     )
     .all(userId, senderId)

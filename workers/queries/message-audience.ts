@@ -1,10 +1,11 @@
 import type { Realm } from '../realm';
 import type { MessageRow } from './messages';
 import { streamById, subscriberIds } from './streams';
+import { ALL_USER_MESSAGES } from './user-message-rows';
 
-/** Users with a per-user row for the message (index user_messages_message). */
+/** Users with a per-user row for the message (each table's index by message). */
 export function userIdsWithMessage(realm: Realm, messageId: number): number[] {
-  const rows = realm.rows<{ user_id: number }, [number]>('SELECT user_id FROM user_messages WHERE message_id = ?').all(messageId);
+  const rows = realm.rows<{ user_id: number }, [number]>(`SELECT user_id FROM ${ALL_USER_MESSAGES} WHERE message_id = ?`).all(messageId);
   return rows.map((r) => r.user_id);
 }
 

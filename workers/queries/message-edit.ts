@@ -1,5 +1,6 @@
 import type { Realm } from '../realm';
 import type { UserRow } from './users';
+import { ALL_USER_MESSAGES, hasRowParams, hasRowSql } from './user-message-rows';
 
 /** A message of a topic, as the move and time-limit rules need it. */
 export interface TopicMessage {
@@ -21,12 +22,11 @@ export function topicMessages(realm: Realm, streamId: number, topic: string, onl
       .all(streamId, topic);
   }
   return realm
-    .rows<TopicMessage, [number, number, string]>(
+    .rows<TopicMessage, [number, string, number, number]>(
       `SELECT m.id, m.date_sent FROM messages m
-       JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
-       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id`,
+       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE AND ${hasRowSql('m.id')} ORDER BY m.id`,
     )
-    .all(onlyFor.id, streamId, topic);
+    .all(streamId, topic, ...hasRowParams(onlyFor.id));
 }
 
 /** The oldest message of a stream, or null: SPEC Stream.first_message_id (messages_recipient index). */
@@ -37,7 +37,7 @@ export function firstStreamMessageId(realm: Realm, recipientId: number): number 
 /** Users with a per-user row for the message, with their flag bits. */
 export function messageRecipientFlags(realm: Realm, messageId: number): Map<number, number> {
   const rows = realm
-    .rows<{ user_id: number; flags: number }, [number]>('SELECT user_id, flags FROM user_messages WHERE message_id = ?')
+    .rows<{ user_id: number; flags: number }, [number]>(`SELECT user_id, flags FROM ${ALL_USER_MESSAGES} WHERE message_id = ?`)
     .all(messageId);
   return new Map(rows.map((r) => [r.user_id, r.flags]));
 }

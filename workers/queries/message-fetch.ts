@@ -147,7 +147,7 @@ function packed(select: string): string {
 
 /** The SQL of each read around an anchor; exported for the query-plan test. */
 export function rangeStatements(sql: NarrowSql, narrow: ResolvedNarrow): RangeStatements {
-  const select = `SELECT m.id, m.version, um.flags AS user_flags FROM ${sql.from} WHERE ${sql.where.join(' AND ')}`;
+  const select = `SELECT ${sql.idColumn} AS id, m.version, ${sql.rowFlags} AS user_flags FROM ${sql.from} WHERE ${sql.where.join(' AND ')}`;
   // api-notes §c first_unread: the oldest unread match, leaving out muted streams unless the
   // narrow names a stream. Unread messages always have the viewer's row, so this reads only
   // the viewer's unread rows, even for a stream-history narrow.
@@ -208,6 +208,8 @@ export function matchesNarrow(
 
 /** Parameters: the narrow's, then the IDs as a JSON list. Exported for the query-plan test. */
 export function matchesStatement(sql: NarrowSql): string {
+  // No ORDER BY: the caller keys the rows by ID (and an order by a column not selected would
+  // read every received row first: queries/user-message-rows.ts).
   return `SELECT m.* FROM ${sql.from} WHERE ${sql.where.join(' AND ')}
-    AND ${sql.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${sql.idColumn}`;
+    AND ${sql.idColumn} IN (SELECT value FROM json_each(?))`;
 }

@@ -4,6 +4,7 @@ import type { Realm } from '../realm';
 import { canReadStreamHistory, streamById } from './streams';
 import { avatarUrl, knownUser, type UserRow } from './users';
 import type { FetchedMessage, MessageObject } from '../schemas/objects';
+import { ALL_USER_MESSAGES } from './user-message-rows';
 
 export interface MessageRow {
   id: number;
@@ -37,9 +38,14 @@ export function directKeyOf(realm: Realm, recipientId: number): string {
   return realm.oneRow<{ direct_key: string }, [number]>('SELECT direct_key FROM recipients WHERE id = ?', recipientId).direct_key;
 }
 
+/** The realm's newest message ID, 0 without messages. */
+export function newestMessageId(realm: Realm): number {
+  return realm.oneRow<{ id: number | null }>('SELECT max(id) AS id FROM messages').id ?? 0;
+}
+
 export function userFlags(realm: Realm, userId: number, messageId: number): number | undefined {
   return realm
-    .rows<{ flags: number }, [number, number]>('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?')
+    .rows<{ flags: number }, [number, number]>(`SELECT flags FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND message_id = ?`)
     .get(userId, messageId)?.flags;
 }
 

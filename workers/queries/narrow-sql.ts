@@ -1,6 +1,7 @@
 import { FLAG_BIT, HISTORICAL_FLAGS } from '../lib/flags';
 import { RESOLVED_TOPIC_PREFIX } from '../lib/resolved-topic';
 import type { HasOperand, IsOperand } from '../lib/narrow';
+import { ALL_USER_MESSAGES, hasRowParams, hasRowSql, USER_MESSAGE_TABLES } from './user-message-rows';
 
 /**
  * Narrow terms as SQL (api-notes §c), built without a realm so the plan test can check every
@@ -8,9 +9,10 @@ import type { HasOperand, IsOperand } from '../lib/narrow';
  *
  * Two ways in, each on an index:
  * - history: `messages` read through messages_stream_topic / messages_stream_id (a stream
- *   narrow) or by ID range (streams:public), with the viewer's row LEFT JOINed for flags;
- * - received: the viewer's `user_messages` rows by (user_id, message_id) range, joined to
- *   `messages` by rowid.
+ *   narrow) or by ID range (streams:public), with the viewer's row LEFT JOINed for flags from
+ *   each of the two tables that hold such rows (queries/user-message-rows.ts);
+ * - received: the viewer's rows by (user_id, message_id) range in both tables, merged in
+ *   order, joined to `messages` by rowid.
  */
 
 export type ResolvedTerm = { negated: boolean } & (
@@ -44,10 +46,15 @@ export interface ResolvedNarrow {
 export type SqlValue = number | string;
 
 export interface NarrowSql {
-  /** FROM clause: `m` is messages, `um` the viewer's user_messages row (null for history). */
+  /** FROM clause: `m` is messages; the viewer's row is read by `rowFlags`. */
   from: string;
-  /** The message ID column the range and order use (the index's own column). */
+  /**
+   * The message ID column the range and order use (the index's own column). A query ordered by
+   * it selects it too (as `id`): queries/user-message-rows.ts ALL_USER_MESSAGES says why.
+   */
   idColumn: string;
+  /** The viewer's flags on the row; null when the viewer has no row (history). */
+  rowFlags: string;
   /** The viewer's flags on the row; history rows read as `read` + `historical`. */
   flagsExpr: string;
   where: string[];
@@ -89,20 +96,28 @@ export function narrowSql(narrow: ResolvedNarrow, unreadOnly = false): NarrowSql
 function messageDriven(history: boolean, viewerId: number): NarrowSql {
   return history
     ? {
-        from: 'messages m LEFT JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id',
+        from: `messages m ${VIEWER_ROW_JOINS}`,
         idColumn: 'm.id',
-        flagsExpr: `coalesce(um.flags, ${HISTORICAL_FLAGS})`,
+        rowFlags: VIEWER_ROW_FLAGS,
+        flagsExpr: `coalesce(${VIEWER_ROW_FLAGS}, ${HISTORICAL_FLAGS})`,
         where: [],
-        params: [viewerId],
+        params: [viewerId, viewerId],
       }
     : {
-        from: 'user_messages um JOIN messages m ON m.id = um.message_id',
+        from: `${ALL_USER_MESSAGES} um JOIN messages m ON m.id = um.message_id`,
         idColumn: 'um.message_id',
+        rowFlags: 'um.flags',
         flagsExpr: 'um.flags',
         where: ['um.user_id = ?'],
         params: [viewerId],
       };
 }
+
+// The viewer's row from either table (one `?` each: the viewer), each by primary key.
+const VIEWER_ROW_JOINS = USER_MESSAGE_TABLES.map(
+  (table, i) => `LEFT JOIN ${table} um${i} ON um${i}.user_id = ? AND um${i}.message_id = m.id`,
+).join(' ');
+const VIEWER_ROW_FLAGS = `coalesce(${USER_MESSAGE_TABLES.map((_, i) => `um${i}.flags`).join(', ')})`;
 
 type PositiveSearch = Extract<ResolvedTerm, { kind: 'search' }> & { match: string };
 
@@ -112,11 +127,12 @@ function isPositiveSearch(term: ResolvedTerm): term is PositiveSearch {
 
 function searchDriven(history: boolean, viewerId: number, match: string): NarrowSql {
   return {
-    from: `messages_fts f JOIN messages m ON m.id = f.rowid ${history ? 'LEFT ' : ''}JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id`,
+    from: `messages_fts f JOIN messages m ON m.id = f.rowid ${VIEWER_ROW_JOINS}`,
     idColumn: 'f.rowid',
-    flagsExpr: history ? `coalesce(um.flags, ${HISTORICAL_FLAGS})` : 'um.flags',
-    where: ['f.messages_fts MATCH ?'],
-    params: [viewerId, match],
+    rowFlags: VIEWER_ROW_FLAGS,
+    flagsExpr: history ? `coalesce(${VIEWER_ROW_FLAGS}, ${HISTORICAL_FLAGS})` : VIEWER_ROW_FLAGS,
+    where: history ? ['f.messages_fts MATCH ?'] : ['f.messages_fts MATCH ?', `${VIEWER_ROW_FLAGS} IS NOT NULL`],
+    params: [viewerId, viewerId, match],
   };
 }
 
@@ -142,13 +158,13 @@ function termCondition(term: ResolvedTerm, viewerId: number, flags: string): Con
     case 'recipient':
       return term.recipientId === null ? { condition: '0', params: [] } : { condition: 'm.recipient_id = ?', params: [term.recipientId] };
     case 'dm-including':
-      return { condition: `(m.stream_id IS NULL AND ${receivedBy})`, params: [term.userId] };
+      return { condition: `(m.stream_id IS NULL AND ${receivedBy})`, params: hasRowParams(term.userId) };
     case 'group-dm-with':
       // A group conversation has three members or more: two commas in its key.
       return {
         condition: `(m.stream_id IS NULL AND ${receivedBy} AND (SELECT length(r.direct_key) - length(replace(r.direct_key, ',', ''))
           FROM recipients r WHERE r.id = m.recipient_id) >= 2)`,
-        params: [term.userId],
+        params: hasRowParams(term.userId),
       };
     case 'is':
       return isCondition(term.operand, flags);
@@ -175,8 +191,8 @@ function termCondition(term: ResolvedTerm, viewerId: number, flags: string): Con
   }
 }
 
-// Every member of a direct conversation has a row: membership is one primary-key lookup.
-const receivedBy = 'EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ? AND x.message_id = m.id)';
+// Every member of a direct conversation has a row: membership is a primary-key lookup.
+const receivedBy = hasRowSql('m.id');
 
 /** The viewer (one `?`) set this policy on the message's topic; the user_topics primary key serves it. */
 export function topicWithPolicy(policy: 1 | 2): string {

@@ -5,6 +5,7 @@ import type { Realm } from '../realm';
 import { accessMessage } from './messages';
 import { realmSettings } from './realm-settings';
 import { booleanSetting, type UserRow } from './users';
+import { ALL_USER_MESSAGES } from './user-message-rows';
 
 /**
  * Who has read the message: active users (bots included) with the read flag and
@@ -18,7 +19,7 @@ export function readReceipts(realm: Realm, requester: UserRow, messageId: number
     .rows<UserRow, [number, number, number]>(
       `SELECT u.id, u.email, u.delivery_email, u.full_name, u.api_key, u.password_hash, u.role, u.is_active, u.is_bot,
          u.bot_type, u.bot_owner_id, u.is_billing_admin, u.timezone, u.date_joined, u.avatar_version, u.settings, u.avatar_source
-       FROM user_messages um JOIN users u ON u.id = um.user_id
+       FROM ${ALL_USER_MESSAGES} um JOIN users u ON u.id = um.user_id
        WHERE um.message_id = ? AND um.flags & ? != 0 AND u.is_active = 1 AND u.id != ?
        ORDER BY u.id`,
     )

@@ -8,6 +8,7 @@ import { pendingScheduledMessagesOf, scheduledMessageObject } from './scheduled-
 import { maxMessageId, type UserRow } from './users';
 import { mutedTopicsOf, userTopicsOf } from './user-topics';
 import type { RegisterState } from '../schemas/register';
+import { ALL_USER_MESSAGES } from './user-message-rows';
 
 // api-notes §e: unread_msgs covers the newest 50000 unread messages.
 const UNREAD_CAP = 50000;
@@ -28,8 +29,8 @@ interface UnreadRow {
  * visits only unread rows (read is bit 1, workers/lib/flags.ts); the planner picks it by
  * itself, as it holds the flags too (migration 17).
  */
-export const UNREAD_STATE = `SELECT m.id, um.flags, m.stream_id, m.topic, r.direct_key
-  FROM user_messages um
+export const UNREAD_STATE = `SELECT um.message_id AS id, um.flags, m.stream_id, m.topic, r.direct_key
+  FROM ${ALL_USER_MESSAGES} um
   JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
   WHERE um.user_id = ? AND um.flags & 1 = 0 ORDER BY um.message_id DESC ${sqlLimit(UNREAD_CAP + 1)}`;
 
@@ -75,7 +76,7 @@ export function recentConversations(realm: Realm, userId: number): NonNullable<R
   const rows = realm
     .rows<{ max_message_id: number; direct_key: string }, [number]>(
       `SELECT max(recent.id) AS max_message_id, r.direct_key FROM (
-         SELECT um.message_id AS id FROM user_messages um WHERE um.user_id = ? ORDER BY um.message_id DESC ${sqlLimit(RECENT_CONVERSATION_WINDOW)}
+         SELECT um.message_id AS id FROM ${ALL_USER_MESSAGES} um WHERE um.user_id = ? ORDER BY um.message_id DESC ${sqlLimit(RECENT_CONVERSATION_WINDOW)}
        ) recent JOIN messages m ON m.id = recent.id JOIN recipients r ON r.id = m.recipient_id
        WHERE m.stream_id IS NULL GROUP BY r.id ORDER BY max_message_id DESC`,
     )
@@ -92,7 +93,7 @@ export function recentConversations(realm: Realm, userId: number): NonNullable<R
 function starredMessageIds(realm: Realm, userId: number): number[] {
   const rows = realm
     .rows<{ message_id: number }, [number, number]>(
-      'SELECT message_id FROM user_messages WHERE user_id = ? AND flags & ? != 0 ORDER BY message_id',
+      `SELECT message_id FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND flags & ? != 0 ORDER BY message_id`,
     )
     .all(userId, FLAG_BIT.starred);
   return rows.map((row) => row.message_id);

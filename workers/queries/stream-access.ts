@@ -3,6 +3,7 @@ import { ROLE } from '../lib/roles';
 import type { Realm } from '../realm';
 import { canReadStreamHistory, canSeeStream, isSubscribed, streamById, streamByName, subscriberIds, type StreamRow } from './streams';
 import type { UserRow } from './users';
+import { hasRowParams, hasRowSql } from './user-message-rows';
 
 /*
  * The read side of the stream access matrix (issue "Streams and subscriptions", api-notes §f):
@@ -66,11 +67,11 @@ export function streamTopics(realm: Realm, user: UserRow, streamId: number): Top
       )
       .all(stream.id);
   }
-  // messages_stream_topic for the stream's messages, each probed in the user_messages primary key
+  // messages_stream_topic for the stream's messages, each probed in the primary keys of the user's rows
   return realm
-    .rows<TopicSummary, [number, number]>(
-      `SELECT m.topic AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
-       WHERE um.user_id = ? AND m.stream_id = ? GROUP BY m.topic COLLATE NOCASE ORDER BY max_id DESC`,
+    .rows<TopicSummary, [number, number, number]>(
+      `SELECT m.topic AS name, MAX(m.id) AS max_id FROM messages m
+       WHERE m.stream_id = ? AND ${hasRowSql('m.id')} GROUP BY m.topic COLLATE NOCASE ORDER BY max_id DESC`,
     )
-    .all(user.id, stream.id);
+    .all(stream.id, ...hasRowParams(user.id));
 }

@@ -1,6 +1,7 @@
 import { FLAG_BIT } from '../lib/flags';
 import type { Realm } from '../realm';
 import { messageById, userFlags } from './messages';
+import { ALL_USER_MESSAGES, hasRowParams, hasRowSql } from './user-message-rows';
 
 const MENTION_BITS = FLAG_BIT.mentioned | FLAG_BIT.wildcard_mentioned;
 
@@ -57,9 +58,9 @@ export function unreadMessageIds(realm: Realm, userId: number, where: { recipien
 }
 
 // Exported for the query-plan test. Parameters: the user.
-export const UNREAD_IDS = 'SELECT message_id FROM user_messages WHERE user_id = ? AND flags & 1 = 0 ORDER BY message_id';
+export const UNREAD_IDS = `SELECT message_id FROM ${ALL_USER_MESSAGES} WHERE user_id = ? AND flags & 1 = 0 ORDER BY message_id`;
 // Parameters: the user, the recipient, the topic (or null) twice.
-export const UNREAD_IDS_IN_CONVERSATION = `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+export const UNREAD_IDS_IN_CONVERSATION = `SELECT um.message_id FROM ${ALL_USER_MESSAGES} um JOIN messages m ON m.id = um.message_id
   WHERE um.user_id = ? AND um.flags & 1 = 0 AND m.recipient_id = ? AND (? IS NULL OR m.topic = ? COLLATE NOCASE)
   ORDER BY um.message_id`;
 
@@ -78,9 +79,9 @@ export function hasMessageInTopic(realm: Realm, userId: number, streamId: number
   return (
     realm
       .stmt(
-        `SELECT 1 FROM messages m INDEXED BY messages_stream_topic JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id
-         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE LIMIT 1`,
+        `SELECT 1 FROM messages m INDEXED BY messages_stream_topic
+         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE AND ${hasRowSql('m.id')} LIMIT 1`,
       )
-      .get(userId, streamId, topic) !== undefined
+      .get(streamId, topic, ...hasRowParams(userId)) !== undefined
   );
 }

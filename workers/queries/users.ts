@@ -8,6 +8,7 @@ import { versionedCache } from './cache-version';
 import { profileDataOf } from './profile-fields';
 import type { ownUserSchema } from '../schemas/objects';
 import type { z } from 'zod';
+import { USER_MESSAGE_TABLES } from './user-message-rows';
 
 export interface UserRow {
   id: number;
@@ -151,7 +152,13 @@ export function isoDate(seconds: number): string {
 
 export function maxMessageId(realm: Realm, userId: number): number {
   return (
-    realm.oneRow<{ id: number | null }, [number]>('SELECT max(message_id) AS id FROM user_messages WHERE user_id = ?', userId).id ?? -1
+    realm.oneRow<{ id: number | null }, [number, number]>(
+      // Each table's own max, a seek to the end of the user's range (an aggregate of the two as
+      // one would read every row).
+      `SELECT max(${USER_MESSAGE_TABLES.map((table) => `coalesce((SELECT max(message_id) FROM ${table} WHERE user_id = ?), -1)`).join(', ')}) AS id`,
+      userId,
+      userId,
+    ).id ?? -1
   );
 }
 
