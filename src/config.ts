@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  RECENT_ROWS_MIN_RECIPIENTS,
   SPEC_DURATIONS,
   type DeleteTopicSettings,
   type Durations,
@@ -115,7 +116,9 @@ const envSchema = z.object({
   PRESENCE_FLUSH_INTERVAL_MS: duration.default(60_000),
   // How often each realm promotes members whose account passed the waiting period
   FULL_MEMBERS_INTERVAL_MS: duration.default(24 * 60 * 60_000),
-  // How often each realm moves new per-person message rows into the large table (migration 21)
+  // The per-person rows of a message to this many people or more land in a small table first;
+  // each realm moves them into the large one this often (migration 21)
+  RECENT_ROWS_MIN_RECIPIENTS: positiveInt.default(RECENT_ROWS_MIN_RECIPIENTS),
   RECENT_ROWS_INTERVAL_MS: duration.default(30_000),
   // The web page's sessions end after two weeks without use (issue 10 "Signing in").
   SESSION_IDLE_MS: duration.default(14 * 24 * 60 * 60_000),
@@ -180,6 +183,7 @@ export interface Config {
   presenceFlushIntervalMs: number;
   fullMembersIntervalMs: number;
   recentRowsIntervalMs: number;
+  recentRowsMinRecipients: number;
   sessions: SessionSettings;
   rateLimits: RateLimitSettings;
   shardQueueLimit: number;
@@ -266,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presenceFlushIntervalMs: e.PRESENCE_FLUSH_INTERVAL_MS,
     fullMembersIntervalMs: e.FULL_MEMBERS_INTERVAL_MS,
     recentRowsIntervalMs: e.RECENT_ROWS_INTERVAL_MS,
+    recentRowsMinRecipients: e.RECENT_ROWS_MIN_RECIPIENTS,
     sessions: { idleMs: e.SESSION_IDLE_MS, loginFailureLimit: LOGIN_FAILURE_LIMIT, loginFailureWindowMs: e.LOGIN_FAILURE_WINDOW_MS },
     rateLimits: {
       enabled: e.RATE_LIMITING,

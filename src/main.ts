@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       presenceFlushIntervalMs: config.presenceFlushIntervalMs,
       fullMembersIntervalMs: config.fullMembersIntervalMs,
       recentRowsIntervalMs: config.recentRowsIntervalMs,
+      recentRowsMinRecipients: config.recentRowsMinRecipients,
       sessions: config.sessions,
       servedRealms: served.list,
     },

@@ -1,5 +1,12 @@
 import type { Statement } from 'better-sqlite3';
-import { SPEC_DURATIONS, type DeleteTopicSettings, type Durations, type FileSettings, type SessionSettings } from '../src/wire/protocol';
+import {
+  RECENT_ROWS_MIN_RECIPIENTS,
+  SPEC_DURATIONS,
+  type DeleteTopicSettings,
+  type Durations,
+  type FileSettings,
+  type SessionSettings,
+} from '../src/wire/protocol';
 import { InlineCheckpointer, type Checkpointer } from './db/checkpointer';
 import { openRealmDb, type Db } from './db/open';
 import { GroupCommit, type Publish } from './db/group-commit';
@@ -40,6 +47,8 @@ export interface RealmOptions {
   webPublicStreamsEnabled?: boolean;
   // events: absent in unit tests: the spec's durations and the system clock
   durations?: Durations;
+  // RECENT_ROWS_MIN_RECIPIENTS (src/config.ts); absent in unit tests: the default
+  recentRowsMinRecipients?: number;
   clock?: Clock;
   // Absent in unit tests: the defaults (src/config.ts)
   files?: FileSettings;
@@ -140,6 +149,11 @@ export class Realm {
   /** Whether answers and events are checked against their schemas (workers/lib/contract.ts). */
   get contractChecks(): boolean {
     return this.options.contractChecks ?? false;
+  }
+
+  /** Recipients from which a new message's rows land in user_messages_recent (migration 21). */
+  get recentRowsMinRecipients(): number {
+    return this.options.recentRowsMinRecipients ?? RECENT_ROWS_MIN_RECIPIENTS;
   }
 
   get durations(): Durations {

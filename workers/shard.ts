@@ -230,6 +230,7 @@ export class Shard implements AdminHost {
       // stream-writes
       webPublicStreamsEnabled: this.settings.webPublicStreamsEnabled,
       durations: this.settings.durations,
+      recentRowsMinRecipients: this.settings.recentRowsMinRecipients,
       files: this.settings.files,
       sessions: this.settings.sessions,
       snapshotDir: snapshotsDir(this.settings.dataDir, name),

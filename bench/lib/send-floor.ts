@@ -1,6 +1,7 @@
 import { BULK_RECIPIENT_ROWS } from '../../workers/actions/messages';
 import { openRealmDb } from '../../workers/db/open';
-import { NEW_ROWS_TABLE } from '../../workers/queries/user-message-rows';
+import { newRowsTable } from '../../workers/queries/user-message-rows';
+import { RECENT_ROWS_MIN_RECIPIENTS } from '../../src/wire/protocol';
 
 /** Passes of one way of committing, each in µs a message, and their median. */
 export interface FloorPasses {
@@ -28,9 +29,9 @@ const CHECKPOINT_EVERY_COMMITS = 20;
  * The storage floor of a stream send: only the writes each message needs with this schema
  * (its row with its indexes and search-index entry, one row per recipient, each message in its
  * own savepoint as the group commit runs actions, written as the server writes them: many rows
- * with the same flags in one statement, into the table the server writes new rows to),
- * `PER_COMMIT` messages to a durable commit. Moving those rows into user_messages later
- * (workers/actors/recent-rows.ts) is not counted: the server does not do it within the send.
+ * with the same flags in one statement, into the table the server writes them to),
+ * `PER_COMMIT` messages to a durable commit. Moving rows of a large stream's messages into
+ * user_messages later (workers/actors/recent-rows.ts) is not counted: no send waits for it.
  * Timed on the realm file of a stopped benchmark server, which keeps the rows; nothing else a
  * send does (parsing, authentication, rendering, events, the reply) is counted. Timed `passes`
  * times with each commit durable (SQLite's own checkpoints inside), then as many times as the
@@ -54,10 +55,9 @@ export function measureSendFloor(file: string, streamName: string, messages = 10
          rendered_content_version, date_sent, client, is_me_message, topic_links)
        VALUES (?, ?, ?, 'floor', ?, ?, 1, ?, 'API', 0, '[]')`,
     );
-    const insertUserMessage = db.prepare(`INSERT INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags) VALUES (?, ?, ?)`);
-    const insertUserMessages = db.prepare(
-      `INSERT INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags) SELECT value, ?, 0 FROM json_each(?)`,
-    );
+    const table = newRowsTable(recipients.length, RECENT_ROWS_MIN_RECIPIENTS);
+    const insertUserMessage = db.prepare(`INSERT INTO ${table} (user_id, message_id, flags) VALUES (?, ?, ?)`);
+    const insertUserMessages = db.prepare(`INSERT INTO ${table} (user_id, message_id, flags) SELECT value, ?, 0 FROM json_each(?)`);
     const others = recipients.filter((userId) => userId !== sender);
     const savepoint = db.prepare('SAVEPOINT action');
     const release = db.prepare('RELEASE action');

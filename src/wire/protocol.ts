@@ -229,8 +229,10 @@ export interface ShardSettings {
   presenceFlushIntervalMs: number;
   // How often members past the waiting period join `@role:fullmembers`
   fullMembersIntervalMs: number;
-  // How often new per-person message rows move into the large table
+  // How often the rows of messages to many people move into the large table
   recentRowsIntervalMs: number;
+  // Recipients from which a message's rows land in the small table first
+  recentRowsMinRecipients: number;
   // The web page's sign-in sessions and the failed-login limit
   sessions: SessionSettings;
   // The realms this process serves (null: every realm in dataDir); `serve` frames update it.
@@ -303,6 +305,12 @@ export interface Durations {
 }
 
 /** SPEC §Limits and §States: the durations' values, the defaults that tests shorten. */
+/**
+ * Recipients from which a new message's per-person rows land in user_messages_recent, moved into
+ * user_messages later (workers/queries/user-message-rows.ts says why so many).
+ */
+export const RECENT_ROWS_MIN_RECIPIENTS = 500;
+
 export const SPEC_DURATIONS: Durations = {
   eventQueueTimeoutMs: 10 * 60_000,
   heartbeatIntervalMs: 60_000,

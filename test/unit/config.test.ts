@@ -52,10 +52,13 @@ t.test('members past the waiting period are promoted daily unless configured', a
   t.throws(() => loadConfig({ FULL_MEMBERS_INTERVAL_MS: '0' }), { message: /FULL_MEMBERS_INTERVAL_MS/ });
 });
 
-t.test("new messages' rows move into the large table every 30 s unless configured", async (t) => {
+t.test('the rows of messages to 500 people or more move into the large table every 30 s unless configured', async (t) => {
   t.equal(loadConfig({}).recentRowsIntervalMs, 30_000);
   t.equal(loadConfig({ RECENT_ROWS_INTERVAL_MS: '25' }).recentRowsIntervalMs, 25);
   t.throws(() => loadConfig({ RECENT_ROWS_INTERVAL_MS: '0' }), { message: /RECENT_ROWS_INTERVAL_MS/ });
+  t.equal(loadConfig({}).recentRowsMinRecipients, 500);
+  t.equal(loadConfig({ RECENT_ROWS_MIN_RECIPIENTS: '1' }).recentRowsMinRecipients, 1);
+  t.throws(() => loadConfig({ RECENT_ROWS_MIN_RECIPIENTS: '0' }), { message: /RECENT_ROWS_MIN_RECIPIENTS/ });
 });
 
 t.test('web sessions end after two weeks idle and failed logins count for 30 minutes unless configured', async (t) => {

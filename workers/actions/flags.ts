@@ -11,7 +11,7 @@ import { unreadMessageDetails } from '../queries/unread';
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import type { Published } from '../events/published';
-import { NEW_ROWS_TABLE, writeEachTable } from '../queries/user-message-rows';
+import { writeEachTable } from '../queries/user-message-rows';
 
 /** api-notes Summary 14: the only flags a user may change. */
 export const EDITABLE_FLAGS: readonly MessageFlag[] = ['read', 'starred', 'collapsed'];
@@ -37,7 +37,7 @@ export function checkFlagChange(op: string, flag: string): FlagChange {
 
 /** A per-user row for a message the user reads as stream history (api-notes §b reactions, flags). */
 export function createHistoricalRowTxn(tx: Txn, userId: number, messageId: number, flags = HISTORICAL_FLAGS): void {
-  tx.realm.stmt(`INSERT INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags) VALUES (?, ?, ?)`).run(userId, messageId, flags);
+  tx.realm.stmt('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)').run(userId, messageId, flags);
 }
 
 /**

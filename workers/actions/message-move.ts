@@ -9,7 +9,7 @@ import { canReadStreamHistory, streamById, type StreamRow } from '../queries/str
 import type { UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { sendNoticeTxn, silentMention } from './notifications';
-import { NEW_ROWS_TABLE, writeEachTable } from '../queries/user-message-rows';
+import { writeEachTable } from '../queries/user-message-rows';
 
 const deleteRow = (table: string) => `DELETE FROM ${table} WHERE user_id = ? AND message_id = ?`;
 
@@ -115,8 +115,8 @@ export function moveMessagesTxn(
   const lostAccessUserIds = losingRows.filter((userId) => plan.newStream.invite_only === 1 || roleOf(userId) === ROLE.GUEST);
   // A new subscriber who already has a row (in either table) keeps it.
   const addRow = realm.stmt(
-    `INSERT OR IGNORE INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags)
-     SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM user_messages WHERE user_id = ? AND message_id = ?)`,
+    `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)
+     SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM user_messages_recent WHERE user_id = ? AND message_id = ?)`,
   );
   for (const id of ids) {
     for (const userId of losingRows) writeEachTable(realm, deleteRow, userId, id);

@@ -10,7 +10,7 @@ import { STREAM_POST_POLICY, isSubscribed, streamById, streamByName, subscriberI
 import { userByEmail, userById, type UserRow } from '../queries/users';
 import type { Realm, Txn } from '../realm';
 import { renderMessage, type RenderedMessage } from './render-message';
-import { NEW_ROWS_TABLE } from '../queries/user-message-rows';
+import { newRowsTable } from '../queries/user-message-rows';
 
 // api-notes §Summary 11: the `max_*` values register reports.
 export const MAX_MESSAGE_LENGTH = 10_000;
@@ -187,7 +187,8 @@ export const BULK_RECIPIENT_ROWS = 500;
 
 /** Each recipient's row for a new message, with its flags. */
 function insertRecipientRows(realm: Realm, messageId: number, flagsByUser: ReadonlyMap<number, number>): void {
-  const insertRow = realm.stmt(`INSERT INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags) VALUES (?, ?, ?)`);
+  const table = newRowsTable(flagsByUser.size, realm.recentRowsMinRecipients);
+  const insertRow = realm.stmt(`INSERT INTO ${table} (user_id, message_id, flags) VALUES (?, ?, ?)`);
   // Most messages reach fewer people than one statement pays off for: no grouping by flags.
   if (flagsByUser.size < BULK_RECIPIENT_ROWS) {
     for (const [userId, flags] of flagsByUser) insertRow.run(userId, messageId, flags);
@@ -202,7 +203,7 @@ function insertRecipientRows(realm: Realm, messageId: number, flagsByUser: Reado
   for (const [flags, users] of usersByFlags) {
     if (users.length >= BULK_RECIPIENT_ROWS) {
       realm
-        .stmt(`INSERT INTO ${NEW_ROWS_TABLE} (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?)`)
+        .stmt(`INSERT INTO ${table} (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?)`)
         .run(messageId, flags, JSON.stringify(users));
       continue;
     }

@@ -2,7 +2,7 @@ import { sqlLimit, sqlOffset } from '../lib/sql-limit';
 import type { Realm } from '../realm';
 
 /** Rows moved in one transaction: a few milliseconds of the realm's thread. */
-export const RECENT_ROWS_PER_BATCH = 2_000;
+export const RECENT_ROWS_PER_BATCH = 1_000;
 
 /**
  * Moves the rows of some of the people who have rows in user_messages_recent into

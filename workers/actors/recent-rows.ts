@@ -6,7 +6,7 @@ import { PeriodicActor } from './periodic';
 import { newestMessageId } from '../queries/messages';
 
 /**
- * Moves people's new message rows from user_messages_recent into user_messages (migration 21)
+ * Moves the rows of messages to many people from user_messages_recent into user_messages (migration 21)
  * every `intervalMs`, batch by batch, each batch its own transaction, so requests run between
  * them. A run moves the rows of messages that were already there when the run before it
  * began: each row stays at least one interval where marking it read touches the small table's
