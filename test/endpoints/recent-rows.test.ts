@@ -151,3 +151,20 @@ t.test('the periodic mover moves rows of messages older than its last run', asyn
     [[id, []]],
   );
 });
+
+t.test('only a message to RECENT_ROWS_MIN_RECIPIENTS people or more writes to the small table', async (t) => {
+  const server = await startServer({ env: { RECENT_ROWS_INTERVAL_MS: String(60 * 60_000), RECENT_ROWS_MIN_RECIPIENTS: '3' } });
+  t.teardown(() => server.stop());
+  const api = new ApiClient(server.baseUrl, server.owner);
+  const alice = await createMember(api, 'Alice');
+  const bob = await createMember(api, 'Bob');
+  const realmFile = new RealmFile(server);
+  t.teardown(() => realmFile.close());
+  await createStream(api.as(alice), 'two people', { principals: [alice.id, bob.id] });
+  await createStream(api.as(alice), 'three people', { principals: [alice.id, bob.id, 1] });
+  const rows = (table: string, id: number): number => Number(realmFile.value(`SELECT count(*) FROM ${table} WHERE message_id = ?`, id));
+  const small = await sendToStream(api.as(alice), 'two people', 'size', 'to two');
+  t.strictSame([rows('user_messages', small), rows('user_messages_recent', small)], [2, 0], 'two recipients: the large table');
+  const large = await sendToStream(api.as(alice), 'three people', 'size', 'to three');
+  t.strictSame([rows('user_messages', large), rows('user_messages_recent', large)], [0, 3], 'three: the small table');
+});
