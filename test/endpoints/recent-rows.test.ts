@@ -11,15 +11,24 @@ import { createStream } from '../helpers/stream-notices';
 
 const SUCCESS = { result: 'success', msg: '' };
 
-t.test('rows read and written in both tables', async (t) => {
-  // The periodic mover out of the way: the test hook moves rows when the test says.
-  const server = await startServer({ env: { RECENT_ROWS_INTERVAL_MS: String(60 * 60_000), RECENT_ROWS_MIN_RECIPIENTS: '1' } });
+/** A server with `env`, its owner's client, two members and the realm file, all closed at the test's end. */
+async function startWithPeople(t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>) {
+  const server = await startServer({ env });
   t.teardown(() => server.stop());
   const api = new ApiClient(server.baseUrl, server.owner);
   const alice = await createMember(api, 'Alice');
   const bob = await createMember(api, 'Bob');
   const realmFile = new RealmFile(server);
   t.teardown(() => realmFile.close());
+  return { api, alice, bob, realmFile };
+}
+
+t.test('rows read and written in both tables', async (t) => {
+  // The periodic mover out of the way: the test hook moves rows when the test says.
+  const { api, alice, bob, realmFile } = await startWithPeople(t, {
+    RECENT_ROWS_INTERVAL_MS: String(60 * 60_000),
+    RECENT_ROWS_MIN_RECIPIENTS: '1',
+  });
   const asBob = api.as(bob);
   const moveAll = async (): Promise<void> => {
     const res = await api.post('/__test__/move_recent_rows', {});
@@ -132,12 +141,7 @@ t.test('rows read and written in both tables', async (t) => {
 });
 
 t.test('the periodic mover moves rows of messages older than its last run', async (t) => {
-  const server = await startServer({ env: { RECENT_ROWS_INTERVAL_MS: '50', RECENT_ROWS_MIN_RECIPIENTS: '1' } });
-  t.teardown(() => server.stop());
-  const api = new ApiClient(server.baseUrl, server.owner);
-  const bob = await createMember(api, 'Bob');
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
+  const { api, bob, realmFile } = await startWithPeople(t, { RECENT_ROWS_INTERVAL_MS: '50', RECENT_ROWS_MIN_RECIPIENTS: '1' });
   const id = await sendToStream(api, 'general', 'moved later', 'soon in the large table');
   const inLarge = (): boolean =>
     realmFile.value('SELECT count(*) FROM user_messages WHERE user_id = ? AND message_id = ?', bob.id, id) === 1;
@@ -153,13 +157,10 @@ t.test('the periodic mover moves rows of messages older than its last run', asyn
 });
 
 t.test('only a message to RECENT_ROWS_MIN_RECIPIENTS people or more writes to the small table', async (t) => {
-  const server = await startServer({ env: { RECENT_ROWS_INTERVAL_MS: String(60 * 60_000), RECENT_ROWS_MIN_RECIPIENTS: '3' } });
-  t.teardown(() => server.stop());
-  const api = new ApiClient(server.baseUrl, server.owner);
-  const alice = await createMember(api, 'Alice');
-  const bob = await createMember(api, 'Bob');
-  const realmFile = new RealmFile(server);
-  t.teardown(() => realmFile.close());
+  const { api, alice, bob, realmFile } = await startWithPeople(t, {
+    RECENT_ROWS_INTERVAL_MS: String(60 * 60_000),
+    RECENT_ROWS_MIN_RECIPIENTS: '3',
+  });
   await createStream(api.as(alice), 'two people', { principals: [alice.id, bob.id] });
   await createStream(api.as(alice), 'three people', { principals: [alice.id, bob.id, 1] });
   const rows = (table: string, id: number): number => Number(realmFile.value(`SELECT count(*) FROM ${table} WHERE message_id = ?`, id));

@@ -53,9 +53,12 @@ export function applyFlagChangeTxn(tx: Txn, user: UserRow, change: FlagChange, m
   const adding = change.op === 'add';
   const markingUnread = change.flag === 'read' && !adding;
   const changed: number[] = [];
-  const update = adding
-    ? (table: string) => `UPDATE ${table} SET flags = flags | ? WHERE user_id = ? AND message_id = ?`
-    : (table: string) => `UPDATE ${table} SET flags = flags & ~? WHERE user_id = ? AND message_id = ?`;
+  const update = writeEachTable(
+    realm,
+    adding
+      ? (table) => `UPDATE ${table} SET flags = flags | ? WHERE user_id = ? AND message_id = ?`
+      : (table) => `UPDATE ${table} SET flags = flags & ~? WHERE user_id = ? AND message_id = ?`,
+  );
   for (const messageId of new Set(messageIds)) {
     if (markingUnread && inUnsubscribedStream(realm, user.id, messageId)) continue;
     const flags = userFlags(realm, user.id, messageId);
@@ -63,7 +66,7 @@ export function applyFlagChangeTxn(tx: Txn, user: UserRow, change: FlagChange, m
     const current = flags ?? HISTORICAL_FLAGS;
     if (((current & bit) !== 0) === adding) continue;
     if (flags === undefined) createHistoricalRowTxn(tx, user.id, messageId, adding ? current | bit : current & ~bit);
-    else writeEachTable(realm, update, bit, user.id, messageId);
+    else update(bit, user.id, messageId);
     changed.push(messageId);
   }
   // Only changes are news: a request that changed nothing tells no client anything.

@@ -14,7 +14,8 @@ import { writeEachTable } from '../queries/user-message-rows';
 const setReadBit = (table: string) => `UPDATE ${table} SET flags = flags | ? WHERE user_id = ? AND message_id = ?`;
 
 function markReadTxn(tx: Txn, user: UserRow, ids: number[], all: boolean): void {
-  for (const id of ids) writeEachTable(tx.realm, setReadBit, FLAG_BIT.read, user.id, id);
+  const setRead = writeEachTable(tx.realm, setReadBit);
+  for (const id of ids) setRead(FLAG_BIT.read, user.id, id);
   // openapi update_message_flags: when `all` is true the `messages` array is empty.
   tx.publish({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: all ? [] : ids, all }, [user.id]);
 }

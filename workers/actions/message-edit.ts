@@ -229,12 +229,12 @@ function editContentTxn(tx: Txn, message: MessageRow, content: string, rendered:
     .stmt('UPDATE messages SET content = ?, rendered_content = ?, rendered_content_version = ?, is_me_message = ? WHERE id = ?')
     .run(content, rendered.html, RENDERED_CONTENT_VERSION, rendered.isMeMessage ? 1 : 0, message.id);
   const recomputed = FLAG_BIT.mentioned | FLAG_BIT.wildcard_mentioned | FLAG_BIT.has_alert_word;
+  const setFlags = writeEachTable(realm, (table) => `UPDATE ${table} SET flags = ? WHERE user_id = ? AND message_id = ?`);
   for (const [userId, bits] of messageRecipientFlags(realm, message.id)) {
     let flags = bits & ~recomputed;
     if (rendered.mentionedUserIds.has(userId)) flags |= FLAG_BIT.mentioned;
     if (rendered.wildcardMentioned && userId !== message.sender_id) flags |= FLAG_BIT.wildcard_mentioned;
     if (rendered.alertWordUserIds.has(userId) && userId !== message.sender_id) flags |= FLAG_BIT.has_alert_word;
-    if (flags !== bits)
-      writeEachTable(realm, (table) => `UPDATE ${table} SET flags = ? WHERE user_id = ? AND message_id = ?`, flags, userId, message.id);
+    if (flags !== bits) setFlags(flags, userId, message.id);
   }
 }

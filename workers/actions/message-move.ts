@@ -11,8 +11,6 @@ import type { Realm, Txn } from '../realm';
 import { sendNoticeTxn, silentMention } from './notifications';
 import { writeEachTable } from '../queries/user-message-rows';
 
-const deleteRow = (table: string) => `DELETE FROM ${table} WHERE user_id = ? AND message_id = ?`;
-
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
 // The public API allows 20 seconds past each limit, for requests started just in time.
@@ -113,13 +111,14 @@ export function moveMessagesTxn(
   const losingRows = oldSubscribers.filter((id) => !newSubscribers.has(id));
   const roleOf = (userId: number) => realm.oneRow<{ role: number }, [number]>('SELECT role FROM users WHERE id = ?', userId).role;
   const lostAccessUserIds = losingRows.filter((userId) => plan.newStream.invite_only === 1 || roleOf(userId) === ROLE.GUEST);
+  const deleteRow = writeEachTable(realm, (table) => `DELETE FROM ${table} WHERE user_id = ? AND message_id = ?`);
   // A new subscriber who already has a row (in either table) keeps it.
   const addRow = realm.stmt(
     `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)
      SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM user_messages_recent WHERE user_id = ? AND message_id = ?)`,
   );
   for (const id of ids) {
-    for (const userId of losingRows) writeEachTable(realm, deleteRow, userId, id);
+    for (const userId of losingRows) deleteRow(userId, id);
     for (const userId of newSubscribers) addRow.run(userId, id, FLAG_BIT.read, userId, id);
   }
   for (const stream of [plan.stream, plan.newStream]) {
